@@ -1,0 +1,86 @@
+/* Verb dispatch, help and the small helpers every verb shares. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snipgate.h"
+
+struct cli__verb {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct cli__verb cli__verbs[] = {
+    {"check", sg_cli_check, "statically check Python files, directories, Markdown or stdin"},
+    {"rules", sg_cli_rules, "list the active rules"},
+    {"run", sg_cli_run, "execute one snippet in the sandbox and report its outcome"},
+};
+
+static void cli__usage(FILE *out)
+{
+    fprintf(out, "usage: snipgate <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof cli__verbs / sizeof cli__verbs[0]; i++)
+        fprintf(out, "  %-8s %s\n", cli__verbs[i].name, cli__verbs[i].summary);
+    fprintf(out, "\n'snipgate <command> --help' describes a command.\n"
+                 "exit codes: 0 pass, 1 blocked, 2 bad usage or input, 3 internal error\n");
+}
+
+int sg_cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        cli__usage(stderr);
+        return SG_EXIT_USAGE;
+    }
+    const char *verb = argv[1];
+    if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
+        cli__usage(stdout);
+        return SG_EXIT_PASS;
+    }
+    if (!strcmp(verb, "--version")) {
+        printf("snipgate 0.1.0\n");
+        return SG_EXIT_PASS;
+    }
+    for (size_t i = 0; i < sizeof cli__verbs / sizeof cli__verbs[0]; i++)
+        if (!strcmp(verb, cli__verbs[i].name))
+            return cli__verbs[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "snipgate: unknown command '%s'\n", verb);
+    cli__usage(stderr);
+    return SG_EXIT_USAGE;
+}
+
+void sg_cli_error(const char *verb, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "snipgate: %s: ", verb);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int sg_cli_parse_long(const char *s, long min, long max, long *ret)
+{
+    if (!s || !*s)
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *ret = v;
+    return 0;
+}
+
+int sg_cli_parse_ulong(const char *s, unsigned long max, unsigned long *ret)
+{
+    long v;
+    if (!s || *s == '-' || sg_cli_parse_long(s, 0, (long)(max > (unsigned long)LONG_MAX ? LONG_MAX : max), &v))
+        return -1;
+    *ret = (unsigned long)v;
+    return 0;
+}

@@ -1,0 +1,225 @@
+/*
+ * snipgate: a safety gate for generated Python code. The public C API.
+ *
+ * Ownership, once for the whole API:
+ *  - Every opaque handle comes from a `sg_<thing>_new*` function and is released with
+ *    `sg_<thing>_free`; `sg_<thing>_free(NULL)` is a no-op.
+ *  - Pointers returned by accessors (`sg_report_finding`, `sg_rules_info`, ...) are borrowed: they
+ *    stay valid until the handle they came from is freed, and must not be freed by the caller.
+ *  - Input buffers are borrowed for the duration of a call only; snipgate copies what it keeps.
+ *  - Output parameters (`ret_*`) are last and are written only when the call returns SG_OK.
+ *
+ * Threads: an `sg_rules` set is immutable once a checker has been made from it and may then be
+ * shared by any number of threads. An `sg_checker` belongs to one thread at a time.
+ *
+ * Errors: every fallible function returns an sg_status. SG_OK is 0. Codes are append-only.
+ * Details (path, line, column, byte offset, errno, a message) go into an optional sg_diag.
+ * A blocked snippet is NOT an error: it is a report whose verdict is "block".
+ */
+#ifndef SNIPGATE_H
+#define SNIPGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SG_API __attribute__((visibility("default")))
+
+typedef enum sg_status {
+    SG_OK = 0,
+    SG_ERR_NOMEM = 1,        /* an allocation failed */
+    SG_ERR_INVALID_ARG = 2,  /* a caller passed a bad argument (NULL handle, bad option value) */
+    SG_ERR_IO = 3,           /* a file could not be read or written (errno in diag) */
+    SG_ERR_TOO_LARGE = 4,    /* input larger than the configured byte limit */
+    SG_ERR_BINARY = 5,       /* input contains a NUL byte (offset in diag) */
+    SG_ERR_ENCODING = 6,     /* input is not valid UTF-8 (offset in diag) */
+    SG_ERR_EMPTY = 7,        /* input is empty or holds no Python code */
+    SG_ERR_RULES = 8,        /* a rule pack is malformed (path, line, column in diag) */
+    SG_ERR_UNKNOWN_RULE = 9, /* a rule id named by the caller does not exist */
+    SG_ERR_INTERNAL = 10,    /* snipgate itself failed; never means pass */
+    SG_ERR_SANDBOX = 11,     /* the sandbox could not be set up; never means pass */
+    SG_ERR_UNSUPPORTED = 12, /* the kernel refuses a required isolation feature */
+} sg_status;
+
+/* A short, static, English description of a status code. Never NULL. */
+SG_API const char *sg_strerror(sg_status status);
+
+/* Where and why a call failed. All fields are optional to read; `message` is always terminated. */
+typedef struct sg_diag {
+    sg_status status;
+    char path[512];    /* file involved, if any */
+    long line;         /* 1-based, 0 if unknown */
+    long column;       /* 1-based, 0 if unknown */
+    long long offset;  /* byte offset, -1 if unknown */
+    int sys_errno;     /* errno of a failed system call, 0 if none */
+    char message[512]; /* human-readable detail */
+} sg_diag;
+
+/* Clear a diag before use. */
+SG_API void sg_diag_init(sg_diag *diag);
+
+typedef enum sg_severity {
+    SG_SEV_LOW = 0,
+    SG_SEV_MEDIUM = 1,
+    SG_SEV_HIGH = 2,
+    SG_SEV_CRITICAL = 3,
+} sg_severity;
+
+/* "low", "medium", "high", "critical". */
+SG_API const char *sg_severity_name(sg_severity sev);
+/* Parse a severity name (case-insensitive). */
+SG_API sg_status sg_severity_parse(const char *name, sg_severity *ret_sev);
+
+/* ---------------------------------------------------------------------------------------------
+ * Rules
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_rules sg_rules;
+
+/* What `snipgate rules` lists. All strings are borrowed from the rule set. */
+typedef struct sg_rule_info {
+    const char *id;
+    const char *name;
+    sg_severity severity;
+    const char *confidence; /* "low", "medium", "high" */
+    int cwe;                /* 0 if none */
+    const char *message;
+    const char *fix;
+    const char *kind;       /* calls, imports, attributes, credentials, network, query, builtin */
+    const char *matches;    /* one line saying what it matches */
+    const char *pack;       /* name of the pack it came from ("default" or a path) */
+    bool enabled;
+} sg_rule_info;
+
+/* A rule set holding the built-in default pack. Fails only with SG_ERR_NOMEM or SG_ERR_INTERNAL. */
+SG_API sg_status sg_rules_new_default(sg_rules **ret_rules);
+/* An empty rule set (only the built-in checks that cannot be disabled: syntax, limits). */
+SG_API sg_status sg_rules_new_empty(sg_rules **ret_rules);
+SG_API void sg_rules_free(sg_rules *rules);
+
+/*
+ * Add the rules of a YAML pack. A rule whose id already exists replaces the old one; with
+ * `replace_all`, every rule loaded so far (the default pack included) is dropped first.
+ * Fails with SG_ERR_RULES (location in diag), SG_ERR_IO, SG_ERR_TOO_LARGE or SG_ERR_NOMEM; on
+ * failure the set is unchanged.
+ */
+SG_API sg_status sg_rules_load_file(sg_rules *rules, const char *path, bool replace_all, sg_diag *diag);
+SG_API sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len,
+                                      bool replace_all, sg_diag *diag);
+/* Disable one rule by id (SG_ERR_UNKNOWN_RULE if there is none). */
+SG_API sg_status sg_rules_disable(sg_rules *rules, const char *id, sg_diag *diag);
+/* Add a host to the network allow-list: "api.example.com", or "*.example.com" for subdomains. */
+SG_API sg_status sg_rules_allow_host(sg_rules *rules, const char *host);
+SG_API size_t sg_rules_count(const sg_rules *rules);
+/* Information about rule `index` (0 <= index < count), or NULL. */
+SG_API const sg_rule_info *sg_rules_info(const sg_rules *rules, size_t index);
+
+/* ---------------------------------------------------------------------------------------------
+ * Static checking
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum sg_input_kind {
+    SG_INPUT_AUTO = 0,     /* markdown if the name ends in .md/.markdown or fences are found */
+    SG_INPUT_PYTHON = 1,
+    SG_INPUT_MARKDOWN = 2,
+} sg_input_kind;
+
+typedef struct sg_options {
+    size_t max_bytes;         /* inputs larger than this fail with SG_ERR_TOO_LARGE (default 8 MiB) */
+    unsigned max_depth;       /* syntax-tree depth beyond which the snippet is blocked (default 400) */
+    long line_offset;         /* added to every reported line (default 0) */
+    sg_severity fail_on;      /* findings at or above this severity block (default medium) */
+    bool honor_suppressions;  /* let `# nosec` / `# noqa` silence findings (default false) */
+    sg_input_kind input_kind; /* default SG_INPUT_AUTO */
+    uint32_t parse_timeout_ms;/* tree-sitter parse time limit, 0 for none (default 5000) */
+} sg_options;
+
+SG_API void sg_options_init(sg_options *opts);
+
+typedef struct sg_finding {
+    const char *rule_id;
+    const char *name;
+    sg_severity severity;
+    const char *confidence;
+    int cwe;
+    long line;        /* 1-based, in the document the user gave (offset applied) */
+    long column;      /* 1-based, in Unicode code points */
+    long end_line;
+    long end_column;  /* exclusive */
+    const char *message;
+    const char *fix;
+    const char *snippet; /* the source line of `line`, without its newline */
+    bool blocking;       /* severity >= fail_on */
+    bool suppressed;     /* silenced by an honoured # nosec / # noqa (then not blocking) */
+} sg_finding;
+
+typedef struct sg_report sg_report;
+typedef struct sg_checker sg_checker;
+
+/* A checker bound to a rule set (borrowed: it must outlive the checker) and options (copied). */
+SG_API sg_status sg_checker_new(const sg_rules *rules, const sg_options *opts, sg_checker **ret_checker);
+SG_API void sg_checker_free(sg_checker *checker);
+
+/*
+ * Check one document. `path` labels the report (may be NULL: "<stdin>"). On SG_OK a report is
+ * returned, blocked or not. Input that cannot be checked (too large, NUL bytes, invalid UTF-8,
+ * empty) fails with the matching status and the location in diag.
+ */
+SG_API sg_status sg_checker_check(sg_checker *checker, const char *path, const char *buf, size_t len,
+                                  sg_report **ret_report, sg_diag *diag);
+
+/* A report that records an input which could not be checked (it never passes). */
+SG_API sg_status sg_report_new_error(const char *path, const sg_diag *diag, sg_report **ret_report);
+SG_API void sg_report_free(sg_report *report);
+
+SG_API const char *sg_report_path(const sg_report *report);
+SG_API bool sg_report_blocked(const sg_report *report);
+/* SG_OK for a checked document, else the status that kept it from being checked. */
+SG_API sg_status sg_report_error(const sg_report *report, const sg_diag **ret_diag);
+SG_API size_t sg_report_count(const sg_report *report);
+SG_API const sg_finding *sg_report_finding(const sg_report *report, size_t index);
+/* Number of Python blocks checked (1 for a .py file; fenced blocks for markdown). */
+SG_API size_t sg_report_blocks(const sg_report *report);
+SG_API size_t sg_report_bytes(const sg_report *report);
+
+/* ---------------------------------------------------------------------------------------------
+ * Rendering a verdict over several reports
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum sg_format {
+    SG_FORMAT_TEXT = 0,
+    SG_FORMAT_JSON = 1,
+    SG_FORMAT_SARIF = 2,
+} sg_format;
+
+SG_API sg_status sg_format_parse(const char *name, sg_format *ret_format);
+
+typedef struct sg_render_opts {
+    bool color;           /* ANSI colours in text output */
+    double elapsed_ms;    /* reported in stats */
+    const sg_rules *rules;/* for SARIF tool.driver.rules (may be NULL) */
+    sg_severity fail_on;
+} sg_render_opts;
+
+/* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
+SG_API sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n,
+                           const sg_render_opts *opts);
+
+/* True if any report blocks (a finding at or above fail_on, or an input that failed). */
+SG_API bool sg_reports_blocked(sg_report *const *reports, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The sandbox API (issue 3) lives in its own header so that its owners can evolve it. */
+#if __has_include("snipgate_sandbox.h")
+#include "snipgate_sandbox.h"
+#endif
+
+#endif /* SNIPGATE_H */

@@ -210,6 +210,14 @@ typedef struct sg_render_opts {
 SG_API sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n,
                            const sg_render_opts *opts);
 
+/* List a rule set (SG_FORMAT_JSON: an array of rule objects; text: one line per rule).
+ * With `all`, disabled rules are listed too. */
+SG_API sg_status sg_rules_render(FILE *out, const sg_rules *rules, sg_format format, bool all);
+
+/* Read a whole input: the file at `path`, or stdin when path is NULL, refusing more than
+ * max_bytes (SG_ERR_TOO_LARGE). The buffer is malloc'd, NUL-terminated; free() it. */
+SG_API sg_status sg_read_input(const char *path, size_t max_bytes, char **ret_buf, size_t *ret_len, sg_diag *diag);
+
 /* True if any report blocks (a finding at or above fail_on, or an input that failed). */
 SG_API bool sg_reports_blocked(sg_report *const *reports, size_t n);
 

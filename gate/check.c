@@ -1,0 +1,437 @@
+/*
+ * The static gate for one document: validate and extract (parsers/extract), parse each block
+ * with tree-sitter, bind names across blocks (parsers/resolve), run the rules (rules/engine),
+ * then map every hit back to the document's own lines and columns.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <tree_sitter/api.h>
+
+#include "parsers/extract.h"
+#include "parsers/resolve.h"
+#include "report.h"
+#include "rules/engine.h"
+#include "rules/pack.h"
+
+struct sg_checker {
+    const sg_rules *rules;
+    sg_options opts;
+    TSParser *parser;
+};
+
+static pthread_mutex_t check__freeze_lock = PTHREAD_MUTEX_INITIALIZER;
+
+sg_status sg_checker_new(const sg_rules *rules, const sg_options *opts, sg_checker **ret_checker)
+{
+    if (!rules || !ret_checker)
+        return SG_ERR_INVALID_ARG;
+    pthread_mutex_lock(&check__freeze_lock);
+    /* The set becomes read-only from here on (documented in snipgate.h). */
+    sg_status st = sg_rules_freeze((sg_rules *)rules);
+    pthread_mutex_unlock(&check__freeze_lock);
+    if (st)
+        return st;
+    sg_checker *c = calloc(1, sizeof *c);
+    if (!c)
+        return SG_ERR_NOMEM;
+    c->rules = rules;
+    if (opts)
+        c->opts = *opts;
+    else
+        sg_options_init(&c->opts);
+    if (!c->opts.max_depth)
+        c->opts.max_depth = 400;
+    c->parser = ts_parser_new();
+    if (!c->parser || !ts_parser_set_language(c->parser, sg_python_language())) {
+        sg_checker_free(c);
+        return SG_ERR_INTERNAL;
+    }
+    *ret_checker = c;
+    return SG_OK;
+}
+
+void sg_checker_free(sg_checker *checker)
+{
+    if (!checker)
+        return;
+    if (checker->parser)
+        ts_parser_delete(checker->parser);
+    free(checker);
+}
+
+typedef struct check__block {
+    sg_block *b;
+    TSTree *tree;
+    size_t *line_starts; /* byte offset of each block line */
+    size_t nlines;
+    bool timed_out;
+    bool depth_exceeded;
+    TSPoint depth_where;
+} check__block;
+
+static size_t *check__line_starts(const char *s, size_t n, size_t *ret_count)
+{
+    size_t count = 1;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n')
+            count++;
+    size_t *ls = malloc(count * sizeof *ls);
+    if (!ls)
+        return NULL;
+    size_t k = 0;
+    ls[k++] = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n')
+            ls[k++] = i + 1;
+    *ret_count = count;
+    return ls;
+}
+
+/* Block point -> document line/column (1-based, columns in code points). */
+static void check__map(const sg_checker *c, const check__block *cb, TSPoint p, long *line, long *col)
+{
+    size_t row = p.row < cb->nlines ? p.row : cb->nlines - 1;
+    const sg_block *b = cb->b;
+    long doc_line = row < b->nlines ? b->line_map[row] : (b->nlines ? b->line_map[b->nlines - 1] : 1);
+    unsigned shift = row < b->nlines ? b->col_shift[row] : 0;
+    size_t start = cb->line_starts[row];
+    size_t bytes = p.column;
+    if (start + bytes > b->len)
+        bytes = b->len - start;
+    *line = doc_line + c->opts.line_offset;
+    *col = (long)(sg_utf8_count(b->text + start, bytes) + shift + 1);
+}
+
+/* The first ERROR or MISSING node in document order. */
+static TSNode check__first_error(TSNode root)
+{
+    TSNode n = root;
+    for (int guard = 0; guard < 100000; guard++) {
+        TSTreeCursor cur = ts_tree_cursor_new(n);
+        bool descended = false;
+        if (ts_tree_cursor_goto_first_child(&cur)) {
+            do {
+                TSNode ch = ts_tree_cursor_current_node(&cur);
+                if (ts_node_is_missing(ch) || ts_node_symbol(ch) == (TSSymbol)-1) {
+                    ts_tree_cursor_delete(&cur);
+                    return ch;
+                }
+                if (ts_node_has_error(ch)) {
+                    n = ch;
+                    descended = true;
+                    break;
+                }
+            } while (ts_tree_cursor_goto_next_sibling(&cur));
+        }
+        ts_tree_cursor_delete(&cur);
+        if (!descended)
+            return n;
+    }
+    return n;
+}
+
+static const sg_rule *check__builtin(const sg_checker *c, sg_builtin which)
+{
+    return sg_rules_builtin(c->rules, which);
+}
+
+static sg_status check__add(sg_checker *c, sg_report *rep, const sg_doc *doc, const check__block *cb, const sg_hit *h)
+{
+    sg_finding f = {0};
+    const sg_rule *r = h->rule;
+    check__map(c, cb, h->start, &f.line, &f.column);
+    check__map(c, cb, h->end, &f.end_line, &f.end_column);
+    if (f.end_line < f.line || (f.end_line == f.line && f.end_column < f.column)) {
+        f.end_line = f.line;
+        f.end_column = f.column;
+    }
+    sg_arena *a = rep->arena;
+    f.rule_id = sg_arena_strdup(a, r->info.id);
+    f.name = sg_arena_strdup(a, r->info.name);
+    f.severity = r->info.severity;
+    f.confidence = sg_arena_strdup(a, h->confidence ? h->confidence : r->info.confidence);
+    f.cwe = r->info.cwe;
+    f.message = sg_arena_strdup(a, h->message ? h->message : r->info.message);
+    f.fix = sg_arena_strdup(a, r->info.fix ? r->info.fix : "");
+    const char *ls;
+    size_t ll;
+    long doc_line = f.line - c->opts.line_offset;
+    if (sg_doc_line(doc, doc_line, &ls, &ll)) {
+        if (ll > 400) {
+            ll = 400;
+            while (ll > 0 && ((unsigned char)ls[ll] & 0xc0) == 0x80)
+                ll--;
+        }
+        f.snippet = sg_arena_strndup(a, ls, ll);
+    } else {
+        f.snippet = sg_arena_strdup(a, "");
+    }
+    if (!f.rule_id || !f.name || !f.confidence || !f.message || !f.fix || !f.snippet)
+        return SG_ERR_NOMEM;
+    f.blocking = f.severity >= c->opts.fail_on;
+    if (sg_array_push(&rep->findings, f, SG_ENGINE_MAX_HITS * 2)) {
+        rep->truncated = true;
+        return SG_OK;
+    }
+    return SG_OK;
+}
+
+static int check__cmp(const void *pa, const void *pb)
+{
+    const sg_finding *a = pa, *b = pb;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->column != b->column)
+        return a->column < b->column ? -1 : 1;
+    return strcmp(a->rule_id, b->rule_id);
+}
+
+static void check__sort_dedupe(sg_report *rep)
+{
+    if (!rep->findings.len)
+        return;
+    qsort(rep->findings.items, rep->findings.len, sizeof *rep->findings.items, check__cmp);
+    size_t w = 1;
+    for (size_t i = 1; i < rep->findings.len; i++) {
+        sg_finding *p = &rep->findings.items[w - 1], *f = &rep->findings.items[i];
+        if (p->line == f->line && p->column == f->column && !strcmp(p->rule_id, f->rule_id))
+            continue;
+        rep->findings.items[w++] = *f;
+    }
+    rep->findings.len = w;
+}
+
+/* Suppression comments: honoured (finding silenced) or reported (SG003) per the options. */
+static sg_status check__suppressions(sg_checker *c, sg_report *rep, const sg_doc *doc, const check__block *cb,
+                                     const sg_engine_out *out, size_t first)
+{
+    const sg_rule *ign = check__builtin(c, SG_BUILTIN_IGNORED_SUPPRESSION);
+    for (size_t s = 0; s < out->suppressions.len; s++) {
+        TSPoint p = out->suppressions.items[s];
+        long line, col;
+        check__map(c, cb, p, &line, &col);
+        bool any = false;
+        for (size_t i = first; i < rep->findings.len; i++) {
+            sg_finding *f = &rep->findings.items[i];
+            if (f->line != line || !strcmp(f->rule_id, ign ? ign->info.id : ""))
+                continue;
+            any = true;
+            if (c->opts.honor_suppressions) {
+                f->suppressed = true;
+                f->blocking = false;
+            }
+        }
+        if (any && c->opts.honor_suppressions)
+            rep->suppressed++;
+        if (any && !c->opts.honor_suppressions && ign) {
+            sg_hit h = {ign, p, p,
+                        sg_arena_printf(rep->arena, "%s: a # nosec / # noqa comment on line %ld did not silence the "
+                                                    "findings there (generated code cannot switch the gate off)",
+                                        ign->info.message, line),
+                        NULL};
+            if (!h.message)
+                return SG_ERR_NOMEM;
+            sg_status st = check__add(c, rep, doc, cb, &h);
+            if (st)
+                return st;
+        }
+    }
+    return SG_OK;
+}
+
+static bool check__py_name(const char *path)
+{
+    if (!path)
+        return false;
+    const char *dot = strrchr(path, '.');
+    return dot && (!strcasecmp(dot, ".py") || !strcasecmp(dot, ".pyw") || !strcasecmp(dot, ".pyi"));
+}
+
+static bool check__md_name(const char *path)
+{
+    if (!path)
+        return false;
+    const char *dot = strrchr(path, '.');
+    return dot && (!strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown") || !strcasecmp(dot, ".mdx"));
+}
+
+static TSTree *check__parse(sg_checker *c, const char *text, size_t len, bool *timed_out)
+{
+    ts_parser_set_timeout_micros(c->parser, (uint64_t)c->opts.parse_timeout_ms * 1000u);
+    TSTree *t = ts_parser_parse_string(c->parser, NULL, text, (uint32_t)len);
+    *timed_out = t == NULL;
+    if (!t)
+        ts_parser_reset(c->parser);
+    return t;
+}
+
+static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag *diag)
+{
+    sg_status st = SG_OK;
+    size_t nb = doc->blocks.len;
+    check__block *cbs = calloc(nb, sizeof *cbs);
+    sg_resolver *res = sg_resolver_new(c->rules, c->opts.max_depth);
+    sg_engine_out out = {0};
+    if (!cbs || !res) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < nb; i++) {
+        sg_block *b = &doc->blocks.items[i];
+        check__block *cb = &cbs[used];
+        cb->b = b;
+        cb->tree = check__parse(c, b->text, b->len, &cb->timed_out);
+        if (cb->tree && b->unlabeled && ts_node_has_error(ts_tree_root_node(cb->tree))) {
+            /* An unlabeled fence that is not Python (shell output, prose): not ours to check. */
+            ts_tree_delete(cb->tree);
+            cb->tree = NULL;
+            continue;
+        }
+        if (!(cb->line_starts = check__line_starts(b->text, b->len, &cb->nlines))) {
+            st = SG_ERR_NOMEM;
+            goto out_free;
+        }
+        used++;
+    }
+    if (!used) {
+        st = sg_diag_set(diag, SG_ERR_EMPTY, rep->path, 0, 0, 0, 0,
+                         "no Python code found (fenced blocks hold no parseable Python)");
+        goto out_free;
+    }
+    rep->blocks = used;
+    for (size_t i = 0; i < used; i++) {
+        if (!cbs[i].tree)
+            continue;
+        if ((st = sg_resolver_bind(res, ts_tree_root_node(cbs[i].tree), cbs[i].b->text)))
+            goto out_free;
+    }
+    for (size_t i = 0; i < used; i++) {
+        check__block *cb = &cbs[i];
+        size_t first = rep->findings.len;
+        out.hits.len = 0;
+        out.suppressions.len = 0;
+        if (cb->timed_out) {
+            const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
+            sg_hit h = {lim, {0, 0}, {0, 0},
+                        sg_arena_printf(rep->arena, "%s: parsing took longer than %u ms", lim->info.message,
+                                        c->opts.parse_timeout_ms),
+                        NULL};
+            if ((st = check__add(c, rep, doc, cb, &h)))
+                goto out_free;
+            continue;
+        }
+        TSNode root = ts_tree_root_node(cb->tree);
+        bool before = sg_resolver_depth_exceeded(res, NULL);
+        if ((st = sg_engine_run(c->rules, res, root, cb->b->text, cb->b->len, &out)))
+            goto out_free;
+        TSPoint where;
+        if (!before && sg_resolver_depth_exceeded(res, &where)) {
+            const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
+            sg_engine_hit(&out, lim, where, where,
+                          sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",
+                                          lim->info.message, c->opts.max_depth),
+                          NULL);
+        }
+        if (ts_node_has_error(root)) {
+            const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
+            TSNode e = check__first_error(root);
+            const char *msg;
+            if (ts_node_is_missing(e)) {
+                msg = sg_arena_printf(rep->arena, "%s: missing `%s`", se->info.message, ts_node_type(e));
+            } else {
+                uint32_t a = ts_node_start_byte(e), z = ts_node_end_byte(e);
+                size_t n = z - a, k = 0;
+                char tok[48];
+                while (k < n && k < 40 && cb->b->text[a + k] != '\n') {
+                    tok[k] = cb->b->text[a + k];
+                    k++;
+                }
+                while (k > 0 && k < n && ((unsigned char)cb->b->text[a + k] & 0xc0) == 0x80)
+                    k--;
+                tok[k] = 0;
+                msg = k ? sg_arena_printf(rep->arena, "%s: unexpected `%s`", se->info.message, tok)
+                        : sg_arena_printf(rep->arena, "%s: unexpected end of input", se->info.message);
+            }
+            sg_engine_hit(&out, se, ts_node_start_point(e), ts_node_end_point(e), msg, NULL);
+        }
+        for (size_t k = 0; k < out.hits.len; k++)
+            if ((st = check__add(c, rep, doc, cb, &out.hits.items[k])))
+                goto out_free;
+        if (out.hits.len >= SG_ENGINE_MAX_HITS)
+            rep->truncated = true;
+        if ((st = check__suppressions(c, rep, doc, cb, &out, first)))
+            goto out_free;
+    }
+    check__sort_dedupe(rep);
+out_free:
+    sg_engine_out_free(&out);
+    if (cbs) {
+        for (size_t i = 0; i < nb; i++) {
+            if (cbs[i].tree)
+                ts_tree_delete(cbs[i].tree);
+            free(cbs[i].line_starts);
+        }
+        free(cbs);
+    }
+    sg_resolver_free(res);
+    if (st == SG_ERR_NOMEM)
+        sg_diag_set(diag, st, rep->path, 0, 0, -1, 0, "out of memory");
+    else if (st && st != SG_ERR_EMPTY && diag && diag->status == SG_OK)
+        sg_diag_set(diag, st, rep->path, 0, 0, -1, 0, "internal error while checking");
+    return st;
+}
+
+sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, size_t len, sg_report **ret_report,
+                           sg_diag *diag)
+{
+    if (!c || (!buf && len) || !ret_report)
+        return SG_ERR_INVALID_ARG;
+    const char *label = path ? path : "<stdin>";
+    if (len > c->opts.max_bytes)
+        return sg_diag_set(diag, SG_ERR_TOO_LARGE, label, 0, 0, -1, 0,
+                           "input is %zu bytes, larger than the limit of %zu bytes (see --max-bytes)", len,
+                           c->opts.max_bytes);
+    if (len > UINT32_MAX / 2)
+        return sg_diag_set(diag, SG_ERR_TOO_LARGE, label, 0, 0, -1, 0, "input is too large to parse");
+    sg_input_kind kind = c->opts.input_kind;
+    if (kind == SG_INPUT_AUTO && check__py_name(path))
+        kind = SG_INPUT_PYTHON;
+    else if (kind == SG_INPUT_AUTO && check__md_name(path))
+        kind = SG_INPUT_MARKDOWN;
+    sg_doc doc;
+    sg_status st = sg_doc_extract(label, buf ? buf : "", len, kind, &doc, diag);
+    if (st)
+        return st;
+    if (doc.markdown && kind == SG_INPUT_AUTO) {
+        /* Fences found in a document of unknown type. If the whole text is valid Python (fences
+         * inside strings), it is Python: checking only the fences would let code outside them
+         * through. */
+        bool to;
+        TSTree *t = check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &to);
+        bool is_python = t && !ts_node_has_error(ts_tree_root_node(t));
+        if (t)
+            ts_tree_delete(t);
+        if (is_python) {
+            sg_doc_free(&doc);
+            if ((st = sg_doc_extract(label, buf, len, SG_INPUT_PYTHON, &doc, diag)))
+                return st;
+        }
+    }
+    sg_report *rep;
+    if ((st = sg_report_new(label, &rep))) {
+        sg_doc_free(&doc);
+        return sg_diag_set(diag, st, label, 0, 0, -1, 0, "out of memory");
+    }
+    rep->bytes = len;
+    rep->fail_on = c->opts.fail_on;
+    st = check__run(c, rep, &doc, diag);
+    sg_doc_free(&doc);
+    if (st) {
+        sg_report_free(rep);
+        return st;
+    }
+    *ret_report = rep;
+    return SG_OK;
+}

@@ -1,0 +1,656 @@
+/* `snipgate check` and `snipgate rules`: the static gate from the command line. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "snipgate.h"
+
+#define CHECK_MAX_FILES 1000000
+
+typedef struct check__opts {
+    sg_rules *rules;
+    sg_options opts;
+    sg_format format;
+    const char *output;
+    const char *stdin_name;
+    long jobs;
+    int color; /* -1 auto */
+} check__opts;
+
+static void check__help(FILE *out)
+{
+    fputs("usage: snipgate check [options] PATH... (or - for stdin)\n"
+          "\n"
+          "Statically check Python files, directories (recursively, *.py), Markdown / LLM output\n"
+          "(```python, ```py and unlabeled fences that parse as Python) or stdin.\n"
+          "\n"
+          "options:\n"
+          "  --format text|json|sarif   output format (default text)\n"
+          "  -o, --output FILE          write the verdict to FILE instead of stdout\n"
+          "  --fail-on SEVERITY         block on findings at or above low|medium|high|critical (default medium)\n"
+          "  --rules FILE               load a YAML rule pack on top of the default (repeatable;\n"
+          "                             a rule with an existing id replaces it)\n"
+          "  --no-default-rules         start from an empty rule set\n"
+          "  --disable ID[,ID...]       disable rules by id (repeatable)\n"
+          "  --allow-host HOST          allow network calls to HOST or *.DOMAIN (repeatable)\n"
+          "  --honor-suppressions       let # nosec / # noqa in the code silence findings (off: generated\n"
+          "                             code must not switch the gate off)\n"
+          "  --line-offset N            add N to every reported line (snippet cut from a larger file)\n"
+          "  --lang auto|python|markdown  how to read inputs (default auto: by extension, then content)\n"
+          "  --max-bytes N              refuse inputs larger than N bytes (default 8388608)\n"
+          "  --max-depth N              block code nested deeper than N syntax levels (default 400)\n"
+          "  --parse-timeout MS         block code whose parse takes longer (default 5000)\n"
+          "  --stdin-name NAME          name stdin in reports (default <stdin>)\n"
+          "  -j, --jobs N               check files with N threads (default: online CPUs)\n"
+          "  --color / --no-color       colour text output (default: when stdout is a terminal)\n"
+          "\n"
+          "exit: 0 pass, 1 blocked, 2 bad usage or unreadable input, 3 internal error\n",
+          out);
+}
+
+/* Options shared by `check` and `rules`: returns 0, or an exit code. */
+static int check__rules_opts(const char *verb, check__opts *co, int c, const char *arg, bool *no_default,
+                             char ***packs, size_t *npacks, char ***disables, size_t *ndisables, char ***hosts,
+                             size_t *nhosts)
+{
+    (void)verb;
+    (void)co;
+    switch (c) {
+    case 'R': {
+        char **p = realloc(*packs, (*npacks + 1) * sizeof *p);
+        if (!p)
+            return SG_EXIT_INTERNAL;
+        p[(*npacks)++] = (char *)arg;
+        *packs = p;
+        return 0;
+    }
+    case 'N':
+        *no_default = true;
+        return 0;
+    case 'D': {
+        char **p = realloc(*disables, (*ndisables + 1) * sizeof *p);
+        if (!p)
+            return SG_EXIT_INTERNAL;
+        p[(*ndisables)++] = (char *)arg;
+        *disables = p;
+        return 0;
+    }
+    case 'A': {
+        char **p = realloc(*hosts, (*nhosts + 1) * sizeof *p);
+        if (!p)
+            return SG_EXIT_INTERNAL;
+        p[(*nhosts)++] = (char *)arg;
+        *hosts = p;
+        return 0;
+    }
+    }
+    return SG_EXIT_USAGE;
+}
+
+/* Build the rule set from the parsed options; prints an error and returns an exit code on failure. */
+static int check__build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
+                              size_t ndisables, char **hosts, size_t nhosts, sg_rules **ret)
+{
+    sg_rules *rules = NULL;
+    sg_status st = no_default ? sg_rules_new_empty(&rules) : sg_rules_new_default(&rules);
+    if (st) {
+        sg_cli_error(verb, "cannot load the default rules: %s", sg_strerror(st));
+        return SG_EXIT_INTERNAL;
+    }
+    sg_diag d;
+    for (size_t i = 0; i < npacks; i++) {
+        sg_diag_init(&d);
+        st = sg_rules_load_file(rules, packs[i], false, &d);
+        if (st) {
+            if (d.line)
+                sg_cli_error(verb, "%s:%ld:%ld: %s", packs[i], d.line, d.column, d.message);
+            else
+                sg_cli_error(verb, "%s: %s", packs[i], d.message[0] ? d.message : sg_strerror(st));
+            sg_rules_free(rules);
+            return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+        }
+    }
+    for (size_t i = 0; i < ndisables; i++) {
+        char *list = strdup(disables[i]);
+        if (!list) {
+            sg_rules_free(rules);
+            return SG_EXIT_INTERNAL;
+        }
+        char *save = NULL;
+        for (char *id = strtok_r(list, ", ", &save); id; id = strtok_r(NULL, ", ", &save)) {
+            sg_diag_init(&d);
+            st = sg_rules_disable(rules, id, &d);
+            if (st) {
+                sg_cli_error(verb, "--disable: %s", d.message);
+                free(list);
+                sg_rules_free(rules);
+                return SG_EXIT_USAGE;
+            }
+        }
+        free(list);
+    }
+    for (size_t i = 0; i < nhosts; i++) {
+        st = sg_rules_allow_host(rules, hosts[i]);
+        if (st) {
+            sg_cli_error(verb, "--allow-host: '%s' is not a host name (use example.com or *.example.com)", hosts[i]);
+            sg_rules_free(rules);
+            return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+        }
+    }
+    *ret = rules;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Inputs                                                                                       */
+
+typedef struct check__input {
+    char *path;    /* NULL for stdin */
+    sg_report *report;
+} check__input;
+
+typedef struct check__list {
+    check__input *items;
+    size_t len, cap;
+    bool overflow;
+} check__list;
+
+static int check__push(check__list *l, char *path)
+{
+    if (l->len >= CHECK_MAX_FILES) {
+        l->overflow = true;
+        free(path);
+        return 0;
+    }
+    if (l->len == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        check__input *p = realloc(l->items, nc * sizeof *p);
+        if (!p) {
+            free(path);
+            return -1;
+        }
+        l->items = p;
+        l->cap = nc;
+    }
+    l->items[l->len++] = (check__input){path, NULL};
+    return 0;
+}
+
+static int check__cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Recursively collect *.py files below dir, in sorted order, without following symlinks. */
+static int check__walk(check__list *l, const char *dir, int depth)
+{
+    if (depth > 64)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return check__push(l, strdup(dir)); /* reported as unreadable when checked */
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, "__pycache__") || !strcmp(e->d_name, "node_modules"))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **p = realloc(names, cap * sizeof *p);
+            if (!p) {
+                rc = -1;
+                break;
+            }
+            names = p;
+        }
+        if (!(names[n] = strdup(e->d_name))) {
+            rc = -1;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (!rc)
+        qsort(names, n, sizeof *names, check__cmpstr);
+    for (size_t i = 0; i < n && !rc; i++) {
+        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        char *p = malloc(len);
+        if (!p) {
+            rc = -1;
+            break;
+        }
+        snprintf(p, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+        struct stat st;
+        if (lstat(p, &st) != 0 || S_ISLNK(st.st_mode)) {
+            free(p);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            rc = check__walk(l, p, depth + 1);
+            free(p);
+        } else if (S_ISREG(st.st_mode)) {
+            const char *dot = strrchr(names[i], '.');
+            if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw")))
+                rc = check__push(l, p);
+            else
+                free(p);
+        } else {
+            free(p);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Checking, in parallel                                                                        */
+
+typedef struct check__pool {
+    check__opts *co;
+    check__list *list;
+    size_t next;
+    pthread_mutex_t lock;
+    sg_status fatal;
+} check__pool;
+
+static sg_report *check__one(sg_checker *checker, check__opts *co, const char *path)
+{
+    sg_diag d;
+    sg_diag_init(&d);
+    char *buf = NULL;
+    size_t len = 0;
+    sg_status st;
+    const char *label = path ? path : (co->stdin_name ? co->stdin_name : "<stdin>");
+    st = sg_read_input(path, co->opts.max_bytes, &buf, &len, &d);
+    sg_report *rep = NULL;
+    if (st == SG_OK)
+        st = sg_checker_check(checker, label, buf, len, &rep, &d);
+    free(buf);
+    if (st != SG_OK) {
+        if (d.status == SG_OK) {
+            d.status = st;
+            snprintf(d.message, sizeof d.message, "%s", sg_strerror(st));
+        }
+        if (sg_report_new_error(label, &d, &rep) != SG_OK)
+            return NULL;
+    }
+    return rep;
+}
+
+static void *check__worker(void *arg)
+{
+    check__pool *p = arg;
+    sg_checker *checker = NULL;
+    if (sg_checker_new(p->co->rules, &p->co->opts, &checker) != SG_OK) {
+        pthread_mutex_lock(&p->lock);
+        p->fatal = SG_ERR_INTERNAL;
+        pthread_mutex_unlock(&p->lock);
+        return NULL;
+    }
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->list->len)
+            break;
+        check__input *in = &p->list->items[i];
+        in->report = check__one(checker, p->co, in->path);
+        if (!in->report) {
+            pthread_mutex_lock(&p->lock);
+            p->fatal = SG_ERR_NOMEM;
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+    sg_checker_free(checker);
+    return NULL;
+}
+
+static double check__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+enum {
+    OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT,
+};
+
+int sg_cli_check(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, OPT_FORMAT}, {"output", required_argument, NULL, 'o'},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON}, {"rules", required_argument, NULL, 'R'},
+        {"no-default-rules", no_argument, NULL, 'N'}, {"disable", required_argument, NULL, 'D'},
+        {"allow-host", required_argument, NULL, 'A'}, {"honor-suppressions", no_argument, NULL, OPT_HONOR},
+        {"line-offset", required_argument, NULL, OPT_OFFSET}, {"lang", required_argument, NULL, OPT_LANG},
+        {"max-bytes", required_argument, NULL, OPT_MAX_BYTES}, {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
+        {"parse-timeout", required_argument, NULL, OPT_PARSE_TIMEOUT},
+        {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
+        {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
+    sg_options_init(&co.opts);
+    bool no_default = false;
+    char **packs = NULL, **disables = NULL, **hosts = NULL;
+    size_t npacks = 0, ndisables = 0, nhosts = 0;
+    int rc = SG_EXIT_USAGE;
+    check__list list = {0};
+    FILE *out = stdout;
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    co.jobs = nproc > 0 ? nproc : 1;
+
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1) {
+        unsigned long ul;
+        long l;
+        switch (c) {
+        case OPT_FORMAT:
+            if (sg_format_parse(optarg, &co.format)) {
+                sg_cli_error("check", "--format must be text, json or sarif (got '%s')", optarg);
+                goto out_free;
+            }
+            break;
+        case 'o':
+            co.output = optarg;
+            break;
+        case OPT_FAIL_ON:
+            if (sg_severity_parse(optarg, &co.opts.fail_on)) {
+                sg_cli_error("check", "--fail-on must be low, medium, high or critical (got '%s')", optarg);
+                goto out_free;
+            }
+            break;
+        case 'R': case 'N': case 'D': case 'A':
+            if ((rc = check__rules_opts("check", &co, c, optarg, &no_default, &packs, &npacks, &disables, &ndisables,
+                                        &hosts, &nhosts)))
+                goto out_free;
+            rc = SG_EXIT_USAGE;
+            break;
+        case OPT_HONOR:
+            co.opts.honor_suppressions = true;
+            break;
+        case OPT_OFFSET:
+            if (sg_cli_parse_long(optarg, -100000000L, 100000000L, &l)) {
+                sg_cli_error("check", "--line-offset must be an integer (got '%s')", optarg);
+                goto out_free;
+            }
+            co.opts.line_offset = l;
+            break;
+        case OPT_LANG:
+            if (!strcmp(optarg, "auto"))
+                co.opts.input_kind = SG_INPUT_AUTO;
+            else if (!strcmp(optarg, "python"))
+                co.opts.input_kind = SG_INPUT_PYTHON;
+            else if (!strcmp(optarg, "markdown"))
+                co.opts.input_kind = SG_INPUT_MARKDOWN;
+            else {
+                sg_cli_error("check", "--lang must be auto, python or markdown (got '%s')", optarg);
+                goto out_free;
+            }
+            break;
+        case OPT_MAX_BYTES:
+            if (sg_cli_parse_ulong(optarg, 1UL << 31, &ul) || ul == 0) {
+                sg_cli_error("check", "--max-bytes must be from 1 to %lu (got '%s')", 1UL << 31, optarg);
+                goto out_free;
+            }
+            co.opts.max_bytes = ul;
+            break;
+        case OPT_MAX_DEPTH:
+            if (sg_cli_parse_ulong(optarg, 100000, &ul) || ul < 8) {
+                sg_cli_error("check", "--max-depth must be from 8 to 100000 (got '%s')", optarg);
+                goto out_free;
+            }
+            co.opts.max_depth = (unsigned)ul;
+            break;
+        case OPT_PARSE_TIMEOUT:
+            if (sg_cli_parse_ulong(optarg, 3600000, &ul) || ul == 0) {
+                sg_cli_error("check", "--parse-timeout must be from 1 to 3600000 ms (got '%s')", optarg);
+                goto out_free;
+            }
+            co.opts.parse_timeout_ms = (uint32_t)ul;
+            break;
+        case OPT_STDIN_NAME:
+            co.stdin_name = optarg;
+            break;
+        case 'j':
+            if (sg_cli_parse_long(optarg, 1, 256, &l)) {
+                sg_cli_error("check", "--jobs must be from 1 to 256 (got '%s')", optarg);
+                goto out_free;
+            }
+            co.jobs = l;
+            break;
+        case OPT_COLOR:
+            co.color = 1;
+            break;
+        case OPT_NO_COLOR:
+            co.color = 0;
+            break;
+        case 'h':
+            check__help(stdout);
+            rc = SG_EXIT_PASS;
+            goto out_free;
+        case ':':
+            sg_cli_error("check", "option '%s' needs a value", argv[optind - 1]);
+            goto out_free;
+        default:
+            sg_cli_error("check", "unknown option '%s' (see snipgate check --help)", argv[optind - 1]);
+            goto out_free;
+        }
+    }
+    if (optind >= argc) {
+        sg_cli_error("check", "no input given (a file, a directory, or - for stdin; see --help)");
+        goto out_free;
+    }
+    if ((rc = check__build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &co.rules)))
+        goto out_free;
+    rc = SG_EXIT_USAGE;
+
+    bool seen_stdin = false;
+    for (int i = optind; i < argc; i++) {
+        const char *p = argv[i];
+        struct stat st;
+        if (!strcmp(p, "-")) {
+            if (seen_stdin) {
+                sg_cli_error("check", "stdin (-) given twice");
+                goto out_free;
+            }
+            seen_stdin = true;
+            if (check__push(&list, NULL))
+                goto out_nomem;
+        } else if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t before = list.len;
+            if (check__walk(&list, p, 0))
+                goto out_nomem;
+            if (list.len == before)
+                fprintf(stderr, "snipgate: check: note: no *.py files under %s\n", p);
+        } else {
+            char *dup = strdup(p);
+            if (!dup || check__push(&list, dup))
+                goto out_nomem;
+        }
+    }
+    if (list.overflow)
+        fprintf(stderr, "snipgate: check: note: only the first %d files are checked\n", CHECK_MAX_FILES);
+
+    double t0 = check__now_ms();
+    check__pool pool = {.co = &co, .list = &list};
+    pthread_mutex_init(&pool.lock, NULL);
+    long jobs = co.jobs;
+    if ((size_t)jobs > list.len)
+        jobs = (long)(list.len ? list.len : 1);
+    if (jobs <= 1 || seen_stdin) {
+        check__worker(&pool);
+    } else {
+        pthread_t tids[256];
+        long started = 0;
+        for (long i = 0; i < jobs; i++)
+            if (pthread_create(&tids[i], NULL, check__worker, &pool) == 0)
+                started++;
+            else
+                break;
+        if (started == 0)
+            check__worker(&pool);
+        for (long i = 0; i < started; i++)
+            pthread_join(tids[i], NULL);
+    }
+    pthread_mutex_destroy(&pool.lock);
+    if (pool.fatal) {
+        sg_cli_error("check", "%s", sg_strerror(pool.fatal));
+        rc = SG_EXIT_INTERNAL;
+        goto out_free;
+    }
+
+    sg_report **reps = malloc((list.len ? list.len : 1) * sizeof *reps);
+    if (!reps)
+        goto out_nomem;
+    bool any_error = false;
+    for (size_t i = 0; i < list.len; i++) {
+        reps[i] = list.items[i].report;
+        const sg_diag *d;
+        sg_status es = sg_report_error(reps[i], &d);
+        if (es) {
+            any_error = true;
+            if (es == SG_ERR_INTERNAL || es == SG_ERR_NOMEM) {
+                sg_cli_error("check", "%s: %s", sg_report_path(reps[i]), d->message);
+                rc = SG_EXIT_INTERNAL;
+            }
+        }
+    }
+    if (co.output) {
+        out = fopen(co.output, "we");
+        if (!out) {
+            sg_cli_error("check", "cannot write %s: %s", co.output, strerror(errno));
+            out = stdout;
+            free(reps);
+            rc = SG_EXIT_USAGE;
+            goto out_free;
+        }
+    }
+    sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) &&
+                                                    !getenv("NO_COLOR")),
+                         .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on};
+    sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
+    bool blocked = sg_reports_blocked(reps, list.len);
+    free(reps);
+    if (rst) {
+        sg_cli_error("check", "cannot write the verdict: %s", sg_strerror(rst));
+        rc = SG_EXIT_INTERNAL;
+    } else if (rc == SG_EXIT_INTERNAL) {
+        /* already reported */
+    } else if (any_error) {
+        for (size_t i = 0; i < list.len; i++) {
+            const sg_diag *d;
+            if (sg_report_error(list.items[i].report, &d))
+                sg_cli_error("check", "%s: %s", sg_report_path(list.items[i].report), d->message);
+        }
+        rc = SG_EXIT_USAGE;
+    } else {
+        rc = blocked ? SG_EXIT_BLOCK : SG_EXIT_PASS;
+    }
+    goto out_free;
+
+out_nomem:
+    sg_cli_error("check", "out of memory");
+    rc = SG_EXIT_INTERNAL;
+out_free:
+    if (out != stdout && fclose(out) != 0 && rc != SG_EXIT_INTERNAL) {
+        sg_cli_error("check", "cannot write %s: %s", co.output, strerror(errno));
+        rc = SG_EXIT_INTERNAL;
+    }
+    for (size_t i = 0; i < list.len; i++) {
+        free(list.items[i].path);
+        sg_report_free(list.items[i].report);
+    }
+    free(list.items);
+    free(packs);
+    free(disables);
+    free(hosts);
+    sg_rules_free(co.rules);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* snipgate rules                                                                               */
+
+int sg_cli_rules(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, OPT_FORMAT}, {"rules", required_argument, NULL, 'R'},
+        {"no-default-rules", no_argument, NULL, 'N'}, {"disable", required_argument, NULL, 'D'},
+        {"allow-host", required_argument, NULL, 'A'}, {"all", no_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    bool no_default = false, all = false, json = false;
+    char **packs = NULL, **disables = NULL, **hosts = NULL;
+    size_t npacks = 0, ndisables = 0, nhosts = 0;
+    sg_rules *rules = NULL;
+    int rc = SG_EXIT_USAGE;
+    check__opts co = {0};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":ha", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_FORMAT:
+            if (!strcmp(optarg, "json"))
+                json = true;
+            else if (strcmp(optarg, "text")) {
+                sg_cli_error("rules", "--format must be text or json (got '%s')", optarg);
+                goto out_free;
+            }
+            break;
+        case 'R': case 'N': case 'D': case 'A':
+            if ((rc = check__rules_opts("rules", &co, c, optarg, &no_default, &packs, &npacks, &disables, &ndisables,
+                                        &hosts, &nhosts)))
+                goto out_free;
+            rc = SG_EXIT_USAGE;
+            break;
+        case 'a':
+            all = true;
+            break;
+        case 'h':
+            fputs("usage: snipgate rules [--format text|json] [--all] [--rules FILE] [--no-default-rules]\n"
+                  "                      [--disable ID] [--allow-host HOST]\n"
+                  "List the active rules: id, severity, CWE, kind and what each matches (--all: disabled too).\n",
+                  stdout);
+            rc = SG_EXIT_PASS;
+            goto out_free;
+        case ':':
+            sg_cli_error("rules", "option '%s' needs a value", argv[optind - 1]);
+            goto out_free;
+        default:
+            sg_cli_error("rules", "unknown option '%s'", argv[optind - 1]);
+            goto out_free;
+        }
+    }
+    if (optind < argc) {
+        sg_cli_error("rules", "unexpected argument '%s'", argv[optind]);
+        goto out_free;
+    }
+    if ((rc = check__build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
+        goto out_free;
+    rc = sg_rules_render(stdout, rules, json ? SG_FORMAT_JSON : SG_FORMAT_TEXT, all) == SG_OK ? SG_EXIT_PASS
+                                                                                          : SG_EXIT_INTERNAL;
+out_free:
+    free(packs);
+    free(disables);
+    free(hosts);
+    sg_rules_free(rules);
+    return rc;
+}

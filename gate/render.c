@@ -1,0 +1,406 @@
+/*
+ * Verdict renderers: compiler-style text, JSON (docs/verdict-schema.md) and SARIF 2.1.0.
+ * JSON and SARIF are built with jansson. Text output sanitises untrusted bytes (control
+ * characters, bidirectional overrides) before they reach a terminal.
+ */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "report.h"
+#include "rules/pack.h"
+
+#define SG_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Text                                                                                         */
+
+/* Write untrusted text to a terminal: C0/C1 controls (but tab) and bidi/zero-width format
+ * characters become '?'. */
+static void render__safe(FILE *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            fputc('?', out);
+            continue;
+        }
+        if (c == 0xe2 && i + 2 < n) {
+            unsigned char c1 = (unsigned char)s[i + 1], c2 = (unsigned char)s[i + 2];
+            /* U+200B..U+200F, U+202A..U+202E, U+2066..U+2069 */
+            if ((c1 == 0x80 && ((c2 >= 0x8b && c2 <= 0x8f) || (c2 >= 0xaa && c2 <= 0xae))) ||
+                (c1 == 0x81 && c2 >= 0xa6 && c2 <= 0xa9)) {
+                fputc('?', out);
+                i += 2;
+                continue;
+            }
+        }
+        if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9f) {
+            fputc('?', out);
+            i++;
+            continue;
+        }
+        fputc(c, out);
+    }
+}
+
+static void render__safe_str(FILE *out, const char *s)
+{
+    render__safe(out, s, strlen(s));
+}
+
+static const char *render__color(sg_severity s)
+{
+    switch (s) {
+    case SG_SEV_CRITICAL: return "\033[1;35m";
+    case SG_SEV_HIGH: return "\033[1;31m";
+    case SG_SEV_MEDIUM: return "\033[1;33m";
+    default: return "\033[1;36m";
+    }
+}
+
+static void render__upper(char *dst, const char *src, size_t n)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < n; i++)
+        dst[i] = (char)toupper((unsigned char)src[i]);
+    dst[i] = 0;
+}
+
+static void render__caret(FILE *out, const sg_finding *f)
+{
+    const char *s = f->snippet;
+    size_t len = strlen(s);
+    fprintf(out, "%6ld | ", f->line);
+    render__safe(out, s, len);
+    fputs("\n       | ", out);
+    /* Walk code points up to the column, keeping tabs so that the caret lines up. */
+    long col = 1;
+    size_t i = 0;
+    while (i < len && col < f->column) {
+        fputc(s[i] == '\t' ? '\t' : ' ', out);
+        i++;
+        while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+            i++;
+        col++;
+    }
+    long width = f->end_line == f->line ? f->end_column - f->column : (long)sg_utf8_count(s + i, len - i);
+    if (width < 1)
+        width = 1;
+    if (width > 120)
+        width = 120;
+    fputc('^', out);
+    for (long k = 1; k < width; k++)
+        fputc('~', out);
+    fputc('\n', out);
+}
+
+static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_render_opts *o)
+{
+    size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0;
+    for (size_t r = 0; r < n; r++) {
+        const sg_report *rep = reps[r];
+        if (rep->error) {
+            nerr++;
+            nfiles_blocked++;
+            fputs(o->color ? "\033[1m" : "", out);
+            render__safe_str(out, rep->path);
+            if (rep->diag.line > 0)
+                fprintf(out, ":%ld", rep->diag.line);
+            fprintf(out, ":%s error:%s ", o->color ? "\033[1;31m" : "", o->color ? "\033[0m" : "");
+            render__safe_str(out, rep->diag.message[0] ? rep->diag.message : sg_strerror(rep->error));
+            fputc('\n', out);
+            continue;
+        }
+        if (sg_report_blocked(rep))
+            nfiles_blocked++;
+        for (size_t i = 0; i < rep->findings.len; i++) {
+            const sg_finding *f = &rep->findings.items[i];
+            char sev[16];
+            render__upper(sev, sg_severity_name(f->severity), sizeof sev);
+            nfind++;
+            if (f->blocking)
+                nblock++;
+            if (o->color)
+                fputs("\033[1m", out);
+            render__safe_str(out, rep->path);
+            fprintf(out, ":%ld:%ld:%s ", f->line, f->column, o->color ? "\033[0m" : "");
+            fprintf(out, "%s%s%s %s ", o->color ? render__color(f->severity) : "", sev, o->color ? "\033[0m" : "",
+                    f->rule_id);
+            render__safe_str(out, f->message);
+            if (f->suppressed)
+                fputs(" [suppressed]", out);
+            else if (!f->blocking)
+                fputs(" [advisory]", out);
+            fputc('\n', out);
+            render__caret(out, f);
+            if (f->fix && *f->fix) {
+                fputs("       = fix: ", out);
+                render__safe_str(out, f->fix);
+                fputc('\n', out);
+            }
+        }
+        if (rep->truncated)
+            fprintf(out, "%s: note: too many findings; the list was cut\n", rep->path);
+    }
+    bool blocked = sg_reports_blocked(reps, n);
+    fprintf(out, "%s%s%s: %zu file%s checked, %zu finding%s (%zu blocking at >= %s)",
+            o->color ? (blocked ? "\033[1;31m" : "\033[1;32m") : "", blocked ? "BLOCK" : "PASS",
+            o->color ? "\033[0m" : "", n, n == 1 ? "" : "s", nfind, nfind == 1 ? "" : "s", nblock,
+            sg_severity_name(o->fail_on));
+    if (nerr)
+        fprintf(out, ", %zu input error%s", nerr, nerr == 1 ? "" : "s");
+    fputc('\n', out);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* JSON                                                                                         */
+
+static json_t *render__str(const char *s)
+{
+    /* jansson rejects invalid UTF-8; inputs were validated, but never fail on it. */
+    json_t *j = json_string(s ? s : "");
+    return j ? j : json_string("<invalid UTF-8>");
+}
+
+static json_t *render__cwe(int cwe)
+{
+    if (!cwe)
+        return json_null();
+    char buf[32];
+    snprintf(buf, sizeof buf, "CWE-%d", cwe);
+    return json_string(buf);
+}
+
+static json_t *render__finding(const sg_finding *f)
+{
+    return json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b}", "rule_id",
+                     render__str(f->rule_id), "name", render__str(f->name), "severity", sg_severity_name(f->severity),
+                     "confidence", render__str(f->confidence), "cwe", render__cwe(f->cwe), "line", (json_int_t)f->line,
+                     "column", (json_int_t)f->column, "end_line", (json_int_t)f->end_line, "end_column",
+                     (json_int_t)f->end_column, "message", render__str(f->message), "snippet", render__str(f->snippet),
+                     "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed);
+}
+
+static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o)
+{
+    json_t *files = json_array();
+    size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0;
+    size_t by_sev[4] = {0};
+    for (size_t r = 0; r < n; r++) {
+        const sg_report *rep = reps[r];
+        json_t *fs = json_array();
+        for (size_t i = 0; i < rep->findings.len; i++) {
+            const sg_finding *f = &rep->findings.items[i];
+            json_array_append_new(fs, render__finding(f));
+            nfind++;
+            nblock += f->blocking;
+            suppressed += f->suppressed;
+            by_sev[f->severity & 3]++;
+        }
+        bool blocked = sg_report_blocked(rep);
+        nfiles_blocked += blocked;
+        bytes += rep->bytes;
+        blocks += rep->blocks;
+        json_t *err = json_null();
+        if (rep->error) {
+            nerr++;
+            err = json_pack("{s:s, s:o, s:I, s:I}", "code", sg_strerror(rep->error), "message",
+                            render__str(rep->diag.message), "line", (json_int_t)rep->diag.line, "offset",
+                            (json_int_t)rep->diag.offset);
+        }
+        json_array_append_new(files, json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path),
+                                               "blocked", blocked, "blocks", (json_int_t)rep->blocks, "error", err,
+                                               "truncated", rep->truncated, "findings", fs));
+    }
+    json_t *stats = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:{s:I, s:I, s:I, s:I}}", "files",
+                              (json_int_t)n, "blocked_files", (json_int_t)nfiles_blocked, "errors", (json_int_t)nerr,
+                              "findings", (json_int_t)nfind, "blocking_findings", (json_int_t)nblock, "suppressed",
+                              (json_int_t)suppressed, "bytes", (json_int_t)bytes, "python_blocks", (json_int_t)blocks,
+                              "elapsed_ms", o->elapsed_ms, "by_severity", "low", (json_int_t)by_sev[0], "medium",
+                              (json_int_t)by_sev[1], "high", (json_int_t)by_sev[2], "critical", (json_int_t)by_sev[3]);
+    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "verdict", sg_reports_blocked(reps, n) ? "block" : "pass",
+                     "fail_on", sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version", SG_VERSION,
+                     "files", files, "stats", stats);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* SARIF 2.1.0                                                                                  */
+
+static const char *render__level(sg_severity s)
+{
+    return s >= SG_SEV_HIGH ? "error" : s == SG_SEV_MEDIUM ? "warning" : "note";
+}
+
+static const char *render__secsev(sg_severity s)
+{
+    static const char *const v[] = {"2.0", "5.5", "8.0", "9.5"};
+    return v[s & 3];
+}
+
+/* A relative path as a URI reference (percent-encoding what RFC 3986 does not allow). */
+static json_t *render__uri(const char *path)
+{
+    size_t n = strlen(path);
+    char *buf = malloc(n * 3 + 1);
+    if (!buf)
+        return json_string("");
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if (isalnum(c) || strchr("-._~/!$&'()*+,;=:@", c)) {
+            buf[o++] = (char)c;
+        } else {
+            snprintf(buf + o, 4, "%%%02X", c);
+            o += 3;
+        }
+    }
+    buf[o] = 0;
+    json_t *j = json_string(buf);
+    free(buf);
+    return j;
+}
+
+static json_t *render__sarif_rule(const sg_rule_info *ri)
+{
+    json_t *tags = json_array();
+    json_array_append_new(tags, json_string("security"));
+    if (ri->cwe) {
+        char t[48];
+        snprintf(t, sizeof t, "external/cwe/cwe-%d", ri->cwe);
+        json_array_append_new(tags, json_string(t));
+    }
+    char help[1200];
+    snprintf(help, sizeof help, "%s. Fix: %s", ri->message, ri->fix && *ri->fix ? ri->fix : "remove the construct.");
+    return json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:{s:o}, s:{s:s}, s:{s:o, s:s, s:s, s:o}}", "id",
+                     render__str(ri->id), "name", render__str(ri->name), "shortDescription", "text",
+                     render__str(ri->message), "fullDescription", "text", render__str(ri->matches), "help", "text",
+                     render__str(help), "defaultConfiguration", "level", render__level(ri->severity), "properties",
+                     "tags", tags, "precision", ri->confidence, "security-severity", render__secsev(ri->severity),
+                     "cwe", render__cwe(ri->cwe));
+}
+
+static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_opts *o)
+{
+    json_t *rules = json_array();
+    /* Every enabled rule of the set, plus any rule a finding names that the set lacks. */
+    size_t nr = o->rules ? sg_rules_count(o->rules) : 0;
+    json_t *index = json_object();
+    for (size_t i = 0; i < nr; i++) {
+        const sg_rule_info *ri = sg_rules_info(o->rules, i);
+        if (!ri->enabled)
+            continue;
+        json_object_set_new(index, ri->id, json_integer((json_int_t)json_array_size(rules)));
+        json_array_append_new(rules, render__sarif_rule(ri));
+    }
+    json_t *results = json_array();
+    json_t *notes = json_array();
+    for (size_t r = 0; r < n; r++) {
+        const sg_report *rep = reps[r];
+        if (rep->error) {
+            json_array_append_new(
+                notes, json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
+                                 render__str(rep->diag.message), "locations", "physicalLocation", "artifactLocation",
+                                 "uri", render__uri(rep->path)));
+            continue;
+        }
+        for (size_t i = 0; i < rep->findings.len; i++) {
+            const sg_finding *f = &rep->findings.items[i];
+            json_t *ix = json_object_get(index, f->rule_id);
+            if (!ix) {
+                sg_rule_info ri = {.id = f->rule_id, .name = f->name, .severity = f->severity,
+                                   .confidence = f->confidence, .cwe = f->cwe, .message = f->message, .fix = f->fix,
+                                   .matches = f->message};
+                ix = json_integer((json_int_t)json_array_size(rules));
+                json_object_set_new(index, f->rule_id, ix);
+                json_array_append_new(rules, render__sarif_rule(&ri));
+            }
+            json_t *res = json_pack(
+                "{s:o, s:O, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:{s:I, s:I, s:I, s:I, s:{s:o}}}}], s:{s:s, s:b}}", "ruleId",
+                render__str(f->rule_id), "ruleIndex", ix, "level", render__level(f->severity), "message", "text",
+                render__str(f->message), "locations", "physicalLocation", "artifactLocation", "uri",
+                render__uri(rep->path), "region", "startLine", (json_int_t)f->line, "startColumn",
+                (json_int_t)f->column, "endLine", (json_int_t)f->end_line, "endColumn", (json_int_t)f->end_column,
+                "snippet", "text", render__str(f->snippet), "properties", "severity", sg_severity_name(f->severity),
+                "blocking", f->blocking);
+            if (f->suppressed)
+                json_object_set_new(res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+            json_array_append_new(results, res);
+        }
+    }
+    json_decref(index);
+    json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o, s:[{s:b, s:o}], s:{s:s}}", "tool", "driver",
+                            "name", "snipgate", "version", SG_VERSION, "informationUri",
+                            "https://github.com/snipgate/snipgate", "rules", rules, "columnKind", "unicodeCodePoints",
+                            "results", results, "invocations", "executionSuccessful", true,
+                            "toolExecutionNotifications", notes, "properties", "verdict",
+                            sg_reports_blocked(reps, n) ? "block" : "pass");
+    return json_pack("{s:s, s:s, s:[o]}", "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version",
+                     "2.1.0", "runs", run);
+}
+
+sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n, const sg_render_opts *opts)
+{
+    if (!out || (!reports && n))
+        return SG_ERR_INVALID_ARG;
+    sg_render_opts o = {0};
+    if (opts)
+        o = *opts;
+    if (format == SG_FORMAT_TEXT) {
+        render__text(out, reports, n, &o);
+    } else {
+        json_t *doc = format == SG_FORMAT_JSON ? render__json(reports, n, &o) : render__sarif(reports, n, &o);
+        if (!doc)
+            return SG_ERR_NOMEM;
+        int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(doc);
+        if (rc)
+            return SG_ERR_IO;
+        fputc('\n', out);
+    }
+    if (fflush(out) || ferror(out))
+        return SG_ERR_IO;
+    return SG_OK;
+}
+
+sg_status sg_rules_render(FILE *out, const sg_rules *rules, sg_format format, bool all)
+{
+    if (!out || !rules)
+        return SG_ERR_INVALID_ARG;
+    size_t n = sg_rules_count(rules);
+    if (format != SG_FORMAT_JSON) {
+        fprintf(out, "%-6s %-30s %-9s %-8s %-11s %s\n", "ID", "NAME", "SEVERITY", "CWE", "KIND", "MATCHES");
+        for (size_t i = 0; i < n; i++) {
+            const sg_rule_info *ri = sg_rules_info(rules, i);
+            if (!ri->enabled && !all)
+                continue;
+            char cwe[16] = "-";
+            if (ri->cwe)
+                snprintf(cwe, sizeof cwe, "CWE-%d", ri->cwe);
+            fprintf(out, "%-6s %-30s %-9s %-8s %-11s %s", ri->id, ri->name, sg_severity_name(ri->severity), cwe,
+                    ri->kind, ri->enabled ? "" : "[disabled] ");
+            render__safe_str(out, ri->matches);
+            fputc('\n', out);
+        }
+    } else {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++) {
+            const sg_rule_info *ri = sg_rules_info(rules, i);
+            if (!ri->enabled && !all)
+                continue;
+            json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "id",
+                                                 render__str(ri->id), "name", render__str(ri->name), "severity",
+                                                 sg_severity_name(ri->severity), "confidence",
+                                                 render__str(ri->confidence), "cwe", render__cwe(ri->cwe), "kind",
+                                                 render__str(ri->kind), "matches", render__str(ri->matches),
+                                                 "message", render__str(ri->message), "fix", render__str(ri->fix),
+                                                 "pack", render__str(ri->pack), "enabled", ri->enabled));
+        }
+        int rc = json_dumpf(arr, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(arr);
+        if (rc)
+            return SG_ERR_IO;
+        fputc('\n', out);
+    }
+    return fflush(out) || ferror(out) ? SG_ERR_IO : SG_OK;
+}

@@ -1,0 +1,75 @@
+/*
+ * Internal helpers shared by every module: a typed growable array with a hard cap, a bump arena,
+ * a capped string buffer. Ownership: an array owns its items buffer (sg_array_free releases it);
+ * an arena owns every byte it handed out (sg_arena_free releases them all at once).
+ */
+#ifndef SG_UTIL_H
+#define SG_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "snipgate.h"
+
+/* A typed growable array. `max` (0 = SIZE_MAX/elem) caps the count for untrusted growth. */
+#define SG_ARRAY(T) struct { T *items; size_t len, cap; }
+
+/* Make room for one more element; returns 0 or -1 (out of memory or over `max`). */
+int sg_array_grow(void **items, size_t *cap, size_t len, size_t elem, size_t max);
+
+#define sg_array_push(a, v, max)                                                              \
+    (((a)->len < (a)->cap ||                                                                  \
+      sg_array_grow((void **)&(a)->items, &(a)->cap, (a)->len, sizeof *(a)->items, (max)) == 0) \
+         ? ((a)->items[(a)->len++] = (v), 0)                                                  \
+         : -1)
+#define sg_array_free(a) (free((a)->items), (a)->items = NULL, (a)->len = (a)->cap = 0)
+/* Bounds-checked element pointer, or NULL. */
+#define sg_array_at(a, i) ((size_t)(i) < (a)->len ? &(a)->items[(i)] : NULL)
+
+/* A bump allocator: many small allocations, one free. */
+typedef struct sg_arena sg_arena;
+sg_arena *sg_arena_new(void);
+void sg_arena_free(sg_arena *arena);
+void *sg_arena_alloc(sg_arena *arena, size_t size);
+char *sg_arena_strndup(sg_arena *arena, const char *s, size_t n);
+char *sg_arena_strdup(sg_arena *arena, const char *s);
+/* printf into the arena; NULL on failure. */
+char *sg_arena_printf(sg_arena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable string with a byte cap; once the cap is hit, further appends are dropped and
+ * `truncated` is set (the contents stay valid and terminated). */
+typedef struct sg_buf {
+    char *data;
+    size_t len, cap, max;
+    bool truncated;
+    bool failed; /* out of memory */
+} sg_buf;
+
+void sg_buf_init(sg_buf *buf, size_t max);
+void sg_buf_free(sg_buf *buf);
+void sg_buf_append(sg_buf *buf, const char *s, size_t n);
+void sg_buf_puts(sg_buf *buf, const char *s);
+void sg_buf_printf(sg_buf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Set a diag (which may be NULL) and return `status`. */
+sg_status sg_diag_set(sg_diag *diag, sg_status status, const char *path, long line, long column,
+                      long long offset, int sys_errno, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+/* Read a whole file into a malloc'd buffer (NUL-terminated), refusing more than max bytes. */
+sg_status sg_read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len, sg_diag *diag);
+/* Read a whole stream (e.g. stdin), refusing more than max bytes. */
+sg_status sg_read_stream(FILE *f, const char *label, size_t max, char **ret_buf, size_t *ret_len,
+                         sg_diag *diag);
+
+/* Validate UTF-8; returns the offset of the first bad byte or -1 if all valid. */
+long long sg_utf8_invalid_offset(const char *s, size_t n);
+/* Number of code points in the first n bytes of valid UTF-8. */
+size_t sg_utf8_count(const char *s, size_t n);
+
+/* Case-sensitive shell-style glob match supporting '*' and '?'. */
+bool sg_glob_match(const char *pattern, const char *s);
+
+#endif

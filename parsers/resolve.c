@@ -1,0 +1,1292 @@
+/*
+ * Name resolution for Python: scopes, bindings, qualified names, constant strings.
+ * See resolve.h for the model. Every walk is iterative (a tree-sitter cursor), and every
+ * recursive evaluation carries a depth and work budget, so hostile input cannot exhaust the stack
+ * or spin: past a budget an expression simply resolves to nothing more.
+ */
+#include "resolve.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+#define RES_MAX_ALIAS_DEPTH 12
+#define RES_BUDGET 4096 /* evaluation steps for one top-level question */
+#define RES_MAX_CONST 4096
+
+/* ------------------------------------------------------------------------------------------ */
+/* Symbols                                                                                      */
+
+static sg_syms res__syms;
+static pthread_once_t res__once = PTHREAD_ONCE_INIT;
+
+const TSLanguage *sg_python_language(void)
+{
+    return tree_sitter_python();
+}
+
+static TSSymbol res__sym(const char *name, bool named)
+{
+    return ts_language_symbol_for_name(tree_sitter_python(), name, (uint32_t)strlen(name), named);
+}
+
+static TSFieldId res__field_id(const char *name)
+{
+    return ts_language_field_id_for_name(tree_sitter_python(), name, (uint32_t)strlen(name));
+}
+
+static void res__init_syms(void)
+{
+    sg_syms *s = &res__syms;
+#define S(f, n) s->f = res__sym(n, true)
+    S(module, "module"); S(import_statement, "import_statement"); S(import_from_statement, "import_from_statement");
+    S(aliased_import, "aliased_import"); S(dotted_name, "dotted_name"); S(wildcard_import, "wildcard_import");
+    S(relative_import, "relative_import"); S(future_import_statement, "future_import_statement");
+    S(function_definition, "function_definition"); S(class_definition, "class_definition"); S(lambda, "lambda");
+    S(parameters, "parameters"); S(lambda_parameters, "lambda_parameters"); S(identifier, "identifier");
+    S(typed_parameter, "typed_parameter"); S(default_parameter, "default_parameter");
+    S(typed_default_parameter, "typed_default_parameter"); S(list_splat_pattern, "list_splat_pattern");
+    S(dictionary_splat_pattern, "dictionary_splat_pattern"); S(assignment, "assignment");
+    S(augmented_assignment, "augmented_assignment"); S(call, "call"); S(argument_list, "argument_list");
+    S(keyword_argument, "keyword_argument"); S(attribute, "attribute"); S(subscript, "subscript");
+    S(string, "string"); S(string_start, "string_start"); S(string_content, "string_content");
+    S(interpolation, "interpolation"); S(concatenated_string, "concatenated_string");
+    S(binary_operator, "binary_operator"); S(parenthesized_expression, "parenthesized_expression");
+    S(conditional_expression, "conditional_expression"); S(boolean_operator, "boolean_operator");
+    S(global_statement, "global_statement"); S(nonlocal_statement, "nonlocal_statement");
+    S(for_statement, "for_statement"); S(for_in_clause, "for_in_clause"); S(as_pattern_target, "as_pattern_target");
+    S(named_expression, "named_expression"); S(dictionary, "dictionary"); S(pair, "pair");
+    S(dictionary_splat, "dictionary_splat"); S(list_splat, "list_splat"); S(tuple, "tuple"); S(list, "list");
+    S(set, "set"); S(true_, "true"); S(false_, "false"); S(none, "none"); S(integer, "integer"); S(float_, "float");
+    S(comment, "comment"); S(exec_statement, "exec_statement"); S(list_comprehension, "list_comprehension");
+    S(dictionary_comprehension, "dictionary_comprehension"); S(set_comprehension, "set_comprehension");
+    S(generator_expression, "generator_expression"); S(pattern_list, "pattern_list");
+    S(tuple_pattern, "tuple_pattern"); S(list_pattern, "list_pattern"); S(expression_list, "expression_list");
+    S(slice, "slice"); S(unary_operator, "unary_operator"); S(return_statement, "return_statement");
+    S(yield, "yield"); S(decorator, "decorator"); S(keyword_identifier, "keyword_identifier");
+    S(expression_statement, "expression_statement"); S(type, "type"); S(block, "block");
+#undef S
+    s->lambda_body = 0;
+#define F(f, n) s->f = res__field_id(n)
+    F(f_name, "name"); F(f_alias, "alias"); F(f_left, "left"); F(f_right, "right"); F(f_function, "function");
+    F(f_arguments, "arguments"); F(f_object, "object"); F(f_attribute, "attribute"); F(f_value, "value");
+    F(f_subscript, "subscript"); F(f_module_name, "module_name"); F(f_body, "body"); F(f_parameters, "parameters");
+    F(f_key, "key"); F(f_type, "type"); F(f_operator, "operator"); F(f_code, "code"); F(f_definition, "definition");
+    F(f_consequence, "consequence"); F(f_alternative, "alternative"); F(f_argument, "argument");
+#undef F
+}
+
+const sg_syms *sg_syms_get(void)
+{
+    pthread_once(&res__once, res__init_syms);
+    return &res__syms;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scopes and bindings                                                                          */
+
+typedef enum res__kind {
+    RES_IMPORT,   /* qname: what was imported */
+    RES_ALIAS,    /* node: the value assigned (resolved lazily) */
+    RES_LOCAL,    /* an opaque local value (def, class, parameter, loop target) */
+    RES_GLOBAL,   /* `global name`: look it up in the module scope */
+    RES_NONLOCAL, /* `nonlocal name`: look it up in the enclosing function scopes */
+} res__kind;
+
+typedef struct res__binding {
+    const char *name;
+    uint32_t name_len;
+    res__kind kind;
+    const char *qname;
+    TSNode node;
+    const char *src;
+    sg_scope *scope;
+    struct res__binding *next; /* same name, same scope */
+} res__binding;
+
+struct sg_scope {
+    sg_scope *parent;
+    bool is_class;
+    res__binding **slots;
+    uint32_t cap, count;
+    SG_ARRAY(const char *) stars; /* modules of `from m import *` */
+};
+
+struct sg_resolver {
+    sg_arena *arena;
+    const sg_syms *sy;
+    const sg_rules *rules;
+    unsigned max_depth;
+    bool depth_exceeded;
+    TSPoint depth_where;
+    SG_ARRAY(sg_scope *) scopes; /* creation order; index 0 is the shared module scope */
+    size_t walk_next;            /* next scope index during a walk */
+    const char *cur_src;
+    int budget;
+};
+
+static uint32_t res__hash(const char *s, uint32_t n)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static sg_scope *res__scope_new(sg_resolver *res, sg_scope *parent, bool is_class)
+{
+    sg_scope *s = sg_arena_alloc(res->arena, sizeof *s);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    s->parent = parent;
+    s->is_class = is_class;
+    if (sg_array_push(&res->scopes, s, 0))
+        return NULL;
+    return s;
+}
+
+static res__binding *res__lookup_local(const sg_scope *s, const char *name, uint32_t n)
+{
+    if (!s->cap)
+        return NULL;
+    uint32_t i = res__hash(name, n) & (s->cap - 1);
+    for (;;) {
+        res__binding *b = s->slots[i];
+        if (!b)
+            return NULL;
+        if (b->name_len == n && !memcmp(b->name, name, n))
+            return b;
+        i = (i + 1) & (s->cap - 1);
+    }
+}
+
+static int res__bind(sg_resolver *res, sg_scope *s, const char *name, uint32_t n, res__kind kind, const char *qname,
+                     TSNode node, const char *src)
+{
+    if (s->count * 2 >= s->cap) {
+        uint32_t ncap = s->cap ? s->cap * 2 : 16;
+        res__binding **slots = sg_arena_alloc(res->arena, ncap * sizeof *slots);
+        if (!slots)
+            return -1;
+        memset(slots, 0, ncap * sizeof *slots);
+        for (uint32_t i = 0; i < s->cap; i++) {
+            res__binding *b = s->slots[i];
+            if (!b)
+                continue;
+            uint32_t k = res__hash(b->name, b->name_len) & (ncap - 1);
+            while (slots[k])
+                k = (k + 1) & (ncap - 1);
+            slots[k] = b;
+        }
+        s->slots = slots;
+        s->cap = ncap;
+    }
+    res__binding *b = sg_arena_alloc(res->arena, sizeof *b);
+    if (!b)
+        return -1;
+    *b = (res__binding){.name = name, .name_len = n, .kind = kind, .qname = qname, .node = node, .src = src, .scope = s};
+    uint32_t i = res__hash(name, n) & (s->cap - 1);
+    while (s->slots[i]) {
+        res__binding *o = s->slots[i];
+        if (o->name_len == n && !memcmp(o->name, name, n)) {
+            /* Keep the chain bounded: a hostile file rebinding one name 100k times. */
+            int len = 0;
+            for (res__binding *c = o; c; c = c->next)
+                if (++len > 64)
+                    return 0;
+            b->next = o->next;
+            o->next = b;
+            return 0;
+        }
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->slots[i] = b;
+    s->count++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Helpers on nodes                                                                             */
+
+typedef struct res__cx {
+    sg_resolver *res;
+    const char *src;
+} res__cx;
+
+static const char *res__text(const char *src, TSNode n, size_t *len)
+{
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    *len = b - a;
+    return src + a;
+}
+
+const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len)
+{
+    return res__text(res->cur_src, node, ret_len);
+}
+
+static bool res__is(TSNode n, TSSymbol s)
+{
+    return !ts_node_is_null(n) && ts_node_symbol(n) == s;
+}
+
+static TSNode res__field(TSNode n, TSFieldId f)
+{
+    return ts_node_child_by_field_id(n, f);
+}
+
+/* Skip parentheses. */
+static TSNode res__unparen(sg_resolver *res, TSNode n)
+{
+    int guard = 0;
+    while (res__is(n, res->sy->parenthesized_expression) && ts_node_named_child_count(n) == 1 && guard++ < 64)
+        n = ts_node_named_child(n, 0);
+    return n;
+}
+
+/* Normalise a dotted name: drop `__dict__`, restart at `__builtins__`, strip `sys.modules.` and
+ * `builtins.`, apply module aliases (posix -> os). Returns an arena string or NULL. */
+static const char *res__normalize(sg_resolver *res, const char *q, size_t n)
+{
+    char buf[SG_MAX_QNAME + 16];
+    size_t out = 0;
+    size_t i = 0;
+    if (n > SG_MAX_QNAME)
+        return NULL;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && q[j] != '.')
+            j++;
+        size_t cl = j - i;
+        const char *comp = q + i;
+        if (cl == 8 && !memcmp(comp, "__dict__", 8)) {
+            /* a namespace's dict is the namespace */
+        } else if (cl == 12 && !memcmp(comp, "__builtins__", 12)) {
+            memcpy(buf, "builtins", 8);
+            out = 8;
+        } else {
+            if (out)
+                buf[out++] = '.';
+            memcpy(buf + out, comp, cl);
+            out += cl;
+        }
+        i = j + 1;
+    }
+    buf[out] = 0;
+    const char *s = buf;
+    for (int guard = 0; guard < 4; guard++) {
+        if (!strncmp(s, "sys.modules.", 12))
+            s += 12;
+        else if (!strncmp(s, "builtins.", 9))
+            s += 9;
+        else
+            break;
+    }
+    if (!strcmp(s, "importlib.__import__"))
+        s = "__import__";
+    size_t root = strcspn(s, ".");
+    for (size_t k = 0; k < res->rules->module_aliases.len; k++) {
+        const sg_alias *a = &res->rules->module_aliases.items[k];
+        if (strlen(a->from) == root && !memcmp(a->from, s, root))
+            return sg_arena_printf(res->arena, "%s%s", a->to, s + root);
+    }
+    return sg_arena_strdup(res->arena, s);
+}
+
+static void res__add(sg_cands *out, const char *q)
+{
+    if (!q || out->n >= SG_MAX_CANDS)
+        return;
+    for (int i = 0; i < out->n; i++)
+        if (!strcmp(out->q[i], q))
+            return;
+    out->q[out->n++] = q;
+}
+
+static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, const char *attr, size_t alen)
+{
+    size_t bl = strlen(base);
+    if (bl + alen + 1 > SG_MAX_QNAME)
+        return;
+    char buf[SG_MAX_QNAME + 2];
+    memcpy(buf, base, bl);
+    buf[bl] = '.';
+    memcpy(buf + bl + 1, attr, alen);
+    buf[bl + 1 + alen] = 0;
+    res__add(out, res__normalize(res, buf, bl + 1 + alen));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Constant strings                                                                             */
+
+static int res__hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = tolower(c);
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+static void res__put_utf8(sg_buf *b, unsigned long cp)
+{
+    char u[4];
+    size_t n;
+    if (cp < 0x80) {
+        u[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xc0 | (cp >> 6));
+        u[1] = (char)(0x80 | (cp & 0x3f));
+        n = 2;
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xe0 | (cp >> 12));
+        u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        u[2] = (char)(0x80 | (cp & 0x3f));
+        n = 3;
+    } else {
+        u[0] = (char)(0xf0 | (cp >> 18));
+        u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+        u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        u[3] = (char)(0x80 | (cp & 0x3f));
+        n = 4;
+    }
+    sg_buf_append(b, u, n);
+}
+
+/* Decode Python escapes of a non-raw string body into b. */
+static void res__unescape(sg_buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\' || i + 1 >= n) {
+            sg_buf_append(b, s + i, 1);
+            continue;
+        }
+        char c = s[++i];
+        switch (c) {
+        case 'n': sg_buf_append(b, "\n", 1); break;
+        case 't': sg_buf_append(b, "\t", 1); break;
+        case 'r': sg_buf_append(b, "\r", 1); break;
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+            unsigned v = 0;
+            size_t k = 0;
+            while (k < 3 && i < n && s[i] >= '0' && s[i] <= '7') {
+                v = v * 8 + (unsigned)(s[i] - '0');
+                i++;
+                k++;
+            }
+            i--;
+            res__put_utf8(b, v);
+            break;
+        }
+        case 'x': case 'u': case 'U': {
+            size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+            unsigned long v = 0;
+            size_t k;
+            for (k = 0; k < digits && i + 1 + k < n && res__hexval((unsigned char)s[i + 1 + k]) >= 0; k++)
+                v = v * 16 + (unsigned long)res__hexval((unsigned char)s[i + 1 + k]);
+            if (k == digits && v <= 0x10ffff) {
+                res__put_utf8(b, v);
+                i += digits;
+            } else {
+                sg_buf_append(b, "\\", 1);
+                sg_buf_append(b, &c, 1);
+            }
+            break;
+        }
+        case '\n': break;
+        case '\\': case '\'': case '"': sg_buf_append(b, &c, 1); break;
+        case 'a': sg_buf_append(b, "\a", 1); break;
+        case 'b': sg_buf_append(b, "\b", 1); break;
+        case 'f': sg_buf_append(b, "\f", 1); break;
+        case 'v': sg_buf_append(b, "\v", 1); break;
+        default:
+            sg_buf_append(b, "\\", 1);
+            sg_buf_append(b, &c, 1);
+        }
+    }
+}
+
+static bool res__const(res__cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int depth);
+
+/* A single string literal (no interpolation) appended to out. */
+static bool res__string(res__cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
+{
+    const sg_syms *sy = cx->res->sy;
+    bool raw = false, fstr = false, bytes = false;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_child(n, i);
+        TSSymbol s = ts_node_symbol(c);
+        size_t len;
+        const char *t = res__text(cx->src, c, &len);
+        if (s == sy->string_start) {
+            for (size_t k = 0; k < len && t[k] != '\'' && t[k] != '"'; k++) {
+                char p = (char)tolower((unsigned char)t[k]);
+                raw |= p == 'r';
+                fstr |= p == 'f';
+                bytes |= p == 'b';
+            }
+        } else if (s == sy->interpolation) {
+            if (ret_fstring)
+                *ret_fstring = true;
+            return false;
+        } else if (s == sy->string_content) {
+            if (raw)
+                sg_buf_append(out, t, len);
+            else
+                res__unescape(out, t, len);
+        }
+    }
+    (void)fstr;
+    (void)bytes;
+    return !out->failed && !out->truncated;
+}
+
+static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    TSNode fn = res__field(call, sy->f_function);
+    TSNode args = res__field(call, sy->f_arguments);
+    if (!res__is(args, sy->argument_list))
+        return false;
+    uint32_t nargs = ts_node_named_child_count(args);
+    if (res__is(fn, sy->attribute)) {
+        TSNode obj = res__unparen(res, res__field(fn, sy->f_object));
+        size_t alen;
+        const char *attr = res__text(cx->src, res__field(fn, sy->f_attribute), &alen);
+        if (alen == 4 && !memcmp(attr, "join", 4) && nargs == 1) {
+            sg_buf sep;
+            sg_buf_init(&sep, RES_MAX_CONST);
+            bool ok = res__const(cx, scope, obj, &sep, depth + 1);
+            TSNode seq = res__unparen(res, ts_node_named_child(args, 0));
+            if (ok && (res__is(seq, sy->list) || res__is(seq, sy->tuple))) {
+                uint32_t k = ts_node_named_child_count(seq);
+                for (uint32_t i = 0; i < k && ok; i++) {
+                    if (i && sep.len)
+                        sg_buf_append(out, sep.data, sep.len);
+                    ok = res__const(cx, scope, ts_node_named_child(seq, i), out, depth + 1);
+                }
+            } else {
+                ok = false;
+            }
+            sg_buf_free(&sep);
+            return ok;
+        }
+        if (((alen == 5 && (!memcmp(attr, "lower", 5) || !memcmp(attr, "upper", 5) || !memcmp(attr, "strip", 5))) ||
+             (alen == 6 && !memcmp(attr, "decode", 6)) || (alen == 6 && !memcmp(attr, "casefold", 6))) &&
+            nargs <= 1) {
+            sg_buf tmp;
+            sg_buf_init(&tmp, RES_MAX_CONST);
+            bool ok = res__const(cx, scope, obj, &tmp, depth + 1);
+            if (ok) {
+                for (size_t i = 0; i < tmp.len; i++) {
+                    if (attr[0] == 'l')
+                        tmp.data[i] = (char)tolower((unsigned char)tmp.data[i]);
+                    else if (attr[0] == 'u')
+                        tmp.data[i] = (char)toupper((unsigned char)tmp.data[i]);
+                }
+                const char *d = tmp.data ? tmp.data : "";
+                size_t dl = tmp.len;
+                if (attr[0] == 's') {
+                    while (dl && isspace((unsigned char)*d)) {
+                        d++;
+                        dl--;
+                    }
+                    while (dl && isspace((unsigned char)d[dl - 1]))
+                        dl--;
+                }
+                sg_buf_append(out, d, dl);
+            }
+            sg_buf_free(&tmp);
+            return ok;
+        }
+        return false;
+    }
+    if (res__is(fn, sy->identifier)) {
+        size_t fl;
+        const char *f = res__text(cx->src, fn, &fl);
+        if (fl == 3 && !memcmp(f, "chr", 3) && nargs == 1) {
+            TSNode a = ts_node_named_child(args, 0);
+            if (!res__is(a, sy->integer))
+                return false;
+            size_t al;
+            const char *at = res__text(cx->src, a, &al);
+            char num[32];
+            if (al >= sizeof num)
+                return false;
+            memcpy(num, at, al);
+            num[al] = 0;
+            unsigned long v = strtoul(num, NULL, 0);
+            if (v > 0x10ffff)
+                return false;
+            res__put_utf8(out, v);
+            return true;
+        }
+        if (fl == 3 && !memcmp(f, "str", 3) && nargs == 1)
+            return res__const(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+    }
+    return false;
+}
+
+static bool res__lookup_const(res__cx *cx, sg_scope *scope, TSNode id, sg_buf *out, int depth);
+
+static bool res__const(res__cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    if (depth > 48 || --res->budget < 0 || ts_node_is_null(n))
+        return false;
+    n = res__unparen(res, n);
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->string)
+        return res__string(cx, n, out, NULL);
+    if (s == sy->concatenated_string) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++)
+            if (!res__string(cx, ts_node_named_child(n, i), out, NULL))
+                return false;
+        return true;
+    }
+    if (s == sy->binary_operator) {
+        TSNode op = res__field(n, sy->f_operator);
+        size_t ol;
+        const char *o = res__text(cx->src, op, &ol);
+        if (ol == 1 && *o == '+')
+            return res__const(cx, scope, res__field(n, sy->f_left), out, depth + 1) &&
+                   res__const(cx, scope, res__field(n, sy->f_right), out, depth + 1);
+        return false;
+    }
+    if (s == sy->subscript) {
+        /* s[::-1] */
+        TSNode sub = res__field(n, sy->f_subscript);
+        size_t sl;
+        const char *st = res__text(cx->src, sub, &sl);
+        char compact[16];
+        size_t cl = 0;
+        for (size_t i = 0; i < sl && cl < sizeof compact - 1; i++)
+            if (!isspace((unsigned char)st[i]))
+                compact[cl++] = st[i];
+        compact[cl] = 0;
+        if (!res__is(sub, sy->slice) || strcmp(compact, "::-1"))
+            return false;
+        sg_buf tmp;
+        sg_buf_init(&tmp, RES_MAX_CONST);
+        bool ok = res__const(cx, scope, res__field(n, sy->f_value), &tmp, depth + 1);
+        if (ok) {
+            /* reverse by code points */
+            size_t i = tmp.len;
+            while (i > 0) {
+                size_t j = i - 1;
+                while (j > 0 && ((unsigned char)tmp.data[j] & 0xc0) == 0x80)
+                    j--;
+                sg_buf_append(out, tmp.data + j, i - j);
+                i = j;
+            }
+        }
+        sg_buf_free(&tmp);
+        return ok;
+    }
+    if (s == sy->call)
+        return res__call_const(cx, scope, n, out, depth);
+    if (s == sy->identifier && scope)
+        return res__lookup_const(cx, scope, n, out, depth);
+    return false;
+}
+
+const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t *ret_len)
+{
+    res__cx cx = {res, res->cur_src};
+    sg_buf b;
+    sg_buf_init(&b, RES_MAX_CONST);
+    res->budget = RES_BUDGET;
+    bool ok = res__const(&cx, scope, expr, &b, 0);
+    const char *r = NULL;
+    if (ok && !b.failed && !b.truncated) {
+        r = sg_arena_strndup(res->arena, b.data ? b.data : "", b.len);
+        if (ret_len)
+            *ret_len = b.len;
+    }
+    sg_buf_free(&b);
+    return r;
+}
+
+const char *sg_fstring_prefix(sg_resolver *res, TSNode n)
+{
+    const sg_syms *sy = res->sy;
+    if (!res__is(n, sy->string))
+        return NULL;
+    sg_buf b;
+    sg_buf_init(&b, RES_MAX_CONST);
+    bool raw = false;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_child(n, i);
+        TSSymbol s = ts_node_symbol(c);
+        size_t len;
+        const char *t = res__text(res->cur_src, c, &len);
+        if (s == sy->string_start) {
+            for (size_t k = 0; k < len && t[k] != '\'' && t[k] != '"'; k++)
+                raw |= tolower((unsigned char)t[k]) == 'r';
+        } else if (s == sy->interpolation) {
+            break;
+        } else if (s == sy->string_content) {
+            if (raw)
+                sg_buf_append(&b, t, len);
+            else
+                res__unescape(&b, t, len);
+        }
+    }
+    const char *r = b.failed ? NULL : sg_arena_strndup(res->arena, b.data ? b.data : "", b.len);
+    sg_buf_free(&b);
+    return r;
+}
+
+bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode n)
+{
+    const sg_syms *sy = res->sy;
+    n = res__unparen(res, n);
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->integer || s == sy->float_ || s == sy->true_ || s == sy->false_ || s == sy->none)
+        return true;
+    if (s == sy->unary_operator)
+        return sg_is_literal(res, scope, ts_node_named_child(n, 0));
+    return sg_const_str(res, scope, n, NULL) != NULL;
+}
+
+int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode n)
+{
+    const sg_syms *sy = res->sy;
+    n = res__unparen(res, n);
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->true_)
+        return 1;
+    if (s == sy->false_ || s == sy->none)
+        return 0;
+    if (s == sy->integer || s == sy->float_) {
+        size_t l;
+        const char *t = res__text(res->cur_src, n, &l);
+        for (size_t i = 0; i < l; i++)
+            if (t[i] != '0' && t[i] != '.' && t[i] != '_' && t[i] != 'x' && t[i] != 'X' && t[i] != 'o' &&
+                t[i] != 'O' && t[i] != 'b' && t[i] != 'B' && t[i] != 'j' && t[i] != 'J' && t[i] != 'e' && t[i] != 'E')
+                return 1;
+        return 0;
+    }
+    if (s == sy->list || s == sy->tuple || s == sy->dictionary || s == sy->set)
+        return ts_node_named_child_count(n) > 0;
+    size_t len;
+    if (sg_const_str(res, scope, n, &len))
+        return len > 0;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Resolution                                                                                   */
+
+static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth);
+
+/* The scope that owns `name` as seen from `scope` (Python's LEGB without class scopes of
+ * enclosing functions), and the first binding there; NULL if unbound. */
+static res__binding *res__find(sg_scope *scope, const char *name, uint32_t n)
+{
+    sg_scope *s = scope;
+    bool first = true;
+    int guard = 0;
+    while (s && guard++ < 1000) {
+        if (first || !s->is_class) {
+            res__binding *b = res__lookup_local(s, name, n);
+            if (b) {
+                if (b->kind == RES_GLOBAL) {
+                    sg_scope *m = s;
+                    while (m->parent)
+                        m = m->parent;
+                    return m == s ? NULL : res__lookup_local(m, name, n);
+                }
+                if (b->kind == RES_NONLOCAL) {
+                    s = s->parent;
+                    first = false;
+                    continue;
+                }
+                return b;
+            }
+        }
+        first = false;
+        s = s->parent;
+    }
+    return NULL;
+}
+
+static bool res__lookup_const(res__cx *cx, sg_scope *scope, TSNode id, sg_buf *out, int depth)
+{
+    size_t n;
+    const char *name = res__text(cx->src, id, &n);
+    res__binding *b = res__find(scope, name, (uint32_t)n);
+    if (!b || b->next || b->kind != RES_ALIAS)
+        return false; /* only a name bound exactly once to a constant */
+    res__cx inner = {cx->res, b->src};
+    return res__const(&inner, b->scope, b->node, out, depth + 4);
+}
+
+static void res__name(res__cx *cx, sg_scope *scope, const char *name, size_t n, sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    if (n == 12 && !memcmp(name, "__builtins__", 12)) {
+        res__add(out, "builtins");
+        return;
+    }
+    res__binding *b = res__find(scope, name, (uint32_t)n);
+    if (!b) {
+        /* Unbound here: a builtin, or a name from `from m import *` that a rule knows. */
+        for (sg_scope *s = scope; s; s = s->parent)
+            for (size_t i = 0; i < s->stars.len; i++) {
+                char buf[SG_MAX_QNAME + 2];
+                int k = snprintf(buf, sizeof buf, "%s.%.*s", s->stars.items[i], (int)n, name);
+                if (k > 0 && (size_t)k < sizeof buf) {
+                    const char *q = res__normalize(res, buf, (size_t)k);
+                    if (q && sg_rules_knows(res->rules, q))
+                        res__add(out, q);
+                }
+            }
+        res__add(out, res__normalize(res, name, n));
+        return;
+    }
+    for (; b; b = b->next) {
+        if (--res->budget < 0)
+            return;
+        if (b->kind == RES_IMPORT) {
+            res__add(out, b->qname);
+        } else if (b->kind == RES_ALIAS && depth < RES_MAX_ALIAS_DEPTH) {
+            res__cx inner = {res, b->src};
+            res__expr(&inner, b->scope, b->node, out, depth + 1);
+        }
+    }
+}
+
+/* Module named by a constant string argument of __import__ / import_module. */
+static void res__import_call(res__cx *cx, sg_scope *scope, TSNode args, bool top_only, sg_cands *out)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    uint32_t nargs = ts_node_named_child_count(args);
+    TSNode first = {0};
+    bool has_fromlist = false;
+    int pos = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (res__is(a, sy->keyword_argument)) {
+            size_t kl;
+            const char *k = res__text(cx->src, res__field(a, sy->f_name), &kl);
+            if (kl == 4 && !memcmp(k, "name", 4))
+                first = res__field(a, sy->f_value);
+            if (kl == 8 && !memcmp(k, "fromlist", 8))
+                has_fromlist = sg_literal_truthy(res, scope, res__field(a, sy->f_value)) != 0;
+            continue;
+        }
+        if (pos == 0)
+            first = a;
+        if (pos == 3)
+            has_fromlist = sg_literal_truthy(res, scope, a) != 0;
+        pos++;
+    }
+    if (ts_node_is_null(first))
+        return;
+    sg_buf b;
+    sg_buf_init(&b, SG_MAX_QNAME);
+    int saved = res->budget;
+    if (res__const(cx, scope, first, &b, 0) && b.len && !b.truncated) {
+        size_t len = b.len;
+        if (top_only && !has_fromlist)
+            len = strcspn(b.data, ".");
+        res__add(out, res__normalize(res, b.data, len));
+    }
+    res->budget = saved - 1;
+    sg_buf_free(&b);
+}
+
+static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    TSNode fn = res__field(call, sy->f_function);
+    TSNode args = res__field(call, sy->f_arguments);
+    if (!res__is(args, sy->argument_list))
+        return;
+    sg_cands f = {0};
+    res__expr(cx, scope, fn, &f, depth + 1);
+    uint32_t nargs = ts_node_named_child_count(args);
+    for (int i = 0; i < f.n; i++) {
+        const char *q = f.q[i];
+        if (!strcmp(q, "__import__")) {
+            res__import_call(cx, scope, args, true, out);
+        } else if (!strcmp(q, "importlib.import_module") || !strcmp(q, "importlib.reload")) {
+            if (q[9] == 'i')
+                res__import_call(cx, scope, args, false, out);
+            else if (nargs >= 1)
+                res__expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+        } else if (!strcmp(q, "getattr") && nargs >= 2) {
+            sg_cands base = {0};
+            res__expr(cx, scope, ts_node_named_child(args, 0), &base, depth + 1);
+            if (!base.n)
+                continue;
+            sg_buf b;
+            sg_buf_init(&b, SG_MAX_QNAME);
+            if (res__const(cx, scope, ts_node_named_child(args, 1), &b, 0) && b.len && !b.truncated)
+                for (int k = 0; k < base.n; k++)
+                    res__add_join(res, out, base.q[k], b.data, b.len);
+            sg_buf_free(&b);
+        } else if ((!strcmp(q, "globals") || !strcmp(q, "locals")) && nargs == 0) {
+            res__add(out, "__main__");
+        } else if (!strcmp(q, "vars") && nargs == 1) {
+            res__expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+        }
+    }
+    /* <resolved>.get("name"), <resolved>.__getattribute__("name"), <resolved>.pop("name") */
+    if (res__is(fn, sy->attribute) && nargs >= 1) {
+        size_t al;
+        const char *a = res__text(cx->src, res__field(fn, sy->f_attribute), &al);
+        if ((al == 3 && !memcmp(a, "get", 3)) || (al == 16 && !memcmp(a, "__getattribute__", 16)) ||
+            (al == 11 && !memcmp(a, "__getattr__", 11)) || (al == 11 && !memcmp(a, "__getitem__", 11))) {
+            sg_cands base = {0};
+            res__expr(cx, scope, res__field(fn, sy->f_object), &base, depth + 1);
+            if (base.n) {
+                sg_buf b;
+                sg_buf_init(&b, SG_MAX_QNAME);
+                if (res__const(cx, scope, ts_node_named_child(args, 0), &b, 0) && b.len && !b.truncated)
+                    for (int k = 0; k < base.n; k++)
+                        res__add_join(res, out, base.q[k], b.data, b.len);
+                sg_buf_free(&b);
+            }
+        }
+    }
+}
+
+static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    if (ts_node_is_null(n) || depth > 32 || --res->budget < 0 || out->n >= SG_MAX_CANDS)
+        return;
+    n = res__unparen(res, n);
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->identifier) {
+        size_t len;
+        const char *t = res__text(cx->src, n, &len);
+        res__name(cx, scope, t, len, out, depth);
+    } else if (s == sy->attribute) {
+        sg_cands base = {0};
+        res__expr(cx, scope, res__field(n, sy->f_object), &base, depth + 1);
+        size_t al;
+        const char *a = res__text(cx->src, res__field(n, sy->f_attribute), &al);
+        for (int i = 0; i < base.n; i++)
+            res__add_join(res, out, base.q[i], a, al);
+    } else if (s == sy->subscript) {
+        sg_cands base = {0};
+        res__expr(cx, scope, res__field(n, sy->f_value), &base, depth + 1);
+        if (!base.n)
+            return;
+        sg_buf b;
+        sg_buf_init(&b, SG_MAX_QNAME);
+        if (res__const(cx, scope, res__field(n, sy->f_subscript), &b, 0) && b.len && !b.truncated)
+            for (int i = 0; i < base.n; i++)
+                res__add_join(res, out, base.q[i], b.data, b.len);
+        sg_buf_free(&b);
+    } else if (s == sy->call) {
+        res__call(cx, scope, n, out, depth);
+    } else if (s == sy->conditional_expression) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i += 2) /* a if cond else b: children 0 and 2 */
+            res__expr(cx, scope, ts_node_named_child(n, i), out, depth + 1);
+    } else if (s == sy->boolean_operator) {
+        res__expr(cx, scope, res__field(n, sy->f_left), out, depth + 1);
+        res__expr(cx, scope, res__field(n, sy->f_right), out, depth + 1);
+    } else if (s == sy->named_expression) {
+        res__expr(cx, scope, res__field(n, sy->f_value), out, depth + 1);
+    } else if (s == sy->lambda) {
+        /* lambda *a: eval(*a) is eval in disguise: resolve the body if it is a bare call */
+        TSNode body = res__unparen(res, res__field(n, sy->f_body));
+        if (res__is(body, sy->call))
+            res__expr(cx, scope, res__field(body, sy->f_function), out, depth + 1);
+    }
+}
+
+void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out)
+{
+    res__cx cx = {res, res->cur_src};
+    out->n = 0;
+    res->budget = RES_BUDGET;
+    res__expr(&cx, scope, expr, out, 0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Pass 1: bindings                                                                             */
+
+static void res__bind_local_ids(res__cx *cx, sg_scope *scope, TSNode target);
+
+static void res__bind_target(res__cx *cx, sg_scope *scope, TSNode target, TSNode value)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    target = res__unparen(res, target);
+    TSSymbol s = ts_node_symbol(target);
+    if (s == sy->identifier) {
+        size_t n;
+        const char *t = res__text(cx->src, target, &n);
+        if (ts_node_is_null(value))
+            res__bind(res, scope, t, (uint32_t)n, RES_LOCAL, NULL, target, cx->src);
+        else
+            res__bind(res, scope, t, (uint32_t)n, RES_ALIAS, NULL, value, cx->src);
+        return;
+    }
+    if (s == sy->pattern_list || s == sy->tuple_pattern || s == sy->list_pattern || s == sy->tuple || s == sy->list) {
+        TSNode v = ts_node_is_null(value) ? value : res__unparen(res, value);
+        uint32_t k = ts_node_named_child_count(target);
+        bool pairwise = !ts_node_is_null(v) &&
+                        (res__is(v, sy->expression_list) || res__is(v, sy->tuple) || res__is(v, sy->list)) &&
+                        ts_node_named_child_count(v) == k;
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode t = ts_node_named_child(target, i);
+            if (pairwise)
+                res__bind_target(cx, scope, t, ts_node_named_child(v, i));
+            else
+                res__bind_local_ids(cx, scope, t);
+        }
+        return;
+    }
+    if (s == sy->list_splat_pattern || s == sy->list_splat)
+        res__bind_local_ids(cx, scope, target);
+}
+
+/* Every identifier in a target pattern becomes a local (not those under attribute/subscript). */
+static void res__bind_local_ids(res__cx *cx, sg_scope *scope, TSNode target)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    TSSymbol s = ts_node_symbol(target);
+    if (s == sy->identifier) {
+        size_t n;
+        const char *t = res__text(cx->src, target, &n);
+        res__bind(res, scope, t, (uint32_t)n, RES_LOCAL, NULL, target, cx->src);
+        return;
+    }
+    if (s == sy->attribute || s == sy->subscript)
+        return;
+    /* Patterns are shallow; a cursor keeps hostile nesting off the stack. */
+    TSTreeCursor c = ts_tree_cursor_new(target);
+    unsigned depth = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        TSSymbol ns = ts_node_symbol(n);
+        bool descend = ns != sy->attribute && ns != sy->subscript && ns != sy->identifier;
+        if (ns == sy->identifier && depth > 0) {
+            size_t len;
+            const char *t = res__text(cx->src, n, &len);
+            res__bind(res, scope, t, (uint32_t)len, RES_LOCAL, NULL, n, cx->src);
+        }
+        if (descend && depth < 64 && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        bool done = false;
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                done = true;
+                break;
+            }
+            depth--;
+        }
+        if (done || depth == 0)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+}
+
+static const char *res__dotted(res__cx *cx, TSNode n)
+{
+    size_t len;
+    const char *t = res__text(cx->src, n, &len);
+    char buf[SG_MAX_QNAME + 1];
+    size_t o = 0;
+    for (size_t i = 0; i < len && o < SG_MAX_QNAME; i++)
+        if (!isspace((unsigned char)t[i]) && t[i] != '\\')
+            buf[o++] = t[i];
+    buf[o] = 0;
+    return res__normalize(cx->res, buf, o);
+}
+
+static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    bool from = res__is(stmt, sy->import_from_statement);
+    const char *module = NULL;
+    bool relative = false;
+    if (from) {
+        TSNode m = res__field(stmt, sy->f_module_name);
+        if (res__is(m, sy->relative_import))
+            relative = true;
+        else if (!ts_node_is_null(m))
+            module = res__dotted(cx, m);
+    }
+    uint32_t k = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(stmt, i);
+        if (from && ts_node_eq(c, res__field(stmt, sy->f_module_name)))
+            continue;
+        if (res__is(c, sy->wildcard_import)) {
+            if (module && !relative)
+                sg_array_push(&scope->stars, module, 64);
+            continue;
+        }
+        TSNode name = c, alias = {0};
+        if (res__is(c, sy->aliased_import)) {
+            name = res__field(c, sy->f_name);
+            alias = res__field(c, sy->f_alias);
+        } else if (!res__is(c, sy->dotted_name)) {
+            continue;
+        }
+        const char *full = res__dotted(cx, name);
+        if (!full)
+            continue;
+        if (from) {
+            const char *q = relative || !module ? NULL : sg_arena_printf(res->arena, "%s.%s", module, full);
+            q = q ? res__normalize(res, q, strlen(q)) : NULL;
+            TSNode bound = ts_node_is_null(alias) ? name : alias;
+            size_t n;
+            const char *t = res__text(cx->src, bound, &n);
+            res__bind(res, scope, t, (uint32_t)n, q ? RES_IMPORT : RES_LOCAL, q, bound, cx->src);
+        } else if (!ts_node_is_null(alias)) {
+            size_t n;
+            const char *t = res__text(cx->src, alias, &n);
+            res__bind(res, scope, t, (uint32_t)n, RES_IMPORT, full, alias, cx->src);
+        } else {
+            /* import a.b.c binds a */
+            size_t root = strcspn(full, ".");
+            TSNode first = ts_node_named_child(name, 0);
+            size_t n;
+            const char *t = res__text(cx->src, ts_node_is_null(first) ? name : first, &n);
+            const char *q = sg_arena_strndup(res->arena, full, root);
+            res__bind(res, scope, t, (uint32_t)n, RES_IMPORT, q, name, cx->src);
+        }
+    }
+}
+
+static void res__bind_params(res__cx *cx, sg_scope *scope, TSNode params)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSSymbol s = ts_node_symbol(p);
+        if (s == sy->default_parameter || s == sy->typed_default_parameter)
+            res__bind_local_ids(cx, scope, res__field(p, sy->f_name));
+        else if (s == sy->typed_parameter)
+            res__bind_local_ids(cx, scope, ts_node_named_child(p, 0));
+        else
+            res__bind_local_ids(cx, scope, p);
+    }
+}
+
+typedef enum { RES_WALK_BIND, RES_WALK_VISIT } res__mode;
+
+/* What a node does to the scope stack: 0 nothing, 1 opens a function-like scope, 2 a class. */
+static int res__scope_kind(const sg_syms *sy, TSSymbol s)
+{
+    if (s == sy->function_definition || s == sy->lambda || s == sy->list_comprehension ||
+        s == sy->set_comprehension || s == sy->dictionary_comprehension || s == sy->generator_expression)
+        return 1;
+    if (s == sy->class_definition)
+        return 2;
+    return 0;
+}
+
+/* Bindings a node makes in `scope` (pass 1); for scope nodes, `inner` is the new scope. */
+static void res__bind_node(res__cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_scope *inner)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    if (s == sy->import_statement || s == sy->import_from_statement) {
+        res__bind_import(cx, scope, n);
+    } else if (s == sy->assignment) {
+        TSNode value = res__field(n, sy->f_right);
+        int guard = 0;
+        while (res__is(value, sy->assignment) && guard++ < 64)
+            value = res__field(value, sy->f_right);
+        res__bind_target(cx, scope, res__field(n, sy->f_left), value);
+    } else if (s == sy->augmented_assignment) {
+        res__bind_local_ids(cx, scope, res__field(n, sy->f_left));
+    } else if (s == sy->named_expression) {
+        res__bind_target(cx, scope, res__field(n, sy->f_name), res__field(n, sy->f_value));
+    } else if (s == sy->for_statement || s == sy->for_in_clause) {
+        res__bind_local_ids(cx, scope, res__field(n, sy->f_left));
+    } else if (s == sy->as_pattern_target) {
+        res__bind_local_ids(cx, scope, n);
+    } else if (s == sy->global_statement || s == sy->nonlocal_statement) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode id = ts_node_named_child(n, i);
+            size_t len;
+            const char *t = res__text(cx->src, id, &len);
+            res__bind(res, scope, t, (uint32_t)len, s == sy->global_statement ? RES_GLOBAL : RES_NONLOCAL, NULL, id,
+                      cx->src);
+        }
+    } else if (s == sy->function_definition || s == sy->class_definition) {
+        res__bind_local_ids(cx, scope, res__field(n, sy->f_name));
+        if (s == sy->function_definition)
+            res__bind_params(cx, inner, res__field(n, sy->f_parameters));
+    } else if (s == sy->lambda) {
+        TSNode p = res__field(n, sy->f_parameters);
+        if (!ts_node_is_null(p))
+            res__bind_params(cx, inner, p);
+    }
+}
+
+static sg_status res__walk(sg_resolver *res, TSNode root, const char *src, res__mode mode, sg_visit_fn visit,
+                           void *ctx)
+{
+    const sg_syms *sy = res->sy;
+    res__cx cx = {res, src};
+    res->cur_src = src;
+    struct {
+        sg_scope *scope;
+        unsigned depth;
+    } stack[256];
+    unsigned sp = 0;
+    sg_scope *module = res->scopes.len ? res->scopes.items[0] : NULL;
+    if (!module) {
+        if (mode != RES_WALK_BIND || !(module = res__scope_new(res, NULL, false)))
+            return mode == RES_WALK_BIND ? SG_ERR_NOMEM : SG_ERR_INTERNAL;
+    }
+    if (mode == RES_WALK_VISIT && res->walk_next == 0)
+        res->walk_next = 1;
+    sg_scope *cur = module;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    unsigned depth = 0;
+    sg_status st = SG_OK;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        TSSymbol s = ts_node_symbol(n);
+        int sk = res__scope_kind(sy, s);
+        sg_scope *inner = NULL;
+        if (sk) {
+            if (mode == RES_WALK_BIND) {
+                inner = res__scope_new(res, cur, sk == 2);
+                if (!inner) {
+                    st = SG_ERR_NOMEM;
+                    break;
+                }
+            } else {
+                if (res->walk_next >= res->scopes.len) {
+                    st = SG_ERR_INTERNAL;
+                    break;
+                }
+                inner = res->scopes.items[res->walk_next++];
+            }
+        }
+        if (mode == RES_WALK_BIND)
+            res__bind_node(&cx, n, s, cur, inner);
+        else
+            visit(ctx, n, cur);
+        if (inner) {
+            if (sp == sizeof stack / sizeof stack[0]) {
+                /* Scopes nested this deep are beyond max_depth anyway; treat as a limit. */
+                res->depth_exceeded = true;
+                res->depth_where = ts_node_start_point(n);
+            } else {
+                stack[sp].scope = cur;
+                stack[sp].depth = depth;
+                sp++;
+                cur = inner;
+            }
+        }
+        bool has_child = ts_node_child_count(n) > 0;
+        if (has_child && depth >= res->max_depth) {
+            if (!res->depth_exceeded) {
+                res->depth_exceeded = true;
+                res->depth_where = ts_node_start_point(n);
+            }
+            has_child = false;
+            /* Skipping the subtree would desynchronise scope numbering between passes: count
+             * the scopes inside it the same way in both passes by skipping the same nodes. */
+        }
+        if (has_child && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        /* Leave nodes until one has a next sibling. */
+        bool done = false;
+        for (;;) {
+            while (sp && stack[sp - 1].depth >= depth) {
+                sp--;
+                cur = stack[sp].scope;
+            }
+            if (ts_tree_cursor_goto_next_sibling(&c))
+                break;
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                done = true;
+                break;
+            }
+            depth--;
+        }
+        if (done)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    return st;
+}
+
+sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
+{
+    return res__walk(res, root, src, RES_WALK_BIND, NULL, NULL);
+}
+
+sg_status sg_resolver_walk(sg_resolver *res, TSNode root, const char *src, sg_visit_fn visit, void *ctx)
+{
+    return res__walk(res, root, src, RES_WALK_VISIT, visit, ctx);
+}
+
+sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth)
+{
+    sg_resolver *res = calloc(1, sizeof *res);
+    if (!res)
+        return NULL;
+    res->arena = sg_arena_new();
+    if (!res->arena) {
+        free(res);
+        return NULL;
+    }
+    res->sy = sg_syms_get();
+    res->rules = rules;
+    res->max_depth = max_depth ? max_depth : 400;
+    return res;
+}
+
+void sg_resolver_free(sg_resolver *res)
+{
+    if (!res)
+        return;
+    for (size_t i = 0; i < res->scopes.len; i++)
+        sg_array_free(&res->scopes.items[i]->stars);
+    sg_array_free(&res->scopes);
+    sg_arena_free(res->arena);
+    free(res);
+}
+
+sg_arena *sg_resolver_arena(sg_resolver *res)
+{
+    return res->arena;
+}
+
+bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)
+{
+    if (res->depth_exceeded && ret_where)
+        *ret_where = res->depth_where;
+    return res->depth_exceeded;
+}

@@ -1,0 +1,83 @@
+/*
+ * Python name resolution over a tree-sitter-python tree: which qualified name ("os.system",
+ * "eval", "subprocess.Popen") an expression stands for, through imports, aliases, star imports,
+ * __import__/importlib, getattr with constant names, sys.modules, builtins and __builtins__.
+ *
+ * Two passes over each block: sg_resolver_bind() records every binding per scope (imports,
+ * assignments, defs, parameters, loop targets...), so that a use may precede its import; then the
+ * rule engine walks again with sg_resolver_walk() and asks sg_resolve_expr() at each use.
+ * Resolution is flow-insensitive and conservative: a name bound to several things in one scope
+ * resolves to all of them.
+ *
+ * Ownership: the resolver owns its arena; every string it returns lives until sg_resolver_free.
+ * Source texts and trees passed in are borrowed and must outlive the resolver.
+ */
+#ifndef SG_RESOLVE_H
+#define SG_RESOLVE_H
+
+#include <tree_sitter/api.h>
+
+#include "gate/util.h"
+#include "rules/pack.h"
+
+#define SG_MAX_CANDS 8
+#define SG_MAX_QNAME 256
+
+typedef struct sg_syms {
+    TSSymbol module, import_statement, import_from_statement, aliased_import, dotted_name, wildcard_import,
+        relative_import, future_import_statement, function_definition, class_definition, lambda, parameters,
+        lambda_parameters, identifier, typed_parameter, default_parameter, typed_default_parameter,
+        list_splat_pattern, dictionary_splat_pattern, assignment, augmented_assignment, call, argument_list,
+        keyword_argument, attribute, subscript, string, string_start, string_content, interpolation,
+        concatenated_string, binary_operator, parenthesized_expression, conditional_expression, boolean_operator,
+        global_statement, nonlocal_statement, for_statement, for_in_clause, as_pattern_target, named_expression,
+        dictionary, pair, dictionary_splat, list_splat, tuple, list, set, true_, false_, none, integer, float_,
+        comment, exec_statement, list_comprehension, dictionary_comprehension, set_comprehension,
+        generator_expression, pattern_list, tuple_pattern, list_pattern, expression_list, slice, unary_operator,
+        return_statement, yield, decorator, keyword_identifier, expression_statement, type, block, lambda_body;
+    TSFieldId f_name, f_alias, f_left, f_right, f_function, f_arguments, f_object, f_attribute, f_value,
+        f_subscript, f_module_name, f_body, f_parameters, f_key, f_type, f_operator, f_code, f_definition,
+        f_consequence, f_alternative, f_argument;
+} sg_syms;
+
+/* The symbol table of tree-sitter-python (initialised once, thread-safe). */
+const sg_syms *sg_syms_get(void);
+const TSLanguage *sg_python_language(void);
+
+typedef struct sg_scope sg_scope;
+typedef struct sg_resolver sg_resolver;
+
+typedef struct sg_cands {
+    const char *q[SG_MAX_CANDS];
+    int n;
+} sg_cands;
+
+sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth);
+void sg_resolver_free(sg_resolver *res);
+sg_arena *sg_resolver_arena(sg_resolver *res);
+/* True once a walk met a tree deeper than max_depth (the deeper part was not analysed). */
+bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where);
+
+/* Pass 1 over one block. Blocks of one document share their module scope. */
+sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src);
+
+/* Pass 2: visit every node of a block already bound, in the same order, with its scope. */
+typedef void (*sg_visit_fn)(void *ctx, TSNode node, sg_scope *scope);
+sg_status sg_resolver_walk(sg_resolver *res, TSNode root, const char *src, sg_visit_fn visit, void *ctx);
+
+/* The candidates an expression may stand for (normalised qualified names). */
+void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out);
+/* The value of a constant string expression ("a" "b", "a" + "b", "".join([...]), s[::-1], chr(65),
+ * a name bound to one), or NULL. */
+const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t *ret_len);
+/* Truthiness of a literal: 1 true, 0 false, -1 not a literal. */
+int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* True if the expression is a literal of any kind (number, string, bool, None, container of literals). */
+bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* For an f-string: the constant text before its first interpolation (arena), or NULL. */
+const char *sg_fstring_prefix(sg_resolver *res, TSNode expr);
+
+/* Source text of a node (not terminated: use with the length). */
+const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len);
+
+#endif

@@ -1,0 +1,783 @@
+/*
+ * The rule engine. One walk over a block visits every node with its scope and dispatches by
+ * node type: calls (calls, network and dynamic-attribute rules, dynamic imports), imports,
+ * attribute accesses, string literals (credential shapes, sensitive attribute names),
+ * assignments / keyword arguments / dict pairs (credential names), values (a dangerous callable
+ * passed or stored), comments (suppressions). Raw queries run after the walk.
+ */
+#include "engine.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#define ENGINE_MAX_ARGS 32
+
+typedef struct engine__cx {
+    const sg_rules *rules;
+    sg_resolver *res;
+    const sg_syms *sy;
+    const char *src;
+    sg_engine_out *out;
+    sg_arena *arena;
+    bool has_cred_values, has_attr_rules, has_dynattr;
+} engine__cx;
+
+void sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
+                   const char *confidence)
+{
+    sg_hit h = {rule, start, end, message ? message : rule->info.message, confidence};
+    sg_array_push(&out->hits, h, SG_ENGINE_MAX_HITS);
+}
+
+void sg_engine_out_free(sg_engine_out *out)
+{
+    sg_array_free(&out->hits);
+    sg_array_free(&out->suppressions);
+}
+
+static void engine__hit(engine__cx *cx, const sg_rule *r, TSNode n, const char *msg, const char *conf)
+{
+    sg_engine_hit(cx->out, r, ts_node_start_point(n), ts_node_end_point(n), msg, conf);
+}
+
+static const char *engine__text(engine__cx *cx, TSNode n, size_t *len)
+{
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    *len = b - a;
+    return cx->src + a;
+}
+
+/* A short, single-line rendering of a node's source for messages. */
+static const char *engine__excerpt(engine__cx *cx, TSNode n)
+{
+    size_t len;
+    const char *t = engine__text(cx, n, &len);
+    char buf[72];
+    size_t o = 0;
+    for (size_t i = 0; i < len && o < 60; i++)
+        buf[o++] = (t[i] == '\n' || t[i] == '\r' || t[i] == '\t') ? ' ' : t[i];
+    /* do not cut a UTF-8 sequence */
+    while (o > 0 && o < len && ((unsigned char)buf[o] & 0xc0) == 0x80)
+        o--;
+    if (o < len) {
+        while (o > 0 && ((unsigned char)buf[o - 1] & 0xc0) == 0x80)
+            o--;
+        if (o > 0 && (unsigned char)buf[o - 1] >= 0xc0)
+            o--;
+        buf[o++] = '.';
+        buf[o++] = '.';
+        buf[o++] = '.';
+    }
+    return sg_arena_strndup(cx->arena, buf, o);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Arguments                                                                                    */
+
+typedef struct engine__args {
+    TSNode pos[ENGINE_MAX_ARGS];
+    int npos;
+    bool pos_open; /* a *splat makes later positions unknown */
+    struct {
+        const char *name;
+        size_t len;
+        TSNode value;
+    } kw[ENGINE_MAX_ARGS];
+    int nkw;
+    bool kw_open; /* **mapping that is not a literal dict */
+} engine__args;
+
+static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
+{
+    const sg_syms *sy = cx->sy;
+    memset(a, 0, sizeof *a);
+    if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+        return;
+    uint32_t k = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(args, i);
+        TSSymbol s = ts_node_symbol(c);
+        if (s == sy->keyword_argument) {
+            if (a->nkw < ENGINE_MAX_ARGS) {
+                a->kw[a->nkw].name = engine__text(cx, ts_node_child_by_field_id(c, sy->f_name), &a->kw[a->nkw].len);
+                a->kw[a->nkw].value = ts_node_child_by_field_id(c, sy->f_value);
+                a->nkw++;
+            }
+        } else if (s == sy->dictionary_splat) {
+            TSNode d = ts_node_named_child(c, 0);
+            if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->dictionary) {
+                uint32_t np = ts_node_named_child_count(d);
+                for (uint32_t p = 0; p < np; p++) {
+                    TSNode pair = ts_node_named_child(d, p);
+                    if (ts_node_symbol(pair) != sy->pair) {
+                        a->kw_open = true;
+                        continue;
+                    }
+                    size_t kl;
+                    const char *key = sg_const_str(cx->res, NULL, ts_node_child_by_field_id(pair, sy->f_key), &kl);
+                    if (key && a->nkw < ENGINE_MAX_ARGS) {
+                        a->kw[a->nkw].name = key;
+                        a->kw[a->nkw].len = kl;
+                        a->kw[a->nkw].value = ts_node_child_by_field_id(pair, sy->f_value);
+                        a->nkw++;
+                    } else {
+                        a->kw_open = true;
+                    }
+                }
+            } else {
+                a->kw_open = true;
+            }
+        } else if (s == sy->list_splat) {
+            a->pos_open = true;
+        } else if (!a->pos_open && a->npos < ENGINE_MAX_ARGS && s != sy->comment) {
+            a->pos[a->npos++] = c;
+        }
+    }
+}
+
+/* The argument at `position` or named `keyword`; null node if absent. */
+static TSNode engine__arg(const engine__args *a, int position, const char *keyword)
+{
+    for (const char *k = keyword; k && *k;) {
+        size_t kl = strcspn(k, ",");
+        for (int i = 0; i < a->nkw; i++)
+            if (a->kw[i].len == kl && !memcmp(a->kw[i].name, k, kl))
+                return a->kw[i].value;
+        k += kl;
+        if (*k == ',')
+            k++;
+    }
+    if (position >= 0 && position < a->npos)
+        return a->pos[position];
+    return (TSNode){0};
+}
+
+static bool engine__cands_match(char *const *patterns, size_t n, const sg_cands *c)
+{
+    for (int i = 0; i < c->n; i++)
+        if (sg_rules_name_match(patterns, n, c->q[i]))
+            return true;
+    return false;
+}
+
+/* Evaluate one condition; *unsure is set when a non-literal made it match. */
+static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, const engine__args *a, bool *unsure)
+{
+    TSNode v = engine__arg(a, cond->position, cond->keyword);
+    bool present = !ts_node_is_null(v);
+    switch (cond->op) {
+    case SG_COND_ABSENT:
+        return !present && !a->kw_open;
+    case SG_COND_PRESENT:
+        return present;
+    case SG_COND_TRUTHY: {
+        if (!present)
+            return false;
+        int t = sg_literal_truthy(cx->res, scope, v);
+        if (t < 0) {
+            *unsure = true;
+            return true;
+        }
+        return t == 1;
+    }
+    case SG_COND_FALSY:
+        return present && sg_literal_truthy(cx->res, scope, v) == 0;
+    case SG_COND_NOT_LITERAL:
+        return present && !sg_is_literal(cx->res, scope, v);
+    case SG_COND_LITERAL_IN: {
+        if (!present)
+            return false;
+        const char *s = sg_const_str(cx->res, scope, v, NULL);
+        return s && sg_rules_name_match(cond->values, cond->nvalues, s);
+    }
+    case SG_COND_RESOLVES_IN:
+    case SG_COND_NOT_RESOLVES_IN: {
+        if (!present)
+            return cond->op == SG_COND_NOT_RESOLVES_IN && !a->kw_open;
+        sg_cands c;
+        sg_resolve_expr(cx->res, scope, v, &c);
+        bool in = engine__cands_match(cond->values, cond->nvalues, &c);
+        return cond->op == SG_COND_RESOLVES_IN ? in : !in;
+    }
+    }
+    return false;
+}
+
+static bool engine__where(engine__cx *cx, sg_scope *scope, const sg_rule *r, const engine__args *a, bool *unsure)
+{
+    if (!r->nwhere)
+        return true;
+    for (size_t i = 0; i < r->nwhere; i++) {
+        bool u = false;
+        bool ok = engine__cond(cx, scope, &r->where[i], a, &u);
+        if (r->where_any && ok) {
+            *unsure = u;
+            return true;
+        }
+        if (!r->where_any && !ok)
+            return false;
+        *unsure |= u;
+    }
+    return !r->where_any;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Network hosts                                                                                */
+
+/* Host of a URL or host string, lowercased, in the arena; NULL if none can be read.
+ * `complete` is false for an f-string prefix that may not hold the whole host. */
+static const char *engine__host(engine__cx *cx, const char *s, bool complete)
+{
+    const char *p = strstr(s, "://");
+    const char *h = p ? p + 3 : s;
+    if (!p && !complete)
+        return NULL;
+    const char *end = h + strcspn(h, "/?#");
+    if (!*end && !complete)
+        return NULL; /* f"https://{x}" or f"https://api.{x}" : host not fully known */
+    const char *at = memchr(h, '@', (size_t)(end - h));
+    if (at)
+        h = at + 1;
+    const char *hend;
+    if (*h == '[') {
+        const char *rb = memchr(h, ']', (size_t)(end - h));
+        if (!rb)
+            return NULL;
+        h++;
+        hend = rb;
+    } else {
+        hend = memchr(h, ':', (size_t)(end - h));
+        if (!hend)
+            hend = end;
+    }
+    size_t n = (size_t)(hend - h);
+    while (n && h[n - 1] == '.')
+        n--;
+    if (!n || n > 253)
+        return NULL;
+    char *out = sg_arena_strndup(cx->arena, h, n);
+    if (!out)
+        return NULL;
+    for (char *q = out; *q; q++) {
+        *q = (char)tolower((unsigned char)*q);
+        if (isspace((unsigned char)*q))
+            return NULL;
+    }
+    return out;
+}
+
+static const char *engine__host_of(engine__cx *cx, sg_scope *scope, TSNode v)
+{
+    const sg_syms *sy = cx->sy;
+    if (ts_node_is_null(v))
+        return NULL;
+    while (ts_node_symbol(v) == sy->parenthesized_expression && ts_node_named_child_count(v) == 1)
+        v = ts_node_named_child(v, 0);
+    if (ts_node_symbol(v) == sy->tuple && ts_node_named_child_count(v) >= 1)
+        v = ts_node_named_child(v, 0);
+    const char *s = sg_const_str(cx->res, scope, v, NULL);
+    if (s)
+        return engine__host(cx, s, true);
+    if (ts_node_symbol(v) == sy->string) {
+        const char *pre = sg_fstring_prefix(cx->res, v);
+        if (pre)
+            return engine__host(cx, pre, false);
+    }
+    return NULL;
+}
+
+static void engine__network(engine__cx *cx, sg_scope *scope, const sg_rule *r, TSNode call, TSNode fn,
+                            const engine__args *a, const char *qname)
+{
+    const char *host = NULL;
+    if (r->host_position >= 0 || r->host_keyword)
+        host = engine__host_of(cx, scope, engine__arg(a, r->host_position, r->host_keyword));
+    if (host && sg_rules_host_allowed(cx->rules, host))
+        return;
+    if (r->unverifiable && !host)
+        engine__hit(cx, r, fn,
+                    sg_arena_printf(cx->arena, "%s: %s() with a host the gate cannot determine", r->info.message, qname),
+                    NULL);
+    else if (!r->unverifiable && host)
+        engine__hit(cx, r, fn,
+                    sg_arena_printf(cx->arena, "%s: %s() to host '%s', which is not on the allow-list", r->info.message,
+                                    qname, host),
+                    NULL);
+    (void)call;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Visitors                                                                                     */
+
+static bool engine__root_known(engine__cx *cx, const char *q)
+{
+    return sg_rules_root_known(cx->rules, q, strcspn(q, "."));
+}
+
+/* Imports rules for module names; at most one hit per rule. */
+static void engine__import_names(engine__cx *cx, TSNode at, const char *const *mods, int nmods)
+{
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_IMPORTS)
+            continue;
+        for (int m = 0; m < nmods; m++)
+            if (mods[m] && sg_rules_name_match(r->names, r->nnames, mods[m])) {
+                engine__hit(cx, r, at, sg_arena_printf(cx->arena, "%s: import of %s", r->info.message, mods[m]), NULL);
+                break;
+            }
+    }
+}
+
+static const char *engine__dotted(engine__cx *cx, TSNode n)
+{
+    size_t len;
+    const char *t = engine__text(cx, n, &len);
+    char buf[SG_MAX_QNAME + 1];
+    size_t o = 0;
+    for (size_t i = 0; i < len && o < SG_MAX_QNAME; i++)
+        if (!isspace((unsigned char)t[i]) && t[i] != '\\')
+            buf[o++] = t[i];
+    return sg_arena_strndup(cx->arena, buf, o);
+}
+
+static void engine__on_import(engine__cx *cx, TSNode n)
+{
+    const sg_syms *sy = cx->sy;
+    bool from = ts_node_symbol(n) == sy->import_from_statement;
+    TSNode modnode = from ? ts_node_child_by_field_id(n, sy->f_module_name) : (TSNode){0};
+    const char *module = NULL;
+    if (from) {
+        if (ts_node_is_null(modnode) || ts_node_symbol(modnode) == sy->relative_import)
+            return;
+        module = engine__dotted(cx, modnode);
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    if (from) {
+        const char *mods[1 + ENGINE_MAX_ARGS];
+        int nm = 0;
+        mods[nm++] = module;
+        for (uint32_t i = 0; i < k && nm < 1 + ENGINE_MAX_ARGS; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (ts_node_eq(c, modnode))
+                continue;
+            TSNode name = ts_node_symbol(c) == sy->aliased_import ? ts_node_child_by_field_id(c, sy->f_name) : c;
+            if (ts_node_symbol(name) != sy->dotted_name)
+                continue;
+            mods[nm++] = sg_arena_printf(cx->arena, "%s.%s", module, engine__dotted(cx, name));
+        }
+        engine__import_names(cx, modnode, mods, nm);
+        return;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        TSNode name = ts_node_symbol(c) == sy->aliased_import ? ts_node_child_by_field_id(c, sy->f_name) : c;
+        if (ts_node_symbol(name) != sy->dotted_name)
+            continue;
+        const char *m = engine__dotted(cx, name);
+        engine__import_names(cx, name, &m, 1);
+    }
+}
+
+/* Attribute names that rules of kind `attributes` list. */
+static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
+{
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES && sg_rules_name_match(r->names, r->nnames, name))
+            return r;
+    }
+    return NULL;
+}
+
+static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode fn)
+{
+    const sg_syms *sy = cx->sy;
+    sg_cands c;
+    sg_resolve_expr(cx->res, scope, fn, &c);
+    if (!c.n)
+        return;
+    bool any = false;
+    for (int i = 0; i < c.n && !any; i++)
+        any = engine__root_known(cx, c.q[i]) || !strcmp(c.q[i], "__import__") || !strcmp(c.q[i], "getattr") ||
+              !strncmp(c.q[i], "importlib.", 10);
+    if (!any && !cx->has_attr_rules)
+        return;
+    engine__args a;
+    engine__collect_args(cx, ts_node_child_by_field_id(call, sy->f_arguments), &a);
+    const char *fn_text = NULL;
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || (r->kind != SG_KIND_CALLS && r->kind != SG_KIND_NETWORK))
+            continue;
+        for (int k = 0; k < c.n; k++) {
+            if (!sg_rules_name_match(r->names, r->nnames, c.q[k]))
+                continue;
+            if (r->kind == SG_KIND_NETWORK) {
+                engine__network(cx, scope, r, call, fn, &a, c.q[k]);
+                break;
+            }
+            bool unsure = false;
+            if (!engine__where(cx, scope, r, &a, &unsure))
+                continue;
+            if (!fn_text)
+                fn_text = engine__excerpt(cx, fn);
+            const char *msg;
+            size_t ql = strlen(c.q[k]);
+            if (strlen(fn_text) == ql && !memcmp(fn_text, c.q[k], ql))
+                msg = unsure ? sg_arena_printf(cx->arena, "%s (argument is not a literal: cannot prove it safe)",
+                                               r->info.message)
+                             : r->info.message;
+            else
+                msg = sg_arena_printf(cx->arena, "%s: %s() called as `%s`%s", r->info.message, c.q[k], fn_text,
+                                      unsure ? " (argument is not a literal: cannot prove it safe)" : "");
+            engine__hit(cx, r, fn, msg, unsure ? "medium" : NULL);
+            break;
+        }
+    }
+    /* Dynamic imports count as imports; constant getattr names as attribute access. */
+    for (int k = 0; k < c.n; k++) {
+        const char *q = c.q[k];
+        if ((!strcmp(q, "__import__") || !strcmp(q, "importlib.import_module")) && a.npos >= 1) {
+            const char *m = sg_const_str(cx->res, scope, a.pos[0], NULL);
+            if (m && *m)
+                engine__import_names(cx, call, &m, 1);
+        }
+        bool getattr_like = !strcmp(q, "getattr") || !strcmp(q, "setattr") || !strcmp(q, "delattr") ||
+                            !strcmp(q, "hasattr") || !strcmp(q, "object.__getattribute__") ||
+                            !strcmp(q, "type.__getattribute__") || !strcmp(q, "operator.attrgetter");
+        if (!getattr_like)
+            continue;
+        TSNode name_arg = !strcmp(q, "operator.attrgetter") ? engine__arg(&a, 0, NULL) : engine__arg(&a, 1, NULL);
+        if (ts_node_is_null(name_arg))
+            continue;
+        const char *an = sg_const_str(cx->res, scope, name_arg, NULL);
+        if (an) {
+            const sg_rule *r = engine__attr_rule(cx, an);
+            if (r)
+                engine__hit(cx, r, name_arg,
+                            sg_arena_printf(cx->arena, "%s: %s(..., \"%s\")", r->info.message, q, an), NULL);
+        } else if (cx->has_dynattr && strcmp(q, "operator.attrgetter") && a.npos >= 1) {
+            const sg_rule *r = sg_rules_builtin(cx->rules, SG_BUILTIN_DYNAMIC_ATTRIBUTE);
+            sg_cands base;
+            sg_resolve_expr(cx->res, scope, a.pos[0], &base);
+            if (r && engine__cands_match(r->names, r->nnames, &base))
+                engine__hit(cx, r, call,
+                            sg_arena_printf(cx->arena, "%s: %s(%s, <computed name>)", r->info.message, q, base.q[0]),
+                            NULL);
+        }
+    }
+}
+
+/* A dangerous callable used as a value: passed, stored, returned. */
+static void engine__on_value(engine__cx *cx, TSNode v, sg_scope *scope)
+{
+    const sg_syms *sy = cx->sy;
+    if (ts_node_is_null(v))
+        return;
+    TSSymbol s = ts_node_symbol(v);
+    if (s != sy->identifier && s != sy->attribute && s != sy->subscript && s != sy->call)
+        return;
+    sg_cands c;
+    sg_resolve_expr(cx->res, scope, v, &c);
+    for (int k = 0; k < c.n; k++) {
+        if (!engine__root_known(cx, c.q[k]))
+            continue;
+        for (size_t i = 0; i < cx->rules->rules.len; i++) {
+            const sg_rule *r = cx->rules->rules.items[i];
+            if (!r->info.enabled || r->kind != SG_KIND_CALLS || !r->references)
+                continue;
+            if (sg_rules_name_match(r->names, r->nnames, c.q[k]))
+                engine__hit(cx, r, v,
+                            sg_arena_printf(cx->arena, "%s: %s used as a value (`%s`), so it can be called indirectly",
+                                            r->info.message, c.q[k], engine__excerpt(cx, v)),
+                            NULL);
+        }
+    }
+}
+
+static bool engine__placeholder(const char *v)
+{
+    /* "", "<password>", "{token}", "${SECRET}", "xxx", "***", "changeme"-free: only obvious fillers */
+    size_t n = strlen(v);
+    if (n >= 2 && ((v[0] == '<' && v[n - 1] == '>') || (v[0] == '{' && v[n - 1] == '}') ||
+                   (v[0] == '$' && v[1] == '{') || (v[0] == '%' && v[1] == '(')))
+        return true;
+    bool all_same = true;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] != v[0])
+            all_same = false;
+    return all_same && (v[0] == '*' || v[0] == 'x' || v[0] == 'X' || v[0] == '.' || v[0] == '-');
+}
+
+/* Credential-like name bound to a string literal. */
+static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node, const char *name, size_t nlen,
+                              TSNode value)
+{
+    if (ts_node_is_null(value))
+        return;
+    TSSymbol vs = ts_node_symbol(value);
+    if (vs != cx->sy->string && vs != cx->sy->concatenated_string)
+        return;
+    const char *v = NULL;
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->has_name_re)
+            continue;
+        char nbuf[128];
+        if (nlen >= sizeof nbuf)
+            continue;
+        memcpy(nbuf, name, nlen);
+        nbuf[nlen] = 0;
+        if (regexec(&r->name_re, nbuf, 0, NULL, 0) != 0)
+            continue;
+        if (r->has_ignore_name_re && regexec(&r->ignore_name_re, nbuf, 0, NULL, 0) == 0)
+            continue;
+        if (!v && !(v = sg_const_str(cx->res, scope, value, NULL)))
+            return;
+        if (strlen(v) < r->min_length || engine__placeholder(v))
+            continue;
+        if (r->has_ignore_value_re && regexec(&r->ignore_value_re, v, 0, NULL, 0) == 0)
+            continue;
+        engine__hit(cx, r, value,
+                    sg_arena_printf(cx->arena, "%s: '%s' is assigned a string literal", r->info.message, nbuf), NULL);
+    }
+    (void)name_node;
+}
+
+static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
+{
+    size_t rawlen;
+    const char *raw = engine__text(cx, n, &rawlen);
+    if (cx->has_attr_rules && rawlen >= 6 && memmem(raw, rawlen, "__", 2)) {
+        const char *v = sg_const_str(cx->res, NULL, n, NULL);
+        const sg_rule *r = v ? engine__attr_rule(cx, v) : NULL;
+        if (r && v[0] == '_')
+            engine__hit(cx, r, n, sg_arena_printf(cx->arena, "%s: the string \"%s\" names it", r->info.message, v), NULL);
+    }
+    if (!cx->has_cred_values || rawlen < 12)
+        return;
+    const char *v = sg_const_str(cx->res, NULL, n, NULL);
+    if (!v)
+        return;
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS)
+            continue;
+        for (size_t k = 0; k < r->nvalue_res; k++)
+            if (regexec(&r->value_res[k], v, 0, NULL, 0) == 0) {
+                engine__hit(cx, r, n,
+                            sg_arena_printf(cx->arena, "%s: the literal looks like a secret (matches %s)",
+                                            r->info.message, r->value_res_src[k]),
+                            NULL);
+                break;
+            }
+    }
+    (void)scope;
+}
+
+static bool engine__has_marker(const char *t, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (!strncasecmp(t + i, "noqa", 4))
+            return true;
+        if (i + 5 <= n && !strncasecmp(t + i, "nosec", 5))
+            return true;
+    }
+    return false;
+}
+
+/* Python 2 `exec "code"` parses as a statement: report it as the exec builtin. */
+static void engine__on_exec_statement(engine__cx *cx, TSNode n)
+{
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (r->info.enabled && r->kind == SG_KIND_CALLS && sg_rules_name_match(r->names, r->nnames, "exec"))
+            engine__hit(cx, r, n, sg_arena_printf(cx->arena, "%s: exec statement", r->info.message), NULL);
+    }
+}
+
+static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
+{
+    engine__cx *cx = ctx;
+    const sg_syms *sy = cx->sy;
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->call) {
+        engine__on_call(cx, n, scope, ts_node_child_by_field_id(n, sy->f_function));
+    } else if (s == sy->exec_statement) {
+        engine__on_exec_statement(cx, n);
+    } else if (s == sy->attribute) {
+        if (cx->has_attr_rules) {
+            TSNode an = ts_node_child_by_field_id(n, sy->f_attribute);
+            size_t l;
+            const char *t = engine__text(cx, an, &l);
+            if (l >= 2 && l < 64) {
+                char buf[64];
+                memcpy(buf, t, l);
+                buf[l] = 0;
+                const sg_rule *r = engine__attr_rule(cx, buf);
+                if (r)
+                    engine__hit(cx, r, an, sg_arena_printf(cx->arena, "%s: .%s", r->info.message, buf), NULL);
+            }
+        }
+    } else if (s == sy->import_statement || s == sy->import_from_statement) {
+        engine__on_import(cx, n);
+    } else if (s == sy->string) {
+        engine__on_string(cx, n, scope);
+    } else if (s == sy->assignment) {
+        TSNode left = ts_node_child_by_field_id(n, sy->f_left);
+        TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+        TSSymbol ls = ts_node_symbol(left);
+        if (ls == sy->identifier || ls == sy->attribute) {
+            TSNode name = ls == sy->attribute ? ts_node_child_by_field_id(left, sy->f_attribute) : left;
+            size_t l;
+            const char *t = engine__text(cx, name, &l);
+            engine__cred_name(cx, scope, name, t, l, right);
+        }
+        if (ls != sy->identifier && ls != sy->pattern_list)
+            engine__on_value(cx, right, scope);
+    } else if (s == sy->keyword_argument) {
+        TSNode name = ts_node_child_by_field_id(n, sy->f_name);
+        size_t l;
+        const char *t = engine__text(cx, name, &l);
+        TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+        engine__cred_name(cx, scope, name, t, l, v);
+        engine__on_value(cx, v, scope);
+    } else if (s == sy->pair) {
+        TSNode key = ts_node_child_by_field_id(n, sy->f_key);
+        TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+        size_t kl;
+        const char *k = sg_const_str(cx->res, NULL, key, &kl);
+        if (k)
+            engine__cred_name(cx, scope, key, k, kl, v);
+        engine__on_value(cx, v, scope);
+    } else if (s == sy->argument_list || s == sy->list || s == sy->tuple || s == sy->set ||
+               s == sy->expression_list) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k && i < 256; i++)
+            engine__on_value(cx, ts_node_named_child(n, i), scope);
+    } else if (s == sy->return_statement || s == sy->yield || s == sy->decorator || s == sy->list_splat ||
+               s == sy->dictionary_splat) {
+        if (ts_node_named_child_count(n) > 0)
+            engine__on_value(cx, ts_node_named_child(n, 0), scope);
+    } else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
+        engine__on_value(cx, ts_node_child_by_field_id(n, sy->f_value), scope);
+    } else if (s == sy->lambda) {
+        engine__on_value(cx, ts_node_child_by_field_id(n, sy->f_body), scope);
+    } else if (s == sy->comment) {
+        size_t l;
+        const char *t = engine__text(cx, n, &l);
+        if (engine__has_marker(t, l))
+            sg_array_push(&cx->out->suppressions, ts_node_start_point(n), 100000);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Raw queries                                                                                  */
+
+static bool engine__capture_text(engine__cx *cx, const TSQueryMatch *m, uint32_t id, const char **t, size_t *l)
+{
+    for (uint16_t i = 0; i < m->capture_count; i++)
+        if (m->captures[i].index == id) {
+            *t = engine__text(cx, m->captures[i].node, l);
+            return true;
+        }
+    return false;
+}
+
+static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMatch *m)
+{
+    uint32_t n;
+    const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(r->query, m->pattern_index, &n);
+    uint32_t i = 0;
+    while (i < n) {
+        uint32_t len;
+        const char *op = ts_query_string_value_for_id(r->query, st[i].value_id, &len);
+        const char *a;
+        size_t al;
+        if (i + 2 >= n || !engine__capture_text(cx, m, st[i + 1].value_id, &a, &al))
+            return false;
+        bool neg = !strncmp(op, "not-", 4);
+        bool ok;
+        if (strstr(op, "match?")) {
+            uint32_t id = st[i + 2].value_id;
+            char buf[512];
+            if (al >= sizeof buf || id >= r->query_nstrings || !r->query_res_set[id])
+                return false;
+            memcpy(buf, a, al);
+            buf[al] = 0;
+            ok = regexec(&r->query_res[id], buf, 0, NULL, 0) == 0;
+        } else {
+            const char *b;
+            size_t bl;
+            if (st[i + 2].type == TSQueryPredicateStepTypeCapture) {
+                if (!engine__capture_text(cx, m, st[i + 2].value_id, &b, &bl))
+                    return false;
+            } else {
+                uint32_t l2;
+                b = ts_query_string_value_for_id(r->query, st[i + 2].value_id, &l2);
+                bl = l2;
+            }
+            ok = al == bl && !memcmp(a, b, al);
+        }
+        if (ok == neg)
+            return false;
+        while (i < n && st[i].type != TSQueryPredicateStepTypeDone)
+            i++;
+        i++;
+    }
+    return true;
+}
+
+static sg_status engine__queries(engine__cx *cx, TSNode root)
+{
+    TSQueryCursor *qc = NULL;
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_QUERY)
+            continue;
+        if (!qc && !(qc = ts_query_cursor_new()))
+            return SG_ERR_NOMEM;
+        ts_query_cursor_set_match_limit(qc, 256);
+        ts_query_cursor_exec(qc, r->query, root);
+        TSQueryMatch m;
+        int guard = 0;
+        while (ts_query_cursor_next_match(qc, &m) && guard++ < 100000) {
+            if (!engine__predicates(cx, r, &m))
+                continue;
+            for (uint16_t k = 0; k < m.capture_count; k++)
+                if (m.captures[k].index == r->capture) {
+                    engine__hit(cx, r, m.captures[k].node,
+                                sg_arena_printf(cx->arena, "%s: `%s`", r->info.message,
+                                                engine__excerpt(cx, m.captures[k].node)),
+                                NULL);
+                    break;
+                }
+        }
+    }
+    if (qc)
+        ts_query_cursor_delete(qc);
+    return SG_OK;
+}
+
+sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, TSNode root, const char *src, size_t len,
+                        sg_engine_out *out)
+{
+    engine__cx cx = {.rules = rules, .res = res, .sy = sg_syms_get(), .src = src, .out = out,
+                     .arena = sg_resolver_arena(res)};
+    (void)len;
+    for (size_t i = 0; i < rules->rules.len; i++) {
+        const sg_rule *r = rules->rules.items[i];
+        if (!r->info.enabled)
+            continue;
+        cx.has_cred_values |= r->kind == SG_KIND_CREDENTIALS && r->nvalue_res > 0;
+        cx.has_attr_rules |= r->kind == SG_KIND_ATTRIBUTES;
+        cx.has_dynattr |= r->kind == SG_KIND_BUILTIN && r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE;
+    }
+    sg_status st = sg_resolver_walk(res, root, src, engine__visit, &cx);
+    if (st)
+        return st;
+    return engine__queries(&cx, root);
+}

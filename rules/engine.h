@@ -1,0 +1,35 @@
+/*
+ * The rule engine: walks a bound block (see parsers/resolve.h) and records a hit for every rule
+ * that matches, in block coordinates. Ownership: hits and their messages live in the resolver's
+ * arena; the caller owns the sg_engine_out arrays (sg_engine_out_free).
+ */
+#ifndef SG_ENGINE_H
+#define SG_ENGINE_H
+
+#include "parsers/resolve.h"
+#include "rules/pack.h"
+
+typedef struct sg_hit {
+    const sg_rule *rule;
+    TSPoint start, end;   /* block coordinates (row 0-based, column in bytes) */
+    const char *message;  /* the finding's full message */
+    const char *confidence; /* overrides the rule's when not NULL */
+} sg_hit;
+
+typedef struct sg_engine_out {
+    SG_ARRAY(sg_hit) hits;
+    SG_ARRAY(TSPoint) suppressions; /* where # nosec / # noqa comments start (block coordinates) */
+} sg_engine_out;
+
+#define SG_ENGINE_MAX_HITS 10000
+
+/* Run every enabled rule over one block (already bound with sg_resolver_bind). */
+sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, TSNode root, const char *src, size_t len,
+                        sg_engine_out *out);
+void sg_engine_out_free(sg_engine_out *out);
+
+/* Record one hit (used for the builtin checks by the caller, too). */
+void sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
+                   const char *confidence);
+
+#endif

@@ -1,0 +1,1095 @@
+/*
+ * Rule pack loading (YAML through libyaml's document API), rule set management and the
+ * lookups the engine needs. Every error names the pack, line and column of the offending node.
+ */
+#include "pack.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <yaml.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+#define PACK_MAX_BYTES (4u << 20)
+#define PACK_MAX_RULES 10000
+#define PACK_MAX_LIST 10000
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rule and set lifetime                                                                        */
+
+static void pack__strv_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void pack__rule_free(sg_rule *r)
+{
+    if (!r)
+        return;
+    free((char *)r->info.id);
+    free((char *)r->info.name);
+    free((char *)r->info.confidence);
+    free((char *)r->info.message);
+    free((char *)r->info.fix);
+    free((char *)r->info.matches);
+    free((char *)r->info.pack);
+    pack__strv_free(r->names, r->nnames);
+    for (size_t i = 0; i < r->nwhere; i++) {
+        free(r->where[i].keyword);
+        pack__strv_free(r->where[i].values, r->where[i].nvalues);
+    }
+    free(r->where);
+    if (r->has_name_re)
+        regfree(&r->name_re);
+    if (r->has_ignore_name_re)
+        regfree(&r->ignore_name_re);
+    if (r->has_ignore_value_re)
+        regfree(&r->ignore_value_re);
+    for (size_t i = 0; i < r->nvalue_res; i++)
+        regfree(&r->value_res[i]);
+    free(r->value_res);
+    pack__strv_free(r->value_res_src, r->nvalue_res);
+    free(r->host_keyword);
+    if (r->query)
+        ts_query_delete(r->query);
+    for (uint32_t i = 0; i < r->query_nstrings; i++)
+        if (r->query_res_set[i])
+            regfree(&r->query_res[i]);
+    free(r->query_res);
+    free(r->query_res_set);
+    free(r->query_src);
+    free(r);
+}
+
+static void pack__clear_rules(sg_rules *rules)
+{
+    for (size_t i = 0; i < rules->rules.len; i++)
+        pack__rule_free(rules->rules.items[i]);
+    rules->rules.len = 0;
+}
+
+void sg_rules_free(sg_rules *rules)
+{
+    if (!rules)
+        return;
+    pack__clear_rules(rules);
+    sg_array_free(&rules->rules);
+    for (size_t i = 0; i < rules->allow_hosts.len; i++)
+        free(rules->allow_hosts.items[i]);
+    sg_array_free(&rules->allow_hosts);
+    for (size_t i = 0; i < rules->module_aliases.len; i++) {
+        free(rules->module_aliases.items[i].from);
+        free(rules->module_aliases.items[i].to);
+    }
+    sg_array_free(&rules->module_aliases);
+    for (size_t i = 0; i < rules->roots.len; i++)
+        free(rules->roots.items[i]);
+    sg_array_free(&rules->roots);
+    free(rules);
+}
+
+sg_status sg_rules_new_empty(sg_rules **ret_rules)
+{
+    if (!ret_rules)
+        return SG_ERR_INVALID_ARG;
+    sg_rules *r = calloc(1, sizeof *r);
+    if (!r)
+        return SG_ERR_NOMEM;
+    *ret_rules = r;
+    return SG_OK;
+}
+
+sg_status sg_rules_new_default(sg_rules **ret_rules)
+{
+    sg_rules *r;
+    sg_status st = sg_rules_new_empty(&r);
+    if (st)
+        return st;
+    sg_diag d;
+    sg_diag_init(&d);
+    st = sg_rules_load_buffer(r, "default", (const char *)sg_default_rules_yml, sg_default_rules_yml_len, false, &d);
+    if (st) {
+        sg_rules_free(r);
+        return st == SG_ERR_NOMEM ? SG_ERR_NOMEM : SG_ERR_INTERNAL;
+    }
+    *ret_rules = r;
+    return SG_OK;
+}
+
+size_t sg_rules_count(const sg_rules *rules)
+{
+    return rules ? rules->rules.len : 0;
+}
+
+const sg_rule_info *sg_rules_info(const sg_rules *rules, size_t index)
+{
+    if (!rules || index >= rules->rules.len)
+        return NULL;
+    return &rules->rules.items[index]->info;
+}
+
+sg_status sg_rules_disable(sg_rules *rules, const char *id, sg_diag *diag)
+{
+    if (!rules || !id)
+        return SG_ERR_INVALID_ARG;
+    for (size_t i = 0; i < rules->rules.len; i++) {
+        sg_rule *r = rules->rules.items[i];
+        if (!strcmp(r->info.id, id)) {
+            if (r->kind == SG_KIND_BUILTIN && r->builtin != SG_BUILTIN_IGNORED_SUPPRESSION &&
+                r->builtin != SG_BUILTIN_DYNAMIC_ATTRIBUTE)
+                return sg_diag_set(diag, SG_ERR_INVALID_ARG, NULL, 0, 0, -1, 0,
+                                   "rule %s cannot be disabled: a snippet the gate cannot read is never passed", id);
+            r->info.enabled = false;
+            return SG_OK;
+        }
+    }
+    return sg_diag_set(diag, SG_ERR_UNKNOWN_RULE, NULL, 0, 0, -1, 0, "no rule with id '%s'", id);
+}
+
+static bool pack__valid_host(const char *h)
+{
+    if (!*h || strlen(h) > 253)
+        return false;
+    for (const char *p = h; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(".-_*:[]", *p))
+            return false;
+    return true;
+}
+
+sg_status sg_rules_allow_host(sg_rules *rules, const char *host)
+{
+    if (!rules || !host || !pack__valid_host(host))
+        return SG_ERR_INVALID_ARG;
+    char *h = strdup(host);
+    if (!h)
+        return SG_ERR_NOMEM;
+    for (char *p = h; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    if (sg_array_push(&rules->allow_hosts, h, 0)) {
+        free(h);
+        return SG_ERR_NOMEM;
+    }
+    return SG_OK;
+}
+
+bool sg_rules_host_allowed(const sg_rules *rules, const char *host)
+{
+    size_t hl = strlen(host);
+    for (size_t i = 0; i < rules->allow_hosts.len; i++) {
+        const char *a = rules->allow_hosts.items[i];
+        if (!strcasecmp(a, host))
+            return true;
+        if (a[0] == '*' && a[1] == '.') {
+            size_t al = strlen(a + 1); /* ".example.com" */
+            if (hl > al && !strcasecmp(host + hl - al, a + 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sg_glob_match(patterns[i], qname))
+            return true;
+    return false;
+}
+
+static bool pack__calls_kind(const sg_rule *r)
+{
+    return r->kind == SG_KIND_CALLS || r->kind == SG_KIND_NETWORK;
+}
+
+bool sg_rules_knows(const sg_rules *rules, const char *qname)
+{
+    for (size_t i = 0; i < rules->rules.len; i++) {
+        const sg_rule *r = rules->rules.items[i];
+        if (r->info.enabled && pack__calls_kind(r) && sg_rules_name_match(r->names, r->nnames, qname))
+            return true;
+    }
+    return false;
+}
+
+bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len)
+{
+    if (rules->wildcard_root)
+        return true;
+    for (size_t i = 0; i < rules->roots.len; i++) {
+        const char *r = rules->roots.items[i];
+        if (strlen(r) == root_len && !memcmp(r, qname, root_len))
+            return true;
+    }
+    return false;
+}
+
+const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
+{
+    for (size_t i = 0; i < rules->rules.len; i++) {
+        const sg_rule *r = rules->rules.items[i];
+        if (r->kind == SG_KIND_BUILTIN && r->builtin == which)
+            return r->info.enabled ? r : NULL;
+    }
+    return NULL;
+}
+
+static sg_status pack__add_root(sg_rules *rules, const char *pattern)
+{
+    size_t n = strcspn(pattern, ".");
+    if (memchr(pattern, '*', n) || memchr(pattern, '?', n)) {
+        rules->wildcard_root = true;
+        return SG_OK;
+    }
+    for (size_t i = 0; i < rules->roots.len; i++)
+        if (strlen(rules->roots.items[i]) == n && !memcmp(rules->roots.items[i], pattern, n))
+            return SG_OK;
+    char *root = strndup(pattern, n);
+    if (!root || sg_array_push(&rules->roots, root, 0)) {
+        free(root);
+        return SG_ERR_NOMEM;
+    }
+    return SG_OK;
+}
+
+sg_status sg_rules_freeze(sg_rules *rules)
+{
+    if (rules->frozen)
+        return SG_OK;
+    for (size_t i = 0; i < rules->rules.len; i++) {
+        const sg_rule *r = rules->rules.items[i];
+        if (!pack__calls_kind(r))
+            continue;
+        for (size_t k = 0; k < r->nnames; k++)
+            if (pack__add_root(rules, r->names[k]))
+                return SG_ERR_NOMEM;
+    }
+    rules->frozen = true;
+    return SG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* YAML helpers                                                                                 */
+
+typedef struct pack__ctx {
+    yaml_document_t doc;
+    const char *pack;
+    sg_diag *diag;
+} pack__ctx;
+
+static sg_status pack__err(pack__ctx *c, const yaml_node_t *node, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static sg_status pack__err(pack__ctx *c, const yaml_node_t *node, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    long line = node ? (long)node->start_mark.line + 1 : 0;
+    long col = node ? (long)node->start_mark.column + 1 : 0;
+    return sg_diag_set(c->diag, SG_ERR_RULES, c->pack, line, col, -1, 0, "%s", msg);
+}
+
+static yaml_node_t *pack__node(pack__ctx *c, int id)
+{
+    return yaml_document_get_node(&c->doc, id);
+}
+
+static const char *pack__scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* Check that every key of mapping `m` is one of the NULL-terminated `allowed`. */
+static sg_status pack__check_keys(pack__ctx *c, yaml_node_t *m, const char *what, const char *const *allowed)
+{
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = pack__node(c, p->key);
+        const char *ks = pack__scalar(k);
+        if (!ks)
+            return pack__err(c, k, "%s: keys must be strings", what);
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            if (!strcmp(*a, ks))
+                ok = true;
+        if (!ok) {
+            char list[300] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, *a, sizeof list - strlen(list) - 1);
+                if (a[1])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            return pack__err(c, k, "%s: unknown key '%s' (expected one of: %s)", what, ks, list);
+        }
+    }
+    return SG_OK;
+}
+
+static yaml_node_t *pack__get(pack__ctx *c, yaml_node_t *m, const char *key)
+{
+    if (!m || m->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        const char *ks = pack__scalar(pack__node(c, p->key));
+        if (ks && !strcmp(ks, key))
+            return pack__node(c, p->value);
+    }
+    return NULL;
+}
+
+static sg_status pack__str(pack__ctx *c, yaml_node_t *m, const char *key, bool required, char **ret)
+{
+    yaml_node_t *n = pack__get(c, m, key);
+    if (!n) {
+        if (required)
+            return pack__err(c, m, "missing required key '%s'", key);
+        *ret = NULL;
+        return SG_OK;
+    }
+    const char *s = pack__scalar(n);
+    if (!s)
+        return pack__err(c, n, "'%s' must be a string", key);
+    *ret = strdup(s);
+    return *ret ? SG_OK : SG_ERR_NOMEM;
+}
+
+static sg_status pack__bool(pack__ctx *c, yaml_node_t *n, const char *what, bool *ret)
+{
+    const char *s = pack__scalar(n);
+    if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))) {
+        *ret = true;
+        return SG_OK;
+    }
+    if (s && (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))) {
+        *ret = false;
+        return SG_OK;
+    }
+    return pack__err(c, n, "'%s' must be true or false", what);
+}
+
+static sg_status pack__int(pack__ctx *c, yaml_node_t *n, const char *what, long min, long max, long *ret)
+{
+    const char *s = pack__scalar(n);
+    char *end = NULL;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || errno || *end || v < min || v > max)
+        return pack__err(c, n, "'%s' must be an integer from %ld to %ld", what, min, max);
+    *ret = v;
+    return SG_OK;
+}
+
+/* A string or a sequence of strings, into a malloc'd vector. */
+static sg_status pack__strv(pack__ctx *c, yaml_node_t *n, const char *what, char ***ret, size_t *ret_n)
+{
+    *ret = NULL;
+    *ret_n = 0;
+    if (n->type == YAML_SCALAR_NODE) {
+        char **v = malloc(sizeof *v);
+        if (!v || !(v[0] = strdup(pack__scalar(n)))) {
+            free(v);
+            return SG_ERR_NOMEM;
+        }
+        *ret = v;
+        *ret_n = 1;
+        return SG_OK;
+    }
+    if (n->type != YAML_SEQUENCE_NODE)
+        return pack__err(c, n, "'%s' must be a string or a list of strings", what);
+    size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (count > PACK_MAX_LIST)
+        return pack__err(c, n, "'%s' has more than %d entries", what, PACK_MAX_LIST);
+    char **v = calloc(count ? count : 1, sizeof *v);
+    if (!v)
+        return SG_ERR_NOMEM;
+    for (size_t i = 0; i < count; i++) {
+        yaml_node_t *it = pack__node(c, n->data.sequence.items.start[i]);
+        const char *s = pack__scalar(it);
+        if (!s || !*s) {
+            pack__strv_free(v, i);
+            return pack__err(c, it, "'%s' entries must be non-empty strings", what);
+        }
+        if (!(v[i] = strdup(s))) {
+            pack__strv_free(v, i);
+            return SG_ERR_NOMEM;
+        }
+    }
+    *ret = v;
+    *ret_n = count;
+    return SG_OK;
+}
+
+static sg_status pack__regex(pack__ctx *c, yaml_node_t *n, const char *what, regex_t *re, bool icase)
+{
+    const char *s = pack__scalar(n);
+    if (!s)
+        return pack__err(c, n, "'%s' must be a regular expression string", what);
+    int rc = regcomp(re, s, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+    if (rc) {
+        char buf[200];
+        regerror(rc, re, buf, sizeof buf);
+        return pack__err(c, n, "'%s': bad regular expression: %s", what, buf);
+    }
+    return SG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rule parsing                                                                                  */
+
+static const struct {
+    const char *name;
+    sg_cond_op op;
+    bool takes_values;
+} pack__cond_ops[] = {
+    {"truthy", SG_COND_TRUTHY, false},         {"not_literal", SG_COND_NOT_LITERAL, false},
+    {"literal_in", SG_COND_LITERAL_IN, true},  {"resolves_in", SG_COND_RESOLVES_IN, true},
+    {"not_resolves_in", SG_COND_NOT_RESOLVES_IN, true}, {"absent", SG_COND_ABSENT, false},
+    {"present", SG_COND_PRESENT, false},       {"falsy", SG_COND_FALSY, false},
+};
+
+static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
+{
+    static const char *const keys[] = {"position", "keyword", "truthy", "not_literal", "literal_in",
+                                       "resolves_in", "not_resolves_in", "absent", "present", "falsy", NULL};
+    cond->position = -1;
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "a 'where' condition must be a mapping");
+    sg_status st = pack__check_keys(c, n, "where", keys);
+    if (st)
+        return st;
+    yaml_node_t *pos = pack__get(c, n, "position");
+    if (pos) {
+        long v;
+        if ((st = pack__int(c, pos, "position", 0, 255, &v)))
+            return st;
+        cond->position = (int)v;
+    }
+    if ((st = pack__str(c, n, "keyword", false, &cond->keyword)))
+        return st;
+    if (cond->position < 0 && !cond->keyword)
+        return pack__err(c, n, "a condition needs 'position', 'keyword' or both");
+    int found = 0;
+    for (size_t i = 0; i < sizeof pack__cond_ops / sizeof pack__cond_ops[0]; i++) {
+        yaml_node_t *v = pack__get(c, n, pack__cond_ops[i].name);
+        if (!v)
+            continue;
+        found++;
+        cond->op = pack__cond_ops[i].op;
+        if (pack__cond_ops[i].takes_values) {
+            if ((st = pack__strv(c, v, pack__cond_ops[i].name, &cond->values, &cond->nvalues)))
+                return st;
+        } else {
+            bool b;
+            if ((st = pack__bool(c, v, pack__cond_ops[i].name, &b)))
+                return st;
+            if (!b)
+                return pack__err(c, v, "'%s' can only be true", pack__cond_ops[i].name);
+        }
+    }
+    if (found != 1)
+        return pack__err(c, n, "a condition needs exactly one test (truthy, not_literal, literal_in, "
+                               "resolves_in, not_resolves_in, absent, present, falsy)");
+    return SG_OK;
+}
+
+static sg_status pack__credentials(pack__ctx *c, yaml_node_t *n, sg_rule *r)
+{
+    static const char *const keys[] = {"names", "ignore_names", "values", "ignore_values", "min_length", NULL};
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "'credentials' must be a mapping");
+    sg_status st = pack__check_keys(c, n, "credentials", keys);
+    if (st)
+        return st;
+    yaml_node_t *v;
+    if ((v = pack__get(c, n, "names"))) {
+        if ((st = pack__regex(c, v, "names", &r->name_re, true)))
+            return st;
+        r->has_name_re = true;
+    }
+    if ((v = pack__get(c, n, "ignore_names"))) {
+        if ((st = pack__regex(c, v, "ignore_names", &r->ignore_name_re, true)))
+            return st;
+        r->has_ignore_name_re = true;
+    }
+    if ((v = pack__get(c, n, "ignore_values"))) {
+        if ((st = pack__regex(c, v, "ignore_values", &r->ignore_value_re, false)))
+            return st;
+        r->has_ignore_value_re = true;
+    }
+    if ((v = pack__get(c, n, "values"))) {
+        char **srcs;
+        size_t count;
+        if ((st = pack__strv(c, v, "values", &srcs, &count)))
+            return st;
+        r->value_res = calloc(count ? count : 1, sizeof *r->value_res);
+        if (!r->value_res) {
+            pack__strv_free(srcs, count);
+            return SG_ERR_NOMEM;
+        }
+        r->value_res_src = srcs;
+        for (size_t i = 0; i < count; i++) {
+            int rc = regcomp(&r->value_res[i], srcs[i], REG_EXTENDED | REG_NOSUB);
+            if (rc) {
+                char buf[200];
+                regerror(rc, &r->value_res[i], buf, sizeof buf);
+                r->nvalue_res = i;
+                return pack__err(c, v, "'values' entry %zu: bad regular expression: %s", i + 1, buf);
+            }
+            r->nvalue_res = i + 1;
+        }
+    }
+    r->min_length = 1;
+    if ((v = pack__get(c, n, "min_length"))) {
+        long ml;
+        if ((st = pack__int(c, v, "min_length", 1, 4096, &ml)))
+            return st;
+        r->min_length = (size_t)ml;
+    }
+    if (!r->has_name_re && !r->nvalue_res)
+        return pack__err(c, n, "'credentials' needs 'names' or 'values'");
+    return SG_OK;
+}
+
+static sg_status pack__network(pack__ctx *c, yaml_node_t *n, sg_rule *r)
+{
+    static const char *const keys[] = {"host", "report", NULL};
+    static const char *const host_keys[] = {"position", "keyword", NULL};
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "'network' must be a mapping");
+    sg_status st = pack__check_keys(c, n, "network", keys);
+    if (st)
+        return st;
+    r->host_position = -1;
+    yaml_node_t *h = pack__get(c, n, "host");
+    if (h) {
+        if (h->type != YAML_MAPPING_NODE)
+            return pack__err(c, h, "'host' must be a mapping with 'position' and/or 'keyword'");
+        if ((st = pack__check_keys(c, h, "host", host_keys)))
+            return st;
+        yaml_node_t *p = pack__get(c, h, "position");
+        if (p) {
+            long v;
+            if ((st = pack__int(c, p, "position", 0, 255, &v)))
+                return st;
+            r->host_position = (int)v;
+        }
+        if ((st = pack__str(c, h, "keyword", false, &r->host_keyword)))
+            return st;
+    }
+    char *report = NULL;
+    if ((st = pack__str(c, n, "report", true, &report)))
+        return st;
+    if (!strcmp(report, "disallowed"))
+        r->unverifiable = false;
+    else if (!strcmp(report, "unverifiable"))
+        r->unverifiable = true;
+    else
+        st = pack__err(c, pack__get(c, n, "report"), "'report' must be 'disallowed' or 'unverifiable'");
+    free(report);
+    if (!st && !r->unverifiable && r->host_position < 0 && !r->host_keyword)
+        st = pack__err(c, n, "a 'disallowed' network rule needs 'host'");
+    return st;
+}
+
+static sg_status pack__query(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap, sg_rule *r)
+{
+    const char *src = pack__scalar(q);
+    if (!src)
+        return pack__err(c, q, "'query' must be a string");
+    if (!(r->query_src = strdup(src)))
+        return SG_ERR_NOMEM;
+    uint32_t err_off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    r->query = ts_query_new(tree_sitter_python(), src, (uint32_t)strlen(src), &err_off, &err);
+    if (!r->query) {
+        static const char *const names[] = {"none", "syntax", "node type", "field", "capture", "structure", "language"};
+        return pack__err(c, q, "'query': %s error at offset %u", err < 7 ? names[err] : "unknown", err_off);
+    }
+    /* Only the predicates the engine evaluates are allowed; #match? patterns compile now. */
+    uint32_t nstr = ts_query_string_count(r->query);
+    r->query_res = calloc(nstr ? nstr : 1, sizeof *r->query_res);
+    r->query_res_set = calloc(nstr ? nstr : 1, sizeof *r->query_res_set);
+    if (!r->query_res || !r->query_res_set)
+        return SG_ERR_NOMEM;
+    r->query_nstrings = nstr;
+    for (uint32_t p = 0; p < ts_query_pattern_count(r->query); p++) {
+        uint32_t nsteps;
+        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(r->query, p, &nsteps);
+        bool at_start = true;
+        for (uint32_t i = 0; i < nsteps; i++) {
+            if (at_start && steps[i].type == TSQueryPredicateStepTypeString) {
+                uint32_t len;
+                const char *name = ts_query_string_value_for_id(r->query, steps[i].value_id, &len);
+                if (strcmp(name, "eq?") && strcmp(name, "not-eq?") && strcmp(name, "match?") &&
+                    strcmp(name, "not-match?"))
+                    return pack__err(c, q, "'query': unsupported predicate #%s (supported: #eq?, #not-eq?, "
+                                           "#match?, #not-match?)", name);
+                if (strstr(name, "match?")) {
+                    if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
+                        steps[i + 2].type != TSQueryPredicateStepTypeString)
+                        return pack__err(c, q, "'query': #%s takes a capture and a pattern string", name);
+                    uint32_t id = steps[i + 2].value_id, plen;
+                    const char *pat = ts_query_string_value_for_id(r->query, id, &plen);
+                    if (id < nstr && !r->query_res_set[id]) {
+                        int rc = regcomp(&r->query_res[id], pat, REG_EXTENDED | REG_NOSUB);
+                        if (rc)
+                            return pack__err(c, q, "'query': bad #match? pattern '%s'", pat);
+                        r->query_res_set[id] = true;
+                    }
+                } else if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
+                           steps[i + 2].type == TSQueryPredicateStepTypeDone) {
+                    return pack__err(c, q, "'query': #%s takes a capture and a capture or string", name);
+                }
+            }
+            at_start = steps[i].type == TSQueryPredicateStepTypeDone;
+        }
+    }
+    r->capture = 0;
+    if (cap) {
+        const char *cs = pack__scalar(cap);
+        if (!cs)
+            return pack__err(c, cap, "'capture' must be a string");
+        uint32_t n = ts_query_capture_count(r->query);
+        bool found = false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t len;
+            const char *name = ts_query_capture_name_for_id(r->query, i, &len);
+            if (!strcmp(name, cs)) {
+                r->capture = i;
+                found = true;
+            }
+        }
+        if (!found)
+            return pack__err(c, cap, "'capture': the query has no capture @%s", cs);
+    } else if (ts_query_capture_count(r->query) == 0) {
+        return pack__err(c, q, "'query' needs at least one @capture to locate findings");
+    }
+    return SG_OK;
+}
+
+static const char *pack__kind_name(sg_rule_kind k)
+{
+    static const char *const names[] = {"calls", "imports", "attributes", "credentials", "network", "query", "builtin"};
+    return names[k];
+}
+
+static char *pack__describe(const sg_rule *r)
+{
+    sg_buf b;
+    sg_buf_init(&b, 400);
+    switch (r->kind) {
+    case SG_KIND_CALLS:
+    case SG_KIND_NETWORK:
+    case SG_KIND_IMPORTS:
+    case SG_KIND_ATTRIBUTES:
+        sg_buf_puts(&b, r->kind == SG_KIND_IMPORTS ? "import " : r->kind == SG_KIND_ATTRIBUTES ? "attribute " : "call ");
+        for (size_t i = 0; i < r->nnames; i++)
+            sg_buf_printf(&b, "%s%s", i ? ", " : "", r->names[i]);
+        if (r->nwhere)
+            sg_buf_printf(&b, " (with %zu argument condition%s)", r->nwhere, r->nwhere > 1 ? "s" : "");
+        if (r->kind == SG_KIND_NETWORK)
+            sg_buf_puts(&b, r->unverifiable ? " whose host cannot be verified" : " to a host not on the allow-list");
+        break;
+    case SG_KIND_CREDENTIALS:
+        sg_buf_printf(&b, "string literals assigned to credential-like names%s",
+                      r->nvalue_res ? " or shaped like known secrets" : "");
+        break;
+    case SG_KIND_QUERY:
+        sg_buf_printf(&b, "query %s", r->query_src);
+        break;
+    case SG_KIND_BUILTIN: {
+        static const char *const d[] = {"code that does not parse", "input beyond a size, depth or time limit",
+                                        "a # nosec / # noqa comment that was not honoured",
+                                        "getattr() with a non-constant name on a sensitive module"};
+        sg_buf_puts(&b, d[r->builtin]);
+        break;
+    }
+    }
+    if (b.failed) {
+        sg_buf_free(&b);
+        return NULL;
+    }
+    return b.data ? b.data : strdup("");
+}
+
+static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
+{
+    static const char *const keys[] = {"id", "name", "severity", "confidence", "cwe", "message", "fix",
+                                       "enabled", "match", NULL};
+    static const char *const match_keys[] = {"calls", "where", "where_any", "references", "imports",
+                                             "attributes", "credentials", "network", "query", "capture",
+                                             "builtin", "modules", NULL};
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "each rule must be a mapping");
+    sg_status st = pack__check_keys(c, n, "rule", keys);
+    if (st)
+        return st;
+    sg_rule *r = calloc(1, sizeof *r);
+    if (!r)
+        return SG_ERR_NOMEM;
+    r->info.enabled = true;
+    r->host_position = -1;
+    char *sev = NULL, *conf = NULL;
+    yaml_node_t *v;
+    if ((st = pack__str(c, n, "id", true, (char **)&r->info.id)) ||
+        (st = pack__str(c, n, "name", true, (char **)&r->info.name)) ||
+        (st = pack__str(c, n, "message", true, (char **)&r->info.message)) ||
+        (st = pack__str(c, n, "fix", false, (char **)&r->info.fix)) ||
+        (st = pack__str(c, n, "severity", true, &sev)) || (st = pack__str(c, n, "confidence", false, &conf)))
+        goto out_free;
+    for (const char *p = r->info.id; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
+            st = pack__err(c, pack__get(c, n, "id"), "rule id '%s' may hold only letters, digits, '-', '_' and '.'",
+                           r->info.id);
+            goto out_free;
+        }
+    if (sg_severity_parse(sev, &r->info.severity)) {
+        st = pack__err(c, pack__get(c, n, "severity"), "severity must be low, medium, high or critical (got '%s')", sev);
+        goto out_free;
+    }
+    if (!conf && !(conf = strdup("high"))) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    if (strcmp(conf, "low") && strcmp(conf, "medium") && strcmp(conf, "high")) {
+        st = pack__err(c, pack__get(c, n, "confidence"), "confidence must be low, medium or high");
+        goto out_free;
+    }
+    r->info.confidence = conf;
+    conf = NULL;
+    if (!r->info.fix && !(r->info.fix = strdup(""))) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    if ((v = pack__get(c, n, "cwe"))) {
+        const char *s = pack__scalar(v);
+        long cwe;
+        if (s && !strncasecmp(s, "CWE-", 4)) {
+            yaml_node_t tmp = *v;
+            tmp.data.scalar.value = (yaml_char_t *)(s + 4);
+            st = pack__int(c, &tmp, "cwe", 1, 100000, &cwe);
+        } else {
+            st = pack__int(c, v, "cwe", 1, 100000, &cwe);
+        }
+        if (st)
+            goto out_free;
+        r->info.cwe = (int)cwe;
+    }
+    if ((v = pack__get(c, n, "enabled")) && (st = pack__bool(c, v, "enabled", &r->info.enabled)))
+        goto out_free;
+
+    yaml_node_t *m = pack__get(c, n, "match");
+    if (!m || m->type != YAML_MAPPING_NODE) {
+        st = pack__err(c, m ? m : n, "rule %s: 'match' must be a mapping", r->info.id);
+        goto out_free;
+    }
+    if ((st = pack__check_keys(c, m, "match", match_keys)))
+        goto out_free;
+    int kinds = 0;
+    yaml_node_t *calls = pack__get(c, m, "calls");
+    if ((v = pack__get(c, m, "network"))) {
+        kinds++;
+        r->kind = SG_KIND_NETWORK;
+        if (!calls) {
+            st = pack__err(c, m, "rule %s: 'network' needs 'calls'", r->info.id);
+            goto out_free;
+        }
+        if ((st = pack__network(c, v, r)))
+            goto out_free;
+    } else if (calls) {
+        kinds++;
+        r->kind = SG_KIND_CALLS;
+    }
+    if (calls && (st = pack__strv(c, calls, "calls", &r->names, &r->nnames)))
+        goto out_free;
+    if ((v = pack__get(c, m, "imports"))) {
+        kinds++;
+        r->kind = SG_KIND_IMPORTS;
+        if ((st = pack__strv(c, v, "imports", &r->names, &r->nnames)))
+            goto out_free;
+    }
+    if ((v = pack__get(c, m, "attributes"))) {
+        kinds++;
+        r->kind = SG_KIND_ATTRIBUTES;
+        if ((st = pack__strv(c, v, "attributes", &r->names, &r->nnames)))
+            goto out_free;
+    }
+    if ((v = pack__get(c, m, "credentials"))) {
+        kinds++;
+        r->kind = SG_KIND_CREDENTIALS;
+        if ((st = pack__credentials(c, v, r)))
+            goto out_free;
+    }
+    if ((v = pack__get(c, m, "query"))) {
+        kinds++;
+        r->kind = SG_KIND_QUERY;
+        if ((st = pack__query(c, v, pack__get(c, m, "capture"), r)))
+            goto out_free;
+    }
+    if ((v = pack__get(c, m, "builtin"))) {
+        kinds++;
+        r->kind = SG_KIND_BUILTIN;
+        const char *b = pack__scalar(v);
+        static const char *const names[] = {"syntax-error", "limit", "ignored-suppression", "dynamic-attribute"};
+        bool ok = false;
+        for (int i = 0; i < 4; i++)
+            if (b && !strcmp(b, names[i])) {
+                r->builtin = (sg_builtin)i;
+                ok = true;
+            }
+        if (!ok) {
+            st = pack__err(c, v, "rule %s: unknown builtin check '%s'", r->info.id, b ? b : "");
+            goto out_free;
+        }
+        if (r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE) {
+            yaml_node_t *mods = pack__get(c, m, "modules");
+            if (!mods) {
+                st = pack__err(c, m, "rule %s: 'dynamic-attribute' needs 'modules'", r->info.id);
+                goto out_free;
+            }
+            if ((st = pack__strv(c, mods, "modules", &r->names, &r->nnames)))
+                goto out_free;
+        }
+    }
+    if (kinds != 1) {
+        st = pack__err(c, m, "rule %s: 'match' needs exactly one of calls, imports, attributes, credentials, "
+                             "network (with calls), query, builtin", r->info.id);
+        goto out_free;
+    }
+    yaml_node_t *where = pack__get(c, m, "where");
+    yaml_node_t *where_any = pack__get(c, m, "where_any");
+    if (where && where_any) {
+        st = pack__err(c, where_any, "rule %s: use 'where' or 'where_any', not both", r->info.id);
+        goto out_free;
+    }
+    if (where_any) {
+        where = where_any;
+        r->where_any = true;
+    }
+    if (where) {
+        if (r->kind != SG_KIND_CALLS) {
+            st = pack__err(c, where, "rule %s: conditions apply only to 'calls' rules", r->info.id);
+            goto out_free;
+        }
+        if (where->type != YAML_SEQUENCE_NODE) {
+            st = pack__err(c, where, "rule %s: 'where' must be a list of conditions", r->info.id);
+            goto out_free;
+        }
+        size_t count = (size_t)(where->data.sequence.items.top - where->data.sequence.items.start);
+        r->where = calloc(count ? count : 1, sizeof *r->where);
+        if (!r->where) {
+            st = SG_ERR_NOMEM;
+            goto out_free;
+        }
+        for (size_t i = 0; i < count; i++) {
+            r->nwhere = i + 1;
+            if ((st = pack__cond(c, pack__node(c, where->data.sequence.items.start[i]), &r->where[i])))
+                goto out_free;
+        }
+    }
+    r->references = r->kind == SG_KIND_CALLS && r->nwhere == 0;
+    if ((v = pack__get(c, m, "references"))) {
+        if ((st = pack__bool(c, v, "references", &r->references)))
+            goto out_free;
+    }
+    r->info.kind = pack__kind_name(r->kind);
+    if (!(r->info.matches = pack__describe(r)) || !(r->info.pack = strdup(c->pack))) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    free(sev);
+    *ret = r;
+    return SG_OK;
+out_free:
+    free(sev);
+    free(conf);
+    pack__rule_free(r);
+    return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Pack loading                                                                                  */
+
+static sg_status pack__load_doc(pack__ctx *c, sg_rules *staged)
+{
+    static const char *const keys[] = {"version", "rules", "allow_hosts", "module_aliases", "disable", NULL};
+    yaml_node_t *root = yaml_document_get_root_node(&c->doc);
+    if (!root)
+        return pack__err(c, NULL, "the rule pack is empty");
+    if (root->type != YAML_MAPPING_NODE)
+        return pack__err(c, root, "a rule pack must be a mapping with 'version' and 'rules'");
+    sg_status st = pack__check_keys(c, root, "pack", keys);
+    if (st)
+        return st;
+    yaml_node_t *ver = pack__get(c, root, "version");
+    long version;
+    if (!ver)
+        return pack__err(c, root, "missing 'version: 1'");
+    if ((st = pack__int(c, ver, "version", 1, 1, &version)))
+        return st;
+    yaml_node_t *rl = pack__get(c, root, "rules");
+    if (rl) {
+        if (rl->type != YAML_SEQUENCE_NODE)
+            return pack__err(c, rl, "'rules' must be a list");
+        for (yaml_node_item_t *it = rl->data.sequence.items.start; it < rl->data.sequence.items.top; it++) {
+            sg_rule *r = NULL;
+            if (staged->rules.len >= PACK_MAX_RULES)
+                return pack__err(c, rl, "more than %d rules", PACK_MAX_RULES);
+            if ((st = pack__rule(c, pack__node(c, *it), &r)))
+                return st;
+            for (size_t i = 0; i < staged->rules.len; i++)
+                if (!strcmp(staged->rules.items[i]->info.id, r->info.id)) {
+                    yaml_node_t *n = pack__node(c, *it);
+                    pack__rule_free(r);
+                    return pack__err(c, n, "duplicate rule id in one pack");
+                }
+            if (sg_array_push(&staged->rules, r, 0)) {
+                pack__rule_free(r);
+                return SG_ERR_NOMEM;
+            }
+        }
+    }
+    yaml_node_t *hosts = pack__get(c, root, "allow_hosts");
+    if (hosts) {
+        char **v;
+        size_t nv;
+        if ((st = pack__strv(c, hosts, "allow_hosts", &v, &nv)))
+            return st;
+        for (size_t i = 0; i < nv; i++) {
+            st = sg_rules_allow_host(staged, v[i]);
+            if (st == SG_ERR_INVALID_ARG)
+                st = pack__err(c, hosts, "allow_hosts: '%s' is not a host name", v[i]);
+            if (st)
+                break;
+        }
+        pack__strv_free(v, nv);
+        if (st)
+            return st;
+    }
+    yaml_node_t *al = pack__get(c, root, "module_aliases");
+    if (al) {
+        if (al->type != YAML_MAPPING_NODE)
+            return pack__err(c, al, "'module_aliases' must map a module name to the module it stands for");
+        for (yaml_node_pair_t *p = al->data.mapping.pairs.start; p < al->data.mapping.pairs.top; p++) {
+            const char *from = pack__scalar(pack__node(c, p->key)), *to = pack__scalar(pack__node(c, p->value));
+            if (!from || !to || !*from || !*to)
+                return pack__err(c, pack__node(c, p->key), "module_aliases entries must be non-empty strings");
+            sg_alias a = {strdup(from), strdup(to)};
+            if (!a.from || !a.to || sg_array_push(&staged->module_aliases, a, 0)) {
+                free(a.from);
+                free(a.to);
+                return SG_ERR_NOMEM;
+            }
+        }
+    }
+    return SG_OK;
+}
+
+sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, bool replace_all,
+                               sg_diag *diag)
+{
+    if (!rules || !buf)
+        return SG_ERR_INVALID_ARG;
+    if (rules->frozen)
+        return sg_diag_set(diag, SG_ERR_INVALID_ARG, name, 0, 0, -1, 0, "rule set is in use and cannot change");
+    if (len > PACK_MAX_BYTES)
+        return sg_diag_set(diag, SG_ERR_TOO_LARGE, name, 0, 0, -1, 0, "rule pack larger than %u bytes", PACK_MAX_BYTES);
+    pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag};
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return SG_ERR_NOMEM;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+    if (!yaml_parser_load(&parser, &c.doc)) {
+        sg_status st = sg_diag_set(diag, SG_ERR_RULES, c.pack, (long)parser.problem_mark.line + 1,
+                                   (long)parser.problem_mark.column + 1, (long long)parser.problem_mark.index, 0,
+                                   "YAML error: %s%s%s", parser.problem ? parser.problem : "malformed",
+                                   parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return st;
+    }
+    /* Load into a staging set; merge only when the whole pack is valid. */
+    sg_rules staged = {0};
+    sg_status st = pack__load_doc(&c, &staged);
+    yaml_node_t *root = yaml_document_get_root_node(&c.doc);
+    yaml_node_t *dis = st == SG_OK ? pack__get(&c, root, "disable") : NULL;
+    char **disable = NULL;
+    size_t ndisable = 0;
+    if (dis)
+        st = pack__strv(&c, dis, "disable", &disable, &ndisable);
+    yaml_document_delete(&c.doc);
+    yaml_parser_delete(&parser);
+    if (st) {
+        pack__clear_rules(&staged);
+        sg_array_free(&staged.rules);
+        for (size_t i = 0; i < staged.allow_hosts.len; i++)
+            free(staged.allow_hosts.items[i]);
+        sg_array_free(&staged.allow_hosts);
+        for (size_t i = 0; i < staged.module_aliases.len; i++) {
+            free(staged.module_aliases.items[i].from);
+            free(staged.module_aliases.items[i].to);
+        }
+        sg_array_free(&staged.module_aliases);
+        pack__strv_free(disable, ndisable);
+        return st == SG_ERR_NOMEM ? sg_diag_set(diag, st, c.pack, 0, 0, -1, 0, "out of memory") : st;
+    }
+    if (replace_all)
+        pack__clear_rules(rules);
+    /* Merge: a rule with an existing id replaces it in place. Failure to grow is the only error
+     * left and leaves the set partially merged but consistent. */
+    st = SG_OK;
+    for (size_t i = 0; i < staged.rules.len; i++) {
+        sg_rule *r = staged.rules.items[i];
+        bool replaced = false;
+        for (size_t k = 0; k < rules->rules.len && !replaced; k++)
+            if (!strcmp(rules->rules.items[k]->info.id, r->info.id)) {
+                pack__rule_free(rules->rules.items[k]);
+                rules->rules.items[k] = r;
+                replaced = true;
+            }
+        if (!replaced && sg_array_push(&rules->rules, r, 0)) {
+            pack__rule_free(r);
+            st = SG_ERR_NOMEM;
+        }
+    }
+    sg_array_free(&staged.rules);
+    for (size_t i = 0; i < staged.allow_hosts.len; i++)
+        if (st || sg_array_push(&rules->allow_hosts, staged.allow_hosts.items[i], 0)) {
+            free(staged.allow_hosts.items[i]);
+            st = SG_ERR_NOMEM;
+        }
+    sg_array_free(&staged.allow_hosts);
+    for (size_t i = 0; i < staged.module_aliases.len; i++)
+        if (st || sg_array_push(&rules->module_aliases, staged.module_aliases.items[i], 0)) {
+            free(staged.module_aliases.items[i].from);
+            free(staged.module_aliases.items[i].to);
+            st = SG_ERR_NOMEM;
+        }
+    sg_array_free(&staged.module_aliases);
+    for (size_t i = 0; i < ndisable && !st; i++)
+        st = sg_rules_disable(rules, disable[i], diag);
+    pack__strv_free(disable, ndisable);
+    return st;
+}
+
+sg_status sg_rules_load_file(sg_rules *rules, const char *path, bool replace_all, sg_diag *diag)
+{
+    if (!rules || !path)
+        return SG_ERR_INVALID_ARG;
+    char *buf;
+    size_t len;
+    sg_status st = sg_read_file(path, PACK_MAX_BYTES, &buf, &len, diag);
+    if (st)
+        return st;
+    if (memchr(buf, 0, len)) {
+        free(buf);
+        return sg_diag_set(diag, SG_ERR_RULES, path, 0, 0, -1, 0, "rule pack contains a NUL byte");
+    }
+    st = sg_rules_load_buffer(rules, path, buf, len, replace_all, diag);
+    free(buf);
+    return st;
+}

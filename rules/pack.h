@@ -1,0 +1,111 @@
+/*
+ * Rule packs: the data that says what the static gate looks for, loaded from YAML (libyaml).
+ * The default pack (rules/default.yml) is compiled into the binary. Format: docs/rules.md.
+ * Ownership: an sg_rules set owns its rules and every string in them. After sg_rules_freeze()
+ * (done by sg_checker_new) the set is read-only and may be shared between threads.
+ */
+#ifndef SG_PACK_H
+#define SG_PACK_H
+
+#include <regex.h>
+#include <tree_sitter/api.h>
+
+#include "gate/util.h"
+
+typedef enum sg_rule_kind {
+    SG_KIND_CALLS,
+    SG_KIND_IMPORTS,
+    SG_KIND_ATTRIBUTES,
+    SG_KIND_CREDENTIALS,
+    SG_KIND_NETWORK,
+    SG_KIND_QUERY,
+    SG_KIND_BUILTIN,
+} sg_rule_kind;
+
+typedef enum sg_builtin {
+    SG_BUILTIN_SYNTAX_ERROR,
+    SG_BUILTIN_LIMIT,
+    SG_BUILTIN_IGNORED_SUPPRESSION,
+    SG_BUILTIN_DYNAMIC_ATTRIBUTE, /* getattr(<module in names>, <non-constant>) */
+} sg_builtin;
+
+typedef enum sg_cond_op {
+    SG_COND_TRUTHY,          /* the argument is present and truthy (or not a literal) */
+    SG_COND_NOT_LITERAL,     /* the argument is present and not a constant */
+    SG_COND_LITERAL_IN,      /* the argument is a constant string matching one of values */
+    SG_COND_RESOLVES_IN,     /* the argument names one of values (qualified names) */
+    SG_COND_NOT_RESOLVES_IN, /* the argument is absent or names none of values */
+    SG_COND_ABSENT,
+    SG_COND_PRESENT,
+    SG_COND_FALSY,           /* the argument is present and a falsy literal */
+} sg_cond_op;
+
+typedef struct sg_cond {
+    int position;  /* positional index, -1 if only by keyword */
+    char *keyword; /* keyword name(s), comma-separated; NULL if only positional */
+    sg_cond_op op;
+    char **values;
+    size_t nvalues;
+} sg_cond;
+
+typedef struct sg_rule {
+    sg_rule_info info; /* strings owned by the rule */
+    sg_rule_kind kind;
+    char **names;      /* calls / imports / attributes / builtin dynamic-attribute modules: glob patterns */
+    size_t nnames;
+    sg_cond *where;
+    size_t nwhere;
+    bool where_any;    /* any condition suffices (default: all) */
+    bool references;   /* calls: also a callable passed or stored as a value */
+    /* credentials */
+    bool has_name_re, has_ignore_name_re, has_ignore_value_re;
+    regex_t name_re, ignore_name_re, ignore_value_re;
+    regex_t *value_res;
+    char **value_res_src;
+    size_t nvalue_res;
+    size_t min_length;
+    /* network */
+    int host_position;
+    char *host_keyword; /* comma-separated keyword names */
+    bool unverifiable; /* report calls whose host cannot be determined (else: disallowed hosts) */
+    /* query */
+    TSQuery *query;
+    char *query_src;
+    uint32_t capture; /* index of the capture that locates the finding */
+    regex_t *query_res; /* compiled #match? patterns, indexed by query string id */
+    bool *query_res_set;
+    uint32_t query_nstrings;
+    /* builtin */
+    sg_builtin builtin;
+} sg_rule;
+
+typedef struct sg_alias {
+    char *from, *to;
+} sg_alias;
+
+struct sg_rules {
+    SG_ARRAY(sg_rule *) rules;
+    SG_ARRAY(char *) allow_hosts;
+    SG_ARRAY(sg_alias) module_aliases;
+    /* Built by sg_rules_freeze: first dotted component of every calls/network pattern, for a
+     * quick reject of call names no rule can match. */
+    SG_ARRAY(char *) roots;
+    bool wildcard_root;
+    bool frozen;
+};
+
+/* Prepare a set for matching (idempotent). */
+sg_status sg_rules_freeze(sg_rules *rules);
+/* True if some calls/network rule pattern matches `qname` (used for `from m import *`). */
+bool sg_rules_knows(const sg_rules *rules, const char *qname);
+/* True if `qname`'s first component may match some calls/network rule. */
+bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len);
+bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname);
+bool sg_rules_host_allowed(const sg_rules *rules, const char *host);
+/* The built-in rule for a builtin check, or NULL if disabled/absent. */
+const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which);
+
+extern const unsigned char sg_default_rules_yml[];
+extern const size_t sg_default_rules_yml_len;
+
+#endif

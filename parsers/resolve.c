@@ -105,6 +105,7 @@ typedef struct res__binding {
     TSNode node;
     const char *src;
     sg_scope *scope;
+    uint32_t seq, pos;         /* block number and byte offset where the binding is made */
     struct res__binding *next; /* same name, same scope */
 } res__binding;
 
@@ -126,6 +127,9 @@ struct sg_resolver {
     SG_ARRAY(sg_scope *) scopes; /* creation order; index 0 is the shared module scope */
     size_t walk_next;            /* next scope index during a walk */
     const char *cur_src;
+    uint32_t cur_seq;    /* block number of the walk in progress */
+    uint32_t nblocks;    /* blocks bound so far */
+    uint32_t nwalked;    /* blocks walked so far (pass 2) */
     int budget;
 };
 
@@ -189,7 +193,8 @@ static int res__bind(sg_resolver *res, sg_scope *s, const char *name, uint32_t n
     res__binding *b = sg_arena_alloc(res->arena, sizeof *b);
     if (!b)
         return -1;
-    *b = (res__binding){.name = name, .name_len = n, .kind = kind, .qname = qname, .node = node, .src = src, .scope = s};
+    *b = (res__binding){.name = name, .name_len = n, .kind = kind, .qname = qname, .node = node, .src = src,
+                        .scope = s, .seq = res->cur_seq, .pos = ts_node_start_byte(node)};
     uint32_t i = res__hash(name, n) & (s->cap - 1);
     while (s->slots[i]) {
         res__binding *o = s->slots[i];
@@ -694,7 +699,7 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
 
 /* The scope that owns `name` as seen from `scope` (Python's LEGB without class scopes of
  * enclosing functions), and the first binding there; NULL if unbound. */
-static res__binding *res__find(sg_scope *scope, const char *name, uint32_t n)
+static res__binding *res__find(sg_scope *scope, const char *name, uint32_t n, sg_scope **ret_scope)
 {
     sg_scope *s = scope;
     bool first = true;
@@ -707,6 +712,7 @@ static res__binding *res__find(sg_scope *scope, const char *name, uint32_t n)
                     sg_scope *m = s;
                     while (m->parent)
                         m = m->parent;
+                    *ret_scope = m;
                     return m == s ? NULL : res__lookup_local(m, name, n);
                 }
                 if (b->kind == RES_NONLOCAL) {
@@ -714,6 +720,7 @@ static res__binding *res__find(sg_scope *scope, const char *name, uint32_t n)
                     first = false;
                     continue;
                 }
+                *ret_scope = s;
                 return b;
             }
         }
@@ -727,35 +734,56 @@ static bool res__lookup_const(res__cx *cx, sg_scope *scope, TSNode id, sg_buf *o
 {
     size_t n;
     const char *name = res__text(cx->src, id, &n);
-    res__binding *b = res__find(scope, name, (uint32_t)n);
+    sg_scope *owner;
+    res__binding *b = res__find(scope, name, (uint32_t)n, &owner);
     if (!b || b->next || b->kind != RES_ALIAS)
         return false; /* only a name bound exactly once to a constant */
     res__cx inner = {cx->res, b->src};
     return res__const(&inner, b->scope, b->node, out, depth + 4);
 }
 
-static void res__name(res__cx *cx, sg_scope *scope, const char *name, size_t n, sg_cands *out, int depth)
+/* Names a use may stand for when no binding of its scope precedes it: a builtin, or a name
+ * from `from m import *` that a rule knows. */
+static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t n, sg_cands *out)
+{
+    sg_resolver *res = cx->res;
+    for (sg_scope *s = scope; s; s = s->parent)
+        for (size_t i = 0; i < s->stars.len; i++) {
+            char buf[SG_MAX_QNAME + 2];
+            int k = snprintf(buf, sizeof buf, "%s.%.*s", s->stars.items[i], (int)n, name);
+            if (k > 0 && (size_t)k < sizeof buf) {
+                const char *q = res__normalize(res, buf, (size_t)k);
+                if (q && sg_rules_knows(res->rules, q))
+                    res__add(out, q);
+            }
+        }
+    res__add(out, res__normalize(res, name, n));
+}
+
+static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name, size_t n, sg_cands *out,
+                      int depth)
 {
     sg_resolver *res = cx->res;
     if (n == 12 && !memcmp(name, "__builtins__", 12)) {
         res__add(out, "builtins");
         return;
     }
-    res__binding *b = res__find(scope, name, (uint32_t)n);
+    sg_scope *owner = NULL;
+    res__binding *b = res__find(scope, name, (uint32_t)n, &owner);
     if (!b) {
-        /* Unbound here: a builtin, or a name from `from m import *` that a rule knows. */
-        for (sg_scope *s = scope; s; s = s->parent)
-            for (size_t i = 0; i < s->stars.len; i++) {
-                char buf[SG_MAX_QNAME + 2];
-                int k = snprintf(buf, sizeof buf, "%s.%.*s", s->stars.items[i], (int)n, name);
-                if (k > 0 && (size_t)k < sizeof buf) {
-                    const char *q = res__normalize(res, buf, (size_t)k);
-                    if (q && sg_rules_knows(res->rules, q))
-                        res__add(out, q);
-                }
-            }
-        res__add(out, res__normalize(res, name, n));
+        res__unbound(cx, scope, name, n, out);
         return;
+    }
+    /* At module or class level, a use before every binding of the name still sees the builtin
+     * or star-imported one (`eval(x)` then `eval = print`). In a function it would be an error. */
+    if (owner && (owner->is_class || !owner->parent) && owner == scope) {
+        bool preceded = false;
+        uint32_t pos = ts_node_start_byte(use);
+        for (res__binding *c = b; c; c = c->next)
+            if (c->seq < res->cur_seq || (c->seq == res->cur_seq && c->pos < pos))
+                preceded = true;
+        if (!preceded)
+            res__unbound(cx, scope, name, n, out);
     }
     for (; b; b = b->next) {
         if (--res->budget < 0)
@@ -878,7 +906,7 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
     if (s == sy->identifier) {
         size_t len;
         const char *t = res__text(cx->src, n, &len);
-        res__name(cx, scope, t, len, out, depth);
+        res__name(cx, scope, n, t, len, out, depth);
     } else if (s == sy->attribute) {
         sg_cands base = {0};
         res__expr(cx, scope, res__field(n, sy->f_object), &base, depth + 1);
@@ -1154,6 +1182,7 @@ static sg_status res__walk(sg_resolver *res, TSNode root, const char *src, res__
     const sg_syms *sy = res->sy;
     res__cx cx = {res, src};
     res->cur_src = src;
+    res->cur_seq = mode == RES_WALK_BIND ? res->nblocks++ : res->nwalked++;
     struct {
         sg_scope *scope;
         unsigned depth;

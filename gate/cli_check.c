@@ -154,6 +154,7 @@ static int check__build_rules(const char *verb, bool no_default, char **packs, s
 
 typedef struct check__input {
     char *path;    /* NULL for stdin */
+    bool walked;   /* found in a directory walk (an empty file there is not an error) */
     sg_report *report;
 } check__input;
 
@@ -163,7 +164,7 @@ typedef struct check__list {
     bool overflow;
 } check__list;
 
-static int check__push(check__list *l, char *path)
+static int check__push(check__list *l, char *path, bool walked)
 {
     if (l->len >= CHECK_MAX_FILES) {
         l->overflow = true;
@@ -180,7 +181,7 @@ static int check__push(check__list *l, char *path)
         l->items = p;
         l->cap = nc;
     }
-    l->items[l->len++] = (check__input){path, NULL};
+    l->items[l->len++] = (check__input){path, walked, NULL};
     return 0;
 }
 
@@ -196,7 +197,7 @@ static int check__walk(check__list *l, const char *dir, int depth)
         return 0;
     DIR *d = opendir(dir);
     if (!d)
-        return check__push(l, strdup(dir)); /* reported as unreadable when checked */
+        return check__push(l, strdup(dir), false); /* reported as unreadable when checked */
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
@@ -241,7 +242,7 @@ static int check__walk(check__list *l, const char *dir, int depth)
         } else if (S_ISREG(st.st_mode)) {
             const char *dot = strrchr(names[i], '.');
             if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw")))
-                rc = check__push(l, p);
+                rc = check__push(l, p, true);
             else
                 free(p);
         } else {
@@ -265,7 +266,7 @@ typedef struct check__pool {
     sg_status fatal;
 } check__pool;
 
-static sg_report *check__one(sg_checker *checker, check__opts *co, const char *path)
+static sg_report *check__one(sg_checker *checker, check__opts *co, const char *path, bool walked)
 {
     sg_diag d;
     sg_diag_init(&d);
@@ -278,6 +279,8 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
     if (st == SG_OK)
         st = sg_checker_check(checker, label, buf, len, &rep, &d);
     free(buf);
+    if (st == SG_ERR_EMPTY && walked)
+        return sg_report_new_empty(label, &rep) == SG_OK ? rep : NULL;
     if (st != SG_OK) {
         if (d.status == SG_OK) {
             d.status = st;
@@ -306,7 +309,7 @@ static void *check__worker(void *arg)
         if (i >= p->list->len)
             break;
         check__input *in = &p->list->items[i];
-        in->report = check__one(checker, p->co, in->path);
+        in->report = check__one(checker, p->co, in->path, in->walked);
         if (!in->report) {
             pthread_mutex_lock(&p->lock);
             p->fatal = SG_ERR_NOMEM;
@@ -471,7 +474,7 @@ int sg_cli_check(int argc, char **argv)
                 goto out_free;
             }
             seen_stdin = true;
-            if (check__push(&list, NULL))
+            if (check__push(&list, NULL, false))
                 goto out_nomem;
         } else if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             size_t before = list.len;
@@ -481,7 +484,7 @@ int sg_cli_check(int argc, char **argv)
                 fprintf(stderr, "snipgate: check: note: no *.py files under %s\n", p);
         } else {
             char *dup = strdup(p);
-            if (!dup || check__push(&list, dup))
+            if (!dup || check__push(&list, dup, false))
                 goto out_nomem;
         }
     }

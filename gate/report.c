@@ -33,6 +33,13 @@ sg_status sg_report_new_error(const char *path, const sg_diag *diag, sg_report *
     return SG_OK;
 }
 
+sg_status sg_report_new_empty(const char *path, sg_report **ret_report)
+{
+    if (!ret_report)
+        return SG_ERR_INVALID_ARG;
+    return sg_report_new(path, ret_report);
+}
+
 void sg_report_free(sg_report *report)
 {
     if (!report)

@@ -175,6 +175,9 @@ SG_API sg_status sg_checker_check(sg_checker *checker, const char *path, const c
 
 /* A report that records an input which could not be checked (it never passes). */
 SG_API sg_status sg_report_new_error(const char *path, const sg_diag *diag, sg_report **ret_report);
+/* A passing report for a document with nothing to check (an empty __init__.py met while walking a
+ * directory); explicit empty inputs are an error (SG_ERR_EMPTY) instead. */
+SG_API sg_status sg_report_new_empty(const char *path, sg_report **ret_report);
 SG_API void sg_report_free(sg_report *report);
 
 SG_API const char *sg_report_path(const sg_report *report);

@@ -1,10 +1,283 @@
-/* `snipgate run`: placeholder until the sandbox lands (issue 3). */
+/*
+ * `snipgate run FILE [--call EXPR] [--stdin FILE] [--timeout S] [--memory MB] [--format F]`:
+ * execute one snippet in the sandbox and print its classified outcome. Public API only.
+ * Exit codes: 0 outcome ok, 1 any other outcome, 2 bad usage or input, 3 sandbox setup failure.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "snipgate.h"
+
+#define RUN_MAX_INPUT (8u << 20)
+
+static void run__usage(FILE *out)
+{
+    fprintf(out,
+            "usage: snipgate run FILE [options]\n"
+            "\n"
+            "Execute FILE (Python; '-' for stdin) in the sandbox and report the outcome:\n"
+            "ok, exception, timeout, memory_limit, output_limit, forbidden_syscall, signal or\n"
+            "setup_error. Nothing runs if the kernel refuses any isolation layer.\n"
+            "\n"
+            "options:\n"
+            "  --call EXPR        after running FILE's top level, evaluate EXPR (e.g. 'f(1, 2)')\n"
+            "                     in a fresh child and report its outcome and value repr\n"
+            "  --stdin FILE       bytes given to the snippet's stdin (default: empty)\n"
+            "  --timeout S        CPU and wall-clock limit in seconds (default 5 CPU, 10 wall)\n"
+            "  --cpu S, --wall S  set one of them (also accepts 250ms, 1.5s)\n"
+            "  --memory MB        memory limit (default 256; accepts 64K, 1G)\n"
+            "  --tasks N          processes + threads (default 64)\n"
+            "  --fsize MB         largest file written (default 16)\n"
+            "  --nofile N         open files (default 64)\n"
+            "  --tmp MB           size of the private /tmp (default 16)\n"
+            "  --max-output MB    cap on captured stdout and on stderr (default 1)\n"
+            "  --rlimit-memory    limit memory with RLIMIT_AS even where cgroups are usable\n"
+            "  --interpreter P    absolute path of the Python interpreter (default /usr/bin/python3)\n"
+            "  --format F         text (default) or json\n"
+            "  -h, --help         this help\n"
+            "\n"
+            "exit codes: 0 ok, 1 any other outcome, 2 bad usage or input, 3 setup error\n");
+}
+
+/* Read a whole file (or stdin for "-") into memory, at most RUN_MAX_INPUT bytes. */
+static int run__read_file(const char *path, char **ret_buf, size_t *ret_len)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
+    if (!f) {
+        sg_cli_error("run", "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap + 1);
+    int rc = -1;
+    if (!buf) {
+        sg_cli_error("run", "out of memory");
+        goto out_close;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= RUN_MAX_INPUT) {
+                sg_cli_error("run", "'%s' is larger than %u bytes", path, RUN_MAX_INPUT);
+                goto out_close;
+            }
+            cap *= 2;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                sg_cli_error("run", "out of memory");
+                goto out_close;
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                sg_cli_error("run", "cannot read '%s': %s", path, strerror(errno));
+                goto out_close;
+            }
+            break;
+        }
+    }
+    buf[len] = '\0';
+    *ret_buf = buf;
+    *ret_len = len;
+    buf = NULL;
+    rc = 0;
+out_close:
+    free(buf);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}
+
+static void run__print_text(FILE *out, const sg_outcome_info *i)
+{
+    fprintf(out, "outcome: %s", sg_outcome_kind_name(i->kind));
+    if (i->detail[0])
+        fprintf(out, " (%s)", i->detail);
+    fputc('\n', out);
+    if (i->value_repr)
+        fprintf(out, "value: %s\n", i->value_repr);
+    if (i->traceback && i->traceback[0])
+        fprintf(out, "%s", i->traceback);
+    fprintf(out, "exit_code: %d  signal: %d  cpu_ms: %llu  wall_ms: %llu  peak_rss_kb: %llu\n",
+            i->exit_code, i->signal, (unsigned long long)i->cpu_ms, (unsigned long long)i->wall_ms,
+            (unsigned long long)i->peak_rss_kb);
+    fprintf(out, "limits: memory %s, tasks %s\n", sg_limit_mechanism_name(i->memory_mechanism),
+            sg_limit_mechanism_name(i->tasks_mechanism));
+    if (i->stdout_len) {
+        fprintf(out, "--- stdout (%zu bytes%s)\n", i->stdout_len, i->stdout_truncated ? ", truncated" : "");
+        fwrite(i->stdout_data, 1, i->stdout_len, out);
+        if (i->stdout_data[i->stdout_len - 1] != '\n')
+            fputc('\n', out);
+    }
+    if (i->stderr_len) {
+        fprintf(out, "--- stderr (%zu bytes%s)\n", i->stderr_len, i->stderr_truncated ? ", truncated" : "");
+        fwrite(i->stderr_data, 1, i->stderr_len, out);
+        if (i->stderr_data[i->stderr_len - 1] != '\n')
+            fputc('\n', out);
+    }
+}
+
+static int run__emit(const sg_outcome *o, bool json)
+{
+    if (json) {
+        char *s = NULL;
+        if (sg_outcome_to_json(o, &s) != SG_OK) {
+            sg_cli_error("run", "out of memory");
+            return -1;
+        }
+        puts(s);
+        free(s);
+    } else {
+        run__print_text(stdout, sg_outcome_info_get(o));
+    }
+    return fflush(stdout) == 0 ? 0 : -1;
+}
+
+/* A sandbox that could not be built: report it as a setup_error outcome and exit 3. */
+static int run__setup_error(sg_status st, const sg_diag *diag, const sg_sandbox_limits *limits, bool json)
+{
+    sg_outcome *o = NULL;
+    sg_cli_error("run", "%s: %s", sg_strerror(st), diag->message[0] ? diag->message : "sandbox setup failed");
+    if (sg_outcome_new_setup_error(diag, limits, &o) == SG_OK) {
+        (void)run__emit(o, json);
+        sg_outcome_free(o);
+    }
+    return st == SG_ERR_INVALID_ARG ? SG_EXIT_USAGE : SG_EXIT_INTERNAL;
+}
 
 int sg_cli_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    sg_cli_error("run", "the sandbox is not built yet");
-    return SG_EXIT_INTERNAL;
+    const char *file = NULL, *call = NULL, *stdin_path = NULL, *interpreter = NULL;
+    bool json = false;
+    sg_sandbox_limits limits;
+    sg_sandbox_limits_init(&limits);
+    sg_diag diag;
+    sg_diag_init(&diag);
+
+    static const struct {
+        const char *flag;
+        const char *limit;
+    } limit_flags[] = {
+        {"--timeout", "timeout"}, {"--cpu", "cpu"},       {"--wall", "wall"},
+        {"--memory", "memory"},   {"--tasks", "tasks"},   {"--fsize", "fsize"},
+        {"--nofile", "nofile"},   {"--tmp", "tmp"},
+    };
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        const char *val = a + 1 < argc ? argv[a + 1] : NULL;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            run__usage(stdout);
+            return SG_EXIT_PASS;
+        }
+        bool handled = false;
+        for (size_t k = 0; k < sizeof limit_flags / sizeof limit_flags[0]; k++) {
+            if (strcmp(arg, limit_flags[k].flag))
+                continue;
+            if (!val) {
+                sg_cli_error("run", "%s needs a value", arg);
+                return SG_EXIT_USAGE;
+            }
+            if (sg_sandbox_limits_set(&limits, limit_flags[k].limit, val, &diag) != SG_OK) {
+                sg_cli_error("run", "%s", diag.message);
+                return SG_EXIT_USAGE;
+            }
+            a++;
+            handled = true;
+        }
+        if (handled)
+            continue;
+        if (!strcmp(arg, "--max-output")) {
+            if (!val || sg_sandbox_limits_set(&limits, "stdout", val, &diag) != SG_OK ||
+                sg_sandbox_limits_set(&limits, "stderr", val, &diag) != SG_OK) {
+                sg_cli_error("run", "%s", val ? diag.message : "--max-output needs a value");
+                return SG_EXIT_USAGE;
+            }
+            a++;
+        } else if (!strcmp(arg, "--rlimit-memory")) {
+            limits.prefer_rlimit_memory = true;
+        } else if (!strcmp(arg, "--call") || !strcmp(arg, "--stdin") || !strcmp(arg, "--format") ||
+                   !strcmp(arg, "--interpreter")) {
+            if (!val) {
+                sg_cli_error("run", "%s needs a value", arg);
+                return SG_EXIT_USAGE;
+            }
+            if (arg[2] == 'c')
+                call = val;
+            else if (arg[2] == 's')
+                stdin_path = val;
+            else if (arg[2] == 'i')
+                interpreter = val;
+            else if (!strcmp(val, "json"))
+                json = true;
+            else if (strcmp(val, "text")) {
+                sg_cli_error("run", "unknown format '%s' (text or json)", val);
+                return SG_EXIT_USAGE;
+            }
+            a++;
+        } else if (arg[0] == '-' && arg[1]) {
+            sg_cli_error("run", "unknown option '%s'", arg);
+            run__usage(stderr);
+            return SG_EXIT_USAGE;
+        } else if (!file) {
+            file = arg;
+        } else {
+            sg_cli_error("run", "only one FILE can be run");
+            return SG_EXIT_USAGE;
+        }
+    }
+    if (!file) {
+        sg_cli_error("run", "missing FILE");
+        run__usage(stderr);
+        return SG_EXIT_USAGE;
+    }
+
+    int rc = SG_EXIT_INTERNAL;
+    char *src = NULL, *in = NULL;
+    size_t src_len = 0, in_len = 0;
+    sg_sandbox *sb = NULL;
+    sg_worker *w = NULL;
+    sg_outcome *imp = NULL, *res = NULL;
+    if (run__read_file(file, &src, &src_len) < 0 || (stdin_path && run__read_file(stdin_path, &in, &in_len) < 0)) {
+        rc = SG_EXIT_USAGE;
+        goto out_free;
+    }
+    sg_status st = sg_sandbox_new(interpreter, &sb, &diag);
+    if (st != SG_OK) {
+        rc = run__setup_error(st, &diag, &limits, json);
+        goto out_free;
+    }
+    sg_worker_opts opts;
+    sg_worker_opts_init(&opts);
+    opts.as_main = call == NULL;
+    opts.stdin_data = in;
+    opts.stdin_len = in_len;
+    st = sg_worker_new(sb, src, src_len, &limits, &opts, &w, &imp, &diag);
+    if (st == SG_OK) {
+        if (call && sg_outcome_info_get(imp)->kind == SG_OUTCOME_OK)
+            st = sg_worker_call(w, call, NULL, &res, &diag);
+        else
+            st = sg_worker_finish(w, &res, &diag);
+    }
+    if (st != SG_OK) {
+        rc = run__setup_error(st, &diag, &limits, json);
+        goto out_free;
+    }
+    if (run__emit(res, json) < 0) {
+        rc = SG_EXIT_INTERNAL;
+        goto out_free;
+    }
+    rc = sg_outcome_info_get(res)->kind == SG_OUTCOME_OK ? SG_EXIT_PASS : SG_EXIT_BLOCK;
+out_free:
+    sg_outcome_free(res);
+    sg_outcome_free(imp);
+    sg_worker_free(w);
+    sg_sandbox_free(sb);
+    free(src);
+    free(in);
+    return rc;
 }

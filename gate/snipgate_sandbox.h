@@ -1,0 +1,210 @@
+/*
+ * snipgate sandbox: run untrusted Python under Linux namespaces, rlimits/cgroups and a seccomp
+ * allow-list, and classify what happened. Included by snipgate.h; do not include it directly.
+ *
+ * Ownership (same rules as snipgate.h):
+ *  - `sg_sandbox`, `sg_worker` and `sg_outcome` are opaque handles from `_new*` functions,
+ *    released with the matching `_free` (NULL is a no-op).
+ *  - `sg_outcome_info()` returns a view borrowed from its outcome: valid until sg_outcome_free.
+ *  - Source, call text and stdin buffers are copied; callers keep theirs.
+ *
+ * Trust: nothing the sandboxed process prints, writes or exits with is a verdict by itself. The
+ * outcome is decided outside the sandbox by snipgate from facts it observes (kernel wait status
+ * reported by a trusted pid-1, seccomp notifications, cgroup events, its own clocks and output
+ * caps). The repr of a returned value is *data* for a later stage to compare, never a pass.
+ *
+ * Threads: an `sg_sandbox` is immutable after creation and may be shared; an `sg_worker` belongs
+ * to one thread at a time. Creating sandboxes from a multi-threaded program is supported: the
+ * children only make raw system calls between fork and exec.
+ *
+ * Failure: if the kernel refuses a namespace, a mount, a limit or the seccomp filter, the call
+ * fails with SG_ERR_UNSUPPORTED or SG_ERR_SANDBOX and nothing runs. There is no fallback to
+ * running code unsandboxed.
+ */
+#ifndef SNIPGATE_SANDBOX_H
+#define SNIPGATE_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every way a run or a call can end. Append-only. */
+typedef enum sg_outcome_kind {
+    SG_OUTCOME_OK = 0,                /* ran to the end (a call returned a value) */
+    SG_OUTCOME_EXCEPTION = 1,         /* an uncaught exception, SystemExit != 0, or no result */
+    SG_OUTCOME_TIMEOUT = 2,           /* CPU or wall-clock limit (see timeout_kind) */
+    SG_OUTCOME_MEMORY_LIMIT = 3,      /* the memory limit was hit (OOM kill or MemoryError) */
+    SG_OUTCOME_OUTPUT_LIMIT = 4,      /* stdout or stderr exceeded its cap */
+    SG_OUTCOME_FORBIDDEN_SYSCALL = 5, /* a system call outside the allow-list (name in syscall) */
+    SG_OUTCOME_SIGNAL = 6,            /* killed by a signal */
+    SG_OUTCOME_SETUP_ERROR = 7,       /* snipgate could not build the sandbox: never a pass */
+} sg_outcome_kind;
+
+/* "ok", "exception", "timeout", "memory_limit", "output_limit", "forbidden_syscall", "signal",
+ * "setup_error". Never NULL ("unknown" for a bad value). */
+SG_API const char *sg_outcome_kind_name(sg_outcome_kind kind);
+/* Inverse of sg_outcome_kind_name; SG_ERR_INVALID_ARG for an unknown name. */
+SG_API sg_status sg_outcome_kind_parse(const char *name, sg_outcome_kind *ret_kind);
+
+/* Which mechanism enforced a limit. */
+typedef enum sg_limit_mechanism {
+    SG_MECH_NONE = 0,
+    SG_MECH_RLIMIT = 1,
+    SG_MECH_CGROUP_V1 = 2,
+    SG_MECH_CGROUP_V2 = 3,
+} sg_limit_mechanism;
+
+/* "none", "rlimit", "cgroup_v1", "cgroup_v2". */
+SG_API const char *sg_limit_mechanism_name(sg_limit_mechanism mech);
+
+/* Resource limits. A value of 0 means "no limit" only where stated. */
+typedef struct sg_sandbox_limits {
+    uint64_t cpu_ms;          /* CPU time of one run or call (default 5000; rounded up to s) */
+    uint64_t wall_ms;         /* wall-clock time; kills every process of the sandbox (10000) */
+    uint64_t memory_bytes;    /* memory of the whole sandbox (default 256 MiB) */
+    uint64_t max_tasks;       /* processes + threads (default 64) */
+    uint64_t file_size_bytes; /* largest file the code may write (default 16 MiB) */
+    uint64_t open_files;      /* RLIMIT_NOFILE (default 64) */
+    uint64_t tmp_bytes;       /* size of the private /tmp (default 16 MiB) */
+    uint64_t stdout_bytes;    /* captured stdout cap; more kills the run (default 1 MiB) */
+    uint64_t stderr_bytes;    /* captured stderr cap (default 1 MiB) */
+    bool prefer_rlimit_memory;/* use RLIMIT_AS even if a cgroup memory controller is usable */
+} sg_sandbox_limits;
+
+/* Fill in the defaults above. */
+SG_API void sg_sandbox_limits_init(sg_sandbox_limits *limits);
+
+/*
+ * Set one limit by name from text, with units:
+ *   durations ("cpu", "wall", "timeout" = both): "2", "1.5", "2s", "250ms"  (plain = seconds)
+ *   sizes ("memory", "fsize", "tmp", "stdout", "stderr"): "256", "256M", "1G", "64K", "100B"
+ *        (plain = MiB)
+ *   counts ("tasks", "nofile").
+ * Fails with SG_ERR_INVALID_ARG (unknown name, malformed value, zero where a limit is required,
+ * or out of range), with the reason in diag; the limits are unchanged on failure.
+ */
+SG_API sg_status sg_sandbox_limits_set(sg_sandbox_limits *limits, const char *name, const char *value,
+                                       sg_diag *diag);
+
+/* ---------------------------------------------------------------------------------------------
+ * A sandbox: the policy (interpreter, read-only binds, compiled seccomp filter). Immutable.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_sandbox sg_sandbox;
+
+/*
+ * Make a sandbox for `interpreter` (an absolute path; NULL for /usr/bin/python3). Resolves the
+ * files the interpreter needs and compiles the seccomp allow-list. Fails with SG_ERR_INVALID_ARG
+ * (relative or missing interpreter), SG_ERR_UNSUPPORTED (the kernel lacks seccomp user
+ * notification or unprivileged user namespaces), SG_ERR_SANDBOX or SG_ERR_NOMEM.
+ */
+SG_API sg_status sg_sandbox_new(const char *interpreter, sg_sandbox **ret_sandbox, sg_diag *diag);
+SG_API void sg_sandbox_free(sg_sandbox *sandbox);
+
+/* ---------------------------------------------------------------------------------------------
+ * Outcomes
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_outcome sg_outcome;
+
+/* A read-only view of an outcome. Strings are NUL-terminated and never NULL unless stated. */
+typedef struct sg_outcome_info {
+    sg_outcome_kind kind;
+    int exit_code;            /* exit status of the interpreter/call child, -1 if none */
+    int signal;               /* terminating signal, 0 if none */
+    const char *syscall;      /* forbidden system call name, NULL if none */
+    const char *timeout_kind; /* "cpu" or "wall" for a timeout, else NULL */
+    uint64_t cpu_ms;
+    uint64_t wall_ms;
+    uint64_t peak_rss_kb;
+    const char *stdout_data;  /* captured bytes (may hold NULs), `stdout_len` of them */
+    size_t stdout_len;
+    bool stdout_truncated;
+    const char *stderr_data;
+    size_t stderr_len;
+    bool stderr_truncated;
+    const char *exc_type;     /* exception outcome: "ValueError", ...; else NULL */
+    const char *exc_message;  /* may be "" */
+    const char *traceback;    /* frames of <snippet> and <call> only, snippet line numbers */
+    long exc_line;            /* line in the snippet, 0 if unknown */
+    const char *value_repr;   /* ok outcome of a call: repr() of the value (capped), else NULL */
+    const char *detail;       /* one line of human-readable detail, "" if none */
+    sg_limit_mechanism memory_mechanism;
+    sg_limit_mechanism tasks_mechanism;
+    sg_sandbox_limits limits; /* the limits that were in force */
+} sg_outcome_info;
+
+SG_API const sg_outcome_info *sg_outcome_info_get(const sg_outcome *outcome);
+
+/*
+ * The outcome as one JSON object: {"outcome", "exit_code", "signal", "syscall", "cpu_ms",
+ * "wall_ms", "peak_rss_kb", "stdout", "stderr", "truncated", "limits": {...}, ...}. The string is
+ * malloc'd; free() it. Fails with SG_ERR_NOMEM.
+ */
+SG_API sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json);
+
+/* An outcome of kind setup_error describing `diag` (for a sandbox that could not be built). */
+SG_API sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limits *limits,
+                                            sg_outcome **ret_outcome);
+SG_API void sg_outcome_free(sg_outcome *outcome);
+
+/* ---------------------------------------------------------------------------------------------
+ * Workers: one sandboxed interpreter that imports the candidate once and then serves calls, each
+ * in a fresh forked child with its own CPU limit and the sandbox's wall limit.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_worker sg_worker;
+
+typedef struct sg_worker_opts {
+    bool as_main;            /* run the candidate as __main__ (like `python3 FILE`); default false */
+    const char *stdin_data;  /* bytes for the candidate's stdin (copied); NULL for /dev/null */
+    size_t stdin_len;
+} sg_worker_opts;
+
+SG_API void sg_worker_opts_init(sg_worker_opts *opts);
+
+/*
+ * Start a sandbox, run the candidate's top level once (its "import") under `limits`, and return
+ * the worker with the outcome of that import in `*ret_import` (caller frees it). A worker whose
+ * import did not end `ok` still returns SG_OK: its calls return that import outcome again.
+ * `sandbox` is borrowed and must outlive the worker. Fails with SG_ERR_SANDBOX, SG_ERR_UNSUPPORTED,
+ * SG_ERR_TOO_LARGE (source over 8 MiB), SG_ERR_INVALID_ARG or SG_ERR_NOMEM; nothing ran then.
+ */
+SG_API sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t source_len,
+                               const sg_sandbox_limits *limits, const sg_worker_opts *opts,
+                               sg_worker **ret_worker, sg_outcome **ret_import, sg_diag *diag);
+
+/*
+ * Run `code` (an expression such as "f(1, 2)", or statements) in a fresh child forked from the
+ * worker. On SG_OK `*ret_outcome` holds the classified result (ok with value_repr, exception, ...).
+ * The call's CPU limit is `limits->cpu_ms` (NULL: the worker's limits); its wall limit
+ * `limits->wall_ms` kills the whole sandbox, which restarts transparently at the next call.
+ * Fails with SG_ERR_INVALID_ARG (code over 60000 bytes or NUL bytes), SG_ERR_SANDBOX (the worker
+ * could not be restarted) or SG_ERR_NOMEM.
+ */
+SG_API sg_status sg_worker_call(sg_worker *worker, const char *code, const sg_sandbox_limits *limits,
+                                sg_outcome **ret_outcome, sg_diag *diag);
+
+/*
+ * Let the interpreter exit (end of input) and wait for it, adding what it did on the way out
+ * (atexit handlers, buffered output, its exit status) to `*ret_outcome`, a copy of the import
+ * outcome updated with the final facts. Used by `snipgate run` without --call. The worker is
+ * stopped afterwards. Fails like sg_worker_call.
+ */
+SG_API sg_status sg_worker_finish(sg_worker *worker, sg_outcome **ret_outcome, sg_diag *diag);
+
+/* Kill the sandbox (every process in it), wait for it and release everything it held. */
+SG_API void sg_worker_free(sg_worker *worker);
+
+/* Number of sandboxes this worker has started (1 + restarts after a kill). */
+SG_API unsigned sg_worker_starts(const sg_worker *worker);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SNIPGATE_SANDBOX_H */

@@ -1,0 +1,184 @@
+/*
+ * The checklist: every isolation layer, applied in order, in the processes of the sandbox.
+ *
+ *   pid 1 (init, trusted C, never runs Python)        pid 2 (launcher, becomes the interpreter)
+ *   1. die with the supervisor (PDEATHSIG)            8. fds 0..6 only, everything else closed
+ *   2. wait until cgroups are attached                9. new session, cwd /tmp
+ *   3. user namespace: uid/gid maps                  10. rlimits (cpu, fsize, nofile, nproc, core, as)
+ *   4. mounts: tmpfs root, ro binds, pivot_root      11. all capabilities dropped
+ *   5. hostname of the uts namespace                 12. no_new_privs
+ *   6. not dumpable (no /proc/1/mem, environ)        13. seccomp allow-list, listener to supervisor
+ *   7. fork the launcher, then reap until it exits   14. execve the interpreter, scrubbed env
+ *
+ * The namespaces themselves (user, mount, pid, net, ipc, uts, cgroup) were created by the clone
+ * that started pid 1 (sg_ns_clone). Any failure is reported to the supervisor with its stage and
+ * errno, and nothing runs: there is no degraded mode.
+ * Runs between fork and exec: raw system calls only, no allocation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sandbox/sandbox.h"
+
+#define CONTAIN_STEP(stage_, what_, expr)                                                         \
+    do {                                                                                           \
+        if ((expr) < 0)                                                                            \
+            contain__fail(status_fd, (stage_), (what_));                                           \
+    } while (0)
+
+__attribute__((noreturn)) static void contain__fail(int status_fd, enum sg_stage stage, const char *what)
+{
+    sg_ns_report(status_fd, SG_REPORT_SETUP_ERROR, stage, errno, what);
+    _exit(127);
+}
+
+/* Step 1: PDEATHSIG is set after the clone; if the supervisor died in between, stop now. */
+static int contain__parent_alive(int life_fd)
+{
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+        return -1;
+    struct pollfd p = {.fd = life_fd, .events = POLLIN};
+    if (poll(&p, 1, 0) != 0) {
+        errno = ESRCH;
+        return -1;
+    }
+    return 0;
+}
+
+/* Step 2: the supervisor attaches our cgroups, then writes one byte (or closes on failure). */
+static int contain__wait_go(int go_fd)
+{
+    char c;
+    if (go_fd < 0)
+        return 0;
+    ssize_t n;
+    do
+        n = read(go_fd, &c, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) {
+        errno = ECANCELED;
+        return -1;
+    }
+    return 0;
+}
+
+/* Step 8: move the inherited fds to 0..6 (and two launcher-only fds), close all the rest. */
+static int contain__arrange_fds(const struct sg_child_plan *plan, int *status_fd)
+{
+    int high[7];
+    for (int i = 0; i < 7; i++)
+        if ((high[i] = fcntl(plan->fds[i], F_DUPFD_CLOEXEC, 300)) < 0)
+            return -1;
+    int sock = fcntl(plan->notify_sock, F_DUPFD_CLOEXEC, 300);
+    int st = fcntl(*status_fd, F_DUPFD_CLOEXEC, 300);
+    if (sock < 0 || st < 0)
+        return -1;
+    for (int i = 0; i < 7; i++)
+        if (dup2(high[i], i) < 0) /* dup2 clears O_CLOEXEC: these survive exec */
+            return -1;
+    if (dup3(sock, SG_FD_NOTIFY_SOCK, O_CLOEXEC) < 0 || dup3(st, SG_FD_STATUS, O_CLOEXEC) < 0)
+        return -1;
+    *status_fd = SG_FD_STATUS;
+    if (syscall(SYS_close_range, SG_FD_FIRST_FREE, SG_FD_NOTIFY_SOCK - 1, 0) < 0 ||
+        syscall(SYS_close_range, SG_FD_STATUS + 1, ~0U, 0) < 0)
+        return -1;
+    return 0;
+}
+
+/* Step 11: empty bounding, ambient, permitted, effective and inheritable sets. */
+static int contain__drop_caps(void)
+{
+    for (int cap = 0; cap < 64; cap++)
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+            return -1;
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+        return -1;
+    struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    return (int)syscall(SYS_capset, &hdr, data);
+}
+
+/* Step 13: load the filter; trust boundary: the listener fd goes to the supervisor. */
+static int contain__seccomp(const struct sg_child_plan *plan)
+{
+    int listener = sg_seccomp_load(plan->sb);
+    if (listener < 0)
+        return -1;
+    char cbuf[CMSG_SPACE(sizeof(int))];
+    memset(cbuf, 0, sizeof cbuf);
+    char byte = 'L';
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+                         .msg_controllen = sizeof cbuf};
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(cm), &listener, sizeof(int));
+    ssize_t n = sendmsg(SG_FD_NOTIFY_SOCK, &msg, MSG_NOSIGNAL);
+    int saved = errno;
+    close(listener);
+    close(SG_FD_NOTIFY_SOCK);
+    errno = saved;
+    return n == 1 ? 0 : -1;
+}
+
+/* pid 2: the launcher, turning into the interpreter once every layer is on. */
+__attribute__((noreturn)) static void contain__launcher(const struct sg_child_plan *plan)
+{
+    int status_fd = plan->status_fd;
+    CONTAIN_STEP(SG_STAGE_FDS, "arrange file descriptors", contain__arrange_fds(plan, &status_fd));
+    CONTAIN_STEP(SG_STAGE_FDS, "new session", setsid());
+    CONTAIN_STEP(SG_STAGE_FDS, "chdir /tmp", chdir("/tmp"));
+    CONTAIN_STEP(SG_STAGE_RLIMITS, "set rlimits", sg_limits_apply_rlimits(plan));
+    CONTAIN_STEP(SG_STAGE_CAPS, "drop capabilities", contain__drop_caps());
+    CONTAIN_STEP(SG_STAGE_NO_NEW_PRIVS, "no_new_privs", prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
+    CONTAIN_STEP(SG_STAGE_SECCOMP, "load seccomp filter", contain__seccomp(plan));
+    execve(plan->argv[0], plan->argv, plan->envp);
+    contain__fail(status_fd, SG_STAGE_EXEC, "execve the interpreter");
+}
+
+/* Keep only `fd` (moved to a high number) and return its new number; everything else closed. */
+static int contain__keep_only(int fd)
+{
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 300);
+    if (high < 0)
+        return -1;
+    if (syscall(SYS_close_range, 0, (unsigned)high - 1, 0) < 0 ||
+        syscall(SYS_close_range, (unsigned)high + 1, ~0U, 0) < 0)
+        return -1;
+    return high;
+}
+
+void sg_contain_child(const struct sg_child_plan *plan)
+{
+    int status_fd = plan->status_fd;
+    enum sg_stage stage;
+    const char *what = "";
+
+    CONTAIN_STEP(SG_STAGE_PARENT_DEATH, "parent-death signal", contain__parent_alive(plan->life_fd));
+    CONTAIN_STEP(SG_STAGE_INIT, "wait for cgroup attach", contain__wait_go(plan->go_fd));
+    CONTAIN_STEP(SG_STAGE_USER_NS, "write uid/gid maps", sg_ns_write_maps(plan->outer_uid, plan->outer_gid));
+    if (sg_mounts_setup(plan, &stage, &what) < 0)
+        contain__fail(status_fd, stage, what);
+    CONTAIN_STEP(SG_STAGE_HOSTNAME, "set hostname", sg_ns_set_hostname());
+    CONTAIN_STEP(SG_STAGE_INIT, "not dumpable", prctl(PR_SET_DUMPABLE, 0, 0, 0, 0));
+
+    pid_t launcher = (pid_t)syscall(SYS_clone, (unsigned long)SIGCHLD, NULL, NULL, NULL, NULL);
+    CONTAIN_STEP(SG_STAGE_FORK, "fork the launcher", launcher);
+    if (launcher == 0)
+        contain__launcher(plan);
+
+    struct sg_child_plan mine = *plan;
+    CONTAIN_STEP(SG_STAGE_INIT, "close fds in init", mine.status_fd = contain__keep_only(status_fd));
+    sg_ns_init_loop(&mine, launcher);
+}

@@ -1,0 +1,122 @@
+/*
+ * Namespaces: the clone that creates them all at once, the uid/gid maps of the user namespace,
+ * the hostname of the uts namespace, and the tiny init that is pid 1 of the pid namespace.
+ * Everything here except sg_ns_clone runs in the sandbox's pid 1, before or instead of exec: no
+ * allocation, raw system calls only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sandbox/sandbox.h"
+
+/*
+ * Create the child that becomes pid 1 of fresh user, mount, pid, net, ipc, uts and cgroup
+ * namespaces. A raw clone (fork semantics, no new stack) so that it works the same under ASan.
+ * Returns the child's pid in the parent, 0 in the child, -1 with errno on failure.
+ */
+pid_t sg_ns_clone(void)
+{
+    return (pid_t)syscall(SYS_clone, (unsigned long)(SG_NS_FLAGS | SIGCHLD), NULL, NULL, NULL, NULL);
+}
+
+static int ns__write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t len = strlen(text);
+    ssize_t n = write(fd, text, len);
+    int saved = errno;
+    close(fd);
+    if (n != (ssize_t)len) {
+        errno = n < 0 ? saved : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Map the one outer uid/gid to SG_SB_UID inside. Works unprivileged (a process may map its own
+ * ids once setgroups is denied). Inside, the code is not uid 0, so exec drops every capability.
+ */
+int sg_ns_write_maps(uid_t outer_uid, gid_t outer_gid)
+{
+    char line[64];
+    if (ns__write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+        return -1;
+    snprintf(line, sizeof line, "%d %u 1\n", SG_SB_UID, (unsigned)outer_uid);
+    if (ns__write_file("/proc/self/uid_map", line) < 0)
+        return -1;
+    snprintf(line, sizeof line, "%d %u 1\n", SG_SB_UID, (unsigned)outer_gid);
+    if (ns__write_file("/proc/self/gid_map", line) < 0)
+        return -1;
+    /* Become the mapped ids (we keep our capabilities in the new namespace until exec). */
+    if (syscall(SYS_setresgid, SG_SB_UID, SG_SB_UID, SG_SB_UID) < 0)
+        return -1;
+    if (syscall(SYS_setresuid, SG_SB_UID, SG_SB_UID, SG_SB_UID) < 0)
+        return -1;
+    return 0;
+}
+
+int sg_ns_set_hostname(void)
+{
+    static const char name[] = "sandbox";
+    if (sethostname(name, sizeof name - 1) < 0)
+        return -1;
+    return setdomainname(name, sizeof name - 1);
+}
+
+/* Trust boundary: pid 1 and the pre-exec launcher tell the supervisor what happened. */
+void sg_ns_report(int status_fd, int type, enum sg_stage stage, int err, const char *msg)
+{
+    struct sg_child_report r;
+    memset(&r, 0, sizeof r);
+    r.type = type;
+    r.stage = (int32_t)stage;
+    r.err = err;
+    if (msg)
+        snprintf(r.msg, sizeof r.msg, "%s", msg);
+    ssize_t n = write(status_fd, &r, sizeof r);
+    (void)n;
+}
+
+/*
+ * pid 1 of the sandbox: reap every process, and when the launcher (the interpreter) exits, report
+ * its wait status and resource usage, then exit, which makes the kernel kill whatever else is
+ * still alive in the pid namespace (daemons, stray children). Its signal dispositions stay at
+ * default, so processes inside cannot kill it (pid-1 protection); the supervisor can (SIGKILL).
+ */
+void sg_ns_init_loop(const struct sg_child_plan *plan, pid_t launcher)
+{
+    for (;;) {
+        int st = 0;
+        struct rusage ru;
+        memset(&ru, 0, sizeof ru);
+        pid_t p = wait4(-1, &st, __WALL, &ru);
+        if (p < 0) {
+            if (errno == EINTR)
+                continue;
+            _exit(120);
+        }
+        if (p != launcher)
+            continue;
+        struct sg_child_report r;
+        memset(&r, 0, sizeof r);
+        r.type = SG_REPORT_EXITED;
+        r.wstatus = st;
+        r.cpu_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+                   (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+        r.maxrss_kb = ru.ru_maxrss;
+        ssize_t n = write(plan->status_fd, &r, sizeof r);
+        (void)n;
+        _exit(0);
+    }
+}

@@ -1,0 +1,463 @@
+/*
+ * Outcomes: classification of the facts a phase produced, outcome objects and their JSON.
+ *
+ * Trust: classification ranks the facts snipgate observed itself first (seccomp notification,
+ * its own output caps and clock, the cgroup OOM counter, pid 1's wait status) and only then the
+ * runner's frames. A frame can make an outcome worse (exception) but an `ok` needs both the
+ * frame and a clean exit, and even then it only carries data (the repr of a value) for a later
+ * stage to judge: the candidate cannot turn a failure into a pass by printing or forging.
+ */
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "sandbox/sandbox.h"
+
+struct sg_outcome {
+    sg_outcome_info info;
+    char *syscall;
+    char *stdout_data;
+    char *stderr_data;
+    char *exc_type;
+    char *exc_message;
+    char *traceback;
+    char *value_repr;
+    char *detail;
+};
+
+static const char *const outcome__names[] = {
+    [SG_OUTCOME_OK] = "ok",
+    [SG_OUTCOME_EXCEPTION] = "exception",
+    [SG_OUTCOME_TIMEOUT] = "timeout",
+    [SG_OUTCOME_MEMORY_LIMIT] = "memory_limit",
+    [SG_OUTCOME_OUTPUT_LIMIT] = "output_limit",
+    [SG_OUTCOME_FORBIDDEN_SYSCALL] = "forbidden_syscall",
+    [SG_OUTCOME_SIGNAL] = "signal",
+    [SG_OUTCOME_SETUP_ERROR] = "setup_error",
+};
+
+const char *sg_outcome_kind_name(sg_outcome_kind kind)
+{
+    if ((unsigned)kind < sizeof outcome__names / sizeof outcome__names[0])
+        return outcome__names[kind];
+    return "unknown";
+}
+
+sg_status sg_outcome_kind_parse(const char *name, sg_outcome_kind *ret_kind)
+{
+    for (unsigned i = 0; name && i < sizeof outcome__names / sizeof outcome__names[0]; i++) {
+        if (!strcmp(name, outcome__names[i])) {
+            *ret_kind = (sg_outcome_kind)i;
+            return SG_OK;
+        }
+    }
+    return SG_ERR_INVALID_ARG;
+}
+
+void sg_frame_clear(struct sg_frame *frame)
+{
+    for (int i = 0; i < 128; i++) {
+        free(frame->fields[i]);
+        frame->fields[i] = NULL;
+        frame->lens[i] = 0;
+    }
+    frame->kind[0] = '\0';
+}
+
+/* Trust boundary: `body` comes from the sandbox. Every length is checked against `len`. */
+int sg_frame_parse(const unsigned char *body, size_t len, struct sg_frame *frame)
+{
+    sg_frame_clear(frame);
+    size_t i = 0;
+    while (i < len) {
+        if (len - i < 5)
+            goto fail;
+        unsigned tag = body[i];
+        uint32_t n = (uint32_t)body[i + 1] | (uint32_t)body[i + 2] << 8 |
+                     (uint32_t)body[i + 3] << 16 | (uint32_t)body[i + 4] << 24;
+        i += 5;
+        if (tag >= 128 || n > len - i || frame->fields[tag])
+            goto fail;
+        frame->fields[tag] = malloc((size_t)n + 1);
+        if (!frame->fields[tag])
+            goto fail;
+        memcpy(frame->fields[tag], body + i, n);
+        frame->fields[tag][n] = '\0';
+        frame->lens[tag] = n;
+        i += n;
+    }
+    const char *k = frame->fields['k'];
+    if (!k || strlen(k) >= sizeof frame->kind || frame->lens['k'] != strlen(k))
+        goto fail;
+    memcpy(frame->kind, k, strlen(k) + 1);
+    return 0;
+fail:
+    sg_frame_clear(frame);
+    return -1;
+}
+
+static bool outcome__kind_is(const struct sg_frame *f, const char *kind)
+{
+    return f && !strcmp(f->kind, kind);
+}
+
+/*
+ * The verdict table, in order of precedence. Pure: unit-tested on hand-made facts.
+ */
+sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandbox_limits *limits,
+                                    const char **ret_timeout_kind)
+{
+    *ret_timeout_kind = NULL;
+    const struct sg_frame *r = facts->result;
+    int sig = facts->have_status && WIFSIGNALED(facts->wstatus) ? WTERMSIG(facts->wstatus) : 0;
+    if (facts->forbidden)
+        return SG_OUTCOME_FORBIDDEN_SYSCALL;
+    if (facts->output_limit)
+        return SG_OUTCOME_OUTPUT_LIMIT;
+    if (facts->wall_timeout) {
+        *ret_timeout_kind = "wall";
+        return SG_OUTCOME_TIMEOUT;
+    }
+    if (facts->oom_kill)
+        return SG_OUTCOME_MEMORY_LIMIT;
+    if (sig == SIGXCPU || (sig == SIGKILL && limits->cpu_ms && facts->cpu_ms >= limits->cpu_ms)) {
+        *ret_timeout_kind = "cpu";
+        return SG_OUTCOME_TIMEOUT;
+    }
+    if (sig)
+        return SG_OUTCOME_SIGNAL;
+    if (facts->protocol_error)
+        return SG_OUTCOME_EXCEPTION;
+    if (outcome__kind_is(r, "exception")) {
+        const char *t = r->fields['t'];
+        if (t && !strcmp(t, "MemoryError"))
+            return SG_OUTCOME_MEMORY_LIMIT;
+        return SG_OUTCOME_EXCEPTION;
+    }
+    if (outcome__kind_is(r, "exit")) {
+        const char *c = r->fields['c'];
+        return (!facts->is_call && c && !strcmp(c, "0") &&
+                (!facts->have_status || WIFEXITED(facts->wstatus)))
+                   ? SG_OUTCOME_OK
+                   : SG_OUTCOME_EXCEPTION;
+    }
+    bool good = outcome__kind_is(r, facts->is_call ? "ok" : "ready");
+    if (good && (!facts->have_status || (WIFEXITED(facts->wstatus) && WEXITSTATUS(facts->wstatus) == 0)))
+        return SG_OUTCOME_OK;
+    return SG_OUTCOME_EXCEPTION; /* no result, or a non-zero exit without one */
+}
+
+static char *outcome__dup(const char *s, size_t len)
+{
+    char *d = malloc(len + 1);
+    if (d) {
+        if (len)
+            memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+static void outcome__sync(sg_outcome *o)
+{
+    o->info.syscall = o->syscall;
+    o->info.stdout_data = o->stdout_data;
+    o->info.stderr_data = o->stderr_data;
+    o->info.exc_type = o->exc_type;
+    o->info.exc_message = o->exc_message;
+    o->info.traceback = o->traceback;
+    o->info.value_repr = o->value_repr;
+    o->info.detail = o->detail;
+}
+
+void sg_outcome_free(sg_outcome *o)
+{
+    if (!o)
+        return;
+    free(o->syscall);
+    free(o->stdout_data);
+    free(o->stderr_data);
+    free(o->exc_type);
+    free(o->exc_message);
+    free(o->traceback);
+    free(o->value_repr);
+    free(o->detail);
+    free(o);
+}
+
+const sg_outcome_info *sg_outcome_info_get(const sg_outcome *outcome)
+{
+    return outcome ? &outcome->info : NULL;
+}
+
+static const char *outcome__field(const struct sg_frame *f, int tag)
+{
+    return f ? f->fields[tag] : NULL;
+}
+
+sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits *limits,
+                           const char *out, size_t out_len, bool out_trunc, const char *err,
+                           size_t err_len, bool err_trunc, sg_outcome **ret_outcome)
+{
+    sg_outcome *o = calloc(1, sizeof *o);
+    if (!o)
+        return SG_ERR_NOMEM;
+    const char *tkind = NULL;
+    o->info.kind = sg_outcome_classify(facts, limits, &tkind);
+    o->info.timeout_kind = tkind;
+    o->info.exit_code = -1;
+    const struct sg_frame *r = facts->result;
+    if (facts->have_status) {
+        if (WIFEXITED(facts->wstatus))
+            o->info.exit_code = WEXITSTATUS(facts->wstatus);
+        if (WIFSIGNALED(facts->wstatus))
+            o->info.signal = WTERMSIG(facts->wstatus);
+    }
+    if (outcome__kind_is(r, "exit") && r->fields['c'] && o->info.exit_code <= 0)
+        o->info.exit_code = atoi(r->fields['c']);
+    o->info.cpu_ms = facts->cpu_ms;
+    o->info.wall_ms = facts->wall_ms;
+    o->info.peak_rss_kb = facts->peak_rss_kb;
+    o->info.stdout_len = out_len;
+    o->info.stderr_len = err_len;
+    o->info.stdout_truncated = out_trunc;
+    o->info.stderr_truncated = err_trunc;
+    o->info.memory_mechanism = facts->memory_mechanism;
+    o->info.tasks_mechanism = facts->tasks_mechanism;
+    o->info.limits = *limits;
+    o->stdout_data = outcome__dup(out ? out : "", out_len);
+    o->stderr_data = outcome__dup(err ? err : "", err_len);
+    if (!o->stdout_data || !o->stderr_data)
+        goto fail;
+    if (facts->forbidden && !(o->syscall = outcome__dup(facts->syscall, strlen(facts->syscall))))
+        goto fail;
+    char detail[256] = "";
+    switch (o->info.kind) {
+    case SG_OUTCOME_FORBIDDEN_SYSCALL:
+        snprintf(detail, sizeof detail, "forbidden syscall: %s", facts->syscall);
+        break;
+    case SG_OUTCOME_TIMEOUT:
+        snprintf(detail, sizeof detail, "%s time limit of %llu ms exceeded", tkind,
+                 (unsigned long long)(tkind && tkind[0] == 'w' ? limits->wall_ms : limits->cpu_ms));
+        break;
+    case SG_OUTCOME_OUTPUT_LIMIT:
+        snprintf(detail, sizeof detail, "%s exceeded its cap", out_trunc ? "stdout" : "stderr");
+        break;
+    case SG_OUTCOME_MEMORY_LIMIT:
+        snprintf(detail, sizeof detail, "memory limit of %llu bytes (%s)",
+                 (unsigned long long)limits->memory_bytes,
+                 sg_limit_mechanism_name(facts->memory_mechanism));
+        break;
+    case SG_OUTCOME_SIGNAL:
+        snprintf(detail, sizeof detail, "killed by signal %d (%s)", o->info.signal,
+                 strsignal(o->info.signal));
+        break;
+    default:
+        break;
+    }
+    if (o->info.kind == SG_OUTCOME_EXCEPTION || o->info.kind == SG_OUTCOME_MEMORY_LIMIT) {
+        const char *t = NULL, *m = "", *b = "";
+        if (facts->protocol_error) {
+            t = "snipgate.ProtocolError";
+            m = "the sandbox sent a malformed or unexpected result frame";
+        } else if (outcome__kind_is(r, "exception")) {
+            t = outcome__field(r, 't');
+            m = outcome__field(r, 'm') ? outcome__field(r, 'm') : "";
+            b = outcome__field(r, 'b') ? outcome__field(r, 'b') : "";
+            if (outcome__field(r, 'l'))
+                o->info.exc_line = atol(outcome__field(r, 'l'));
+        } else if (outcome__kind_is(r, "exit")) {
+            t = "SystemExit";
+            m = outcome__field(r, 'm') ? outcome__field(r, 'm') : "";
+        } else if (o->info.kind == SG_OUTCOME_EXCEPTION) {
+            t = "snipgate.NoResult";
+            m = "the interpreter exited without reporting a result";
+        }
+        if (t) {
+            o->exc_type = outcome__dup(t, strlen(t));
+            o->exc_message = outcome__dup(m, strlen(m));
+            o->traceback = outcome__dup(b, strlen(b));
+            if (!o->exc_type || !o->exc_message || !o->traceback)
+                goto fail;
+            if (!detail[0])
+                snprintf(detail, sizeof detail, "%s: %.200s", t, m);
+        }
+    }
+    if (o->info.kind == SG_OUTCOME_OK && facts->is_call && outcome__field(r, 'r')) {
+        if (!(o->value_repr = outcome__dup(r->fields['r'], r->lens['r'])))
+            goto fail;
+    }
+    if (!(o->detail = outcome__dup(detail, strlen(detail))))
+        goto fail;
+    outcome__sync(o);
+    *ret_outcome = o;
+    return SG_OK;
+fail:
+    sg_outcome_free(o);
+    return SG_ERR_NOMEM;
+}
+
+static sg_status outcome__dupfield(char **dst, const char *src, size_t len)
+{
+    if (!src)
+        return SG_OK;
+    *dst = outcome__dup(src, len);
+    return *dst ? SG_OK : SG_ERR_NOMEM;
+}
+
+sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome)
+{
+    sg_outcome *o = calloc(1, sizeof *o);
+    if (!o)
+        return SG_ERR_NOMEM;
+    o->info = src->info;
+    if (outcome__dupfield(&o->syscall, src->syscall, src->syscall ? strlen(src->syscall) : 0) ||
+        outcome__dupfield(&o->stdout_data, src->stdout_data, src->info.stdout_len) ||
+        outcome__dupfield(&o->stderr_data, src->stderr_data, src->info.stderr_len) ||
+        outcome__dupfield(&o->exc_type, src->exc_type, src->exc_type ? strlen(src->exc_type) : 0) ||
+        outcome__dupfield(&o->exc_message, src->exc_message,
+                          src->exc_message ? strlen(src->exc_message) : 0) ||
+        outcome__dupfield(&o->traceback, src->traceback, src->traceback ? strlen(src->traceback) : 0) ||
+        outcome__dupfield(&o->value_repr, src->value_repr,
+                          src->value_repr ? strlen(src->value_repr) : 0) ||
+        outcome__dupfield(&o->detail, src->detail, src->detail ? strlen(src->detail) : 0)) {
+        sg_outcome_free(o);
+        return SG_ERR_NOMEM;
+    }
+    outcome__sync(o);
+    *ret_outcome = o;
+    return SG_OK;
+}
+
+sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limits *limits,
+                                     sg_outcome **ret_outcome)
+{
+    sg_outcome *o = calloc(1, sizeof *o);
+    if (!o)
+        return SG_ERR_NOMEM;
+    o->info.kind = SG_OUTCOME_SETUP_ERROR;
+    o->info.exit_code = -1;
+    if (limits)
+        o->info.limits = *limits;
+    else
+        sg_sandbox_limits_init(&o->info.limits);
+    const char *msg = diag && diag->message[0] ? diag->message : "the sandbox could not be set up";
+    o->detail = outcome__dup(msg, strlen(msg));
+    o->stdout_data = outcome__dup("", 0);
+    o->stderr_data = outcome__dup("", 0);
+    if (!o->detail || !o->stdout_data || !o->stderr_data) {
+        sg_outcome_free(o);
+        return SG_ERR_NOMEM;
+    }
+    outcome__sync(o);
+    *ret_outcome = o;
+    return SG_OK;
+}
+
+/* Bytes from the sandbox may be anything: keep valid UTF-8, replace the rest with U+FFFD. */
+static json_t *outcome__json_text(const char *s, size_t len)
+{
+    if (!s)
+        return json_null();
+    char *buf = malloc(len * 3 + 1);
+    if (!buf)
+        return NULL;
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned c = p[i];
+        size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        bool ok = n > 0 && i + n <= len;
+        for (size_t k = 1; ok && k < n; k++)
+            ok = (p[i + k] & 0xC0) == 0x80;
+        if (ok && n == 2 && c < 0xC2)
+            ok = false;
+        if (ok && n == 3) {
+            unsigned cp = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F);
+            ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
+        }
+        if (ok && n == 4) {
+            unsigned cp = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 |
+                          (p[i + 3] & 0x3F);
+            ok = cp >= 0x10000 && cp <= 0x10FFFF;
+        }
+        if (ok) {
+            memcpy(buf + o, p + i, n);
+            o += n;
+            i += n;
+        } else {
+            memcpy(buf + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            i += 1;
+        }
+    }
+    json_t *j = json_stringn(buf, o);
+    free(buf);
+    return j;
+}
+
+sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
+{
+    const sg_outcome_info *i = &outcome->info;
+    json_t *root = json_object();
+    json_t *lim = json_object();
+    if (!root || !lim)
+        goto fail;
+    int bad = 0;
+    bad |= json_object_set_new(root, "outcome", json_string(sg_outcome_kind_name(i->kind)));
+    bad |= json_object_set_new(root, "exit_code", i->exit_code >= 0 ? json_integer(i->exit_code) : json_null());
+    bad |= json_object_set_new(root, "signal", i->signal ? json_integer(i->signal) : json_null());
+    bad |= json_object_set_new(root, "syscall", i->syscall ? json_string(i->syscall) : json_null());
+    bad |= json_object_set_new(root, "timeout_kind", i->timeout_kind ? json_string(i->timeout_kind) : json_null());
+    bad |= json_object_set_new(root, "cpu_ms", json_integer((json_int_t)i->cpu_ms));
+    bad |= json_object_set_new(root, "wall_ms", json_integer((json_int_t)i->wall_ms));
+    bad |= json_object_set_new(root, "peak_rss_kb", json_integer((json_int_t)i->peak_rss_kb));
+    bad |= json_object_set_new(root, "stdout", outcome__json_text(i->stdout_data, i->stdout_len));
+    bad |= json_object_set_new(root, "stderr", outcome__json_text(i->stderr_data, i->stderr_len));
+    bad |= json_object_set_new(root, "truncated", json_boolean(i->stdout_truncated || i->stderr_truncated));
+    bad |= json_object_set_new(root, "stdout_truncated", json_boolean(i->stdout_truncated));
+    bad |= json_object_set_new(root, "stderr_truncated", json_boolean(i->stderr_truncated));
+    if (i->exc_type) {
+        json_t *e = json_object();
+        if (!e)
+            goto fail;
+        bad |= json_object_set_new(root, "exception", e);
+        bad |= json_object_set_new(e, "type", outcome__json_text(i->exc_type, strlen(i->exc_type)));
+        bad |= json_object_set_new(e, "message", outcome__json_text(i->exc_message, strlen(i->exc_message)));
+        bad |= json_object_set_new(e, "traceback", outcome__json_text(i->traceback, strlen(i->traceback)));
+        bad |= json_object_set_new(e, "line", i->exc_line > 0 ? json_integer(i->exc_line) : json_null());
+    } else {
+        bad |= json_object_set_new(root, "exception", json_null());
+    }
+    bad |= json_object_set_new(root, "value_repr",
+                               i->value_repr ? outcome__json_text(i->value_repr, strlen(i->value_repr)) : json_null());
+    bad |= json_object_set_new(root, "detail", outcome__json_text(i->detail, strlen(i->detail)));
+    const sg_sandbox_limits *l = &i->limits;
+    bad |= json_object_set_new(lim, "cpu_ms", json_integer((json_int_t)l->cpu_ms));
+    bad |= json_object_set_new(lim, "wall_ms", json_integer((json_int_t)l->wall_ms));
+    bad |= json_object_set_new(lim, "memory_bytes", json_integer((json_int_t)l->memory_bytes));
+    bad |= json_object_set_new(lim, "memory_mechanism", json_string(sg_limit_mechanism_name(i->memory_mechanism)));
+    bad |= json_object_set_new(lim, "tasks", json_integer((json_int_t)l->max_tasks));
+    bad |= json_object_set_new(lim, "tasks_mechanism", json_string(sg_limit_mechanism_name(i->tasks_mechanism)));
+    bad |= json_object_set_new(lim, "file_size_bytes", json_integer((json_int_t)l->file_size_bytes));
+    bad |= json_object_set_new(lim, "open_files", json_integer((json_int_t)l->open_files));
+    bad |= json_object_set_new(lim, "tmp_bytes", json_integer((json_int_t)l->tmp_bytes));
+    bad |= json_object_set_new(lim, "stdout_bytes", json_integer((json_int_t)l->stdout_bytes));
+    bad |= json_object_set_new(lim, "stderr_bytes", json_integer((json_int_t)l->stderr_bytes));
+    bad |= json_object_set_new(root, "limits", lim);
+    lim = NULL;
+    if (bad)
+        goto fail;
+    char *s = json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII);
+    json_decref(root);
+    if (!s)
+        return SG_ERR_NOMEM;
+    *ret_json = s;
+    return SG_OK;
+fail:
+    json_decref(lim);
+    json_decref(root);
+    return SG_ERR_NOMEM;
+}

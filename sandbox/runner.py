@@ -1,0 +1,210 @@
+# snipgate in-sandbox runner: the only Python in snipgate. It is embedded into the binary and
+# started as `/usr/bin/python3 -I -S -B -c BOOT` *inside* the sandbox, after every isolation layer
+# is in force. It is NOT trusted: the candidate runs in this same process and may rewrite anything
+# here. Everything it reports is a claim that the supervisor judges (see docs/sandbox.md).
+#
+# File descriptors (set up by the launcher):
+#   0 stdin, 1 stdout, 2 stderr (pipes read by the supervisor, capped there)
+#   3 this file (memfd), 4 the candidate source (memfd)
+#   5 requests from the supervisor, 6 results to the supervisor
+# Frames on 5 and 6: 4-byte little-endian payload length, then fields; a field is one tag byte,
+# a 4-byte little-endian length and that many bytes (UTF-8).
+#
+# Startup must stay cheap (cold launches are benchmarked): only builtin modules are imported
+# (os, sys, resource, gc) and tracebacks are formatted by hand instead of importing `traceback`.
+import gc
+import os
+import sys
+
+import resource
+
+REQ_FD, RES_FD = 5, 6
+MAX_TEXT = 1 << 16  # cap on any one text field we send (the supervisor caps again)
+
+
+def _read_all(fd):
+    parts = []
+    while True:
+        b = os.read(fd, 1 << 16)
+        if not b:
+            break
+        parts.append(b)
+    os.close(fd)
+    return b"".join(parts)
+
+
+def _text(s):
+    if not isinstance(s, str):
+        try:
+            s = str(s)
+        except BaseException:
+            s = "<unprintable>"
+    b = s.encode("utf-8", "backslashreplace")
+    return b[:MAX_TEXT]
+
+
+def _send(fields):
+    body = bytearray()
+    for tag, val in fields:
+        v = _text(val)
+        body += tag.encode() + len(v).to_bytes(4, "little") + v
+    data = len(body).to_bytes(4, "little") + bytes(body)
+    view = memoryview(data)
+    while view:
+        n = os.write(RES_FD, view)
+        view = view[n:]
+
+
+def _read_exact(n):
+    buf = b""
+    while len(buf) < n:
+        b = os.read(REQ_FD, n - len(buf))
+        if not b:
+            return None
+        buf += b
+    return buf
+
+
+def _recv():
+    head = _read_exact(4)
+    if head is None:
+        return None
+    body = _read_exact(int.from_bytes(head, "little"))
+    if body is None:
+        return None
+    fields, i = {}, 0
+    while i + 5 <= len(body):
+        tag = chr(body[i])
+        n = int.from_bytes(body[i + 1:i + 5], "little")
+        fields[tag] = body[i + 5:i + 5 + n].decode("utf-8", "replace")
+        i += 5 + n
+    return fields
+
+
+SOURCES = {}  # filename -> list of lines, for tracebacks
+
+
+def _format_exception(e):
+    """Type, message and a traceback limited to the snippet's and the call's own frames."""
+    t = type(e)
+    mod = getattr(t, "__module__", "builtins")
+    name = t.__qualname__ if mod in ("builtins", "__main__", None) else mod + "." + t.__qualname__
+    try:
+        msg = str(e)
+    except BaseException:
+        msg = "<exception str() failed>"
+    lines = ["Traceback (most recent call last):"]
+    tb = e.__traceback__
+    while tb is not None:
+        co = tb.tb_frame.f_code
+        fname = co.co_filename
+        if fname != "<sg-runner>":
+            lines.append('  File "%s", line %d, in %s' % (fname, tb.tb_lineno, co.co_name))
+            src = SOURCES.get(fname)
+            if src and 0 < tb.tb_lineno <= len(src):
+                lines.append("    " + src[tb.tb_lineno - 1].strip())
+        tb = tb.tb_next
+    if isinstance(e, SyntaxError) and e.filename in SOURCES:
+        lines.append('  File "%s", line %s' % (e.filename, e.lineno))
+        if e.text:
+            lines.append("    " + e.text.strip())
+    lines.append(name + (": " + msg if msg else ""))
+    line_no = ""
+    if isinstance(e, SyntaxError) and e.filename in SOURCES:
+        line_no = e.lineno
+    else:
+        tb = e.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == "<snippet>":
+                line_no = tb.tb_lineno
+            tb = tb.tb_next
+    return [("k", "exception"), ("t", name), ("m", msg), ("b", "\n".join(lines) + "\n"),
+            ("l", line_no)]
+
+
+def _flush():
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except BaseException:
+            pass
+
+
+def _run_call(text, ns):
+    """Evaluate one call (an expression, or statements) in the candidate's namespace."""
+    SOURCES["<call>"] = text.splitlines()
+    try:
+        try:
+            code = compile(text, "<call>", "eval")
+            is_expr = True
+        except SyntaxError:
+            code = compile(text, "<call>", "exec")
+            is_expr = False
+        value = eval(code, ns) if is_expr else exec(code, ns)
+        try:
+            r = repr(value)
+        except BaseException as e:
+            return _format_exception(e)
+        return [("k", "ok"), ("r", r), ("y", type(value).__qualname__)]
+    except SystemExit as e:
+        return [("k", "exit"), ("c", e.code if isinstance(e.code, int) else 1), ("m", e.code)]
+    except BaseException as e:
+        return _format_exception(e)
+
+
+def main():
+    as_main = sys.argv[1] == "1"
+    src = _read_all(4)
+    os.close(3)
+    sys.argv = ["<snippet>"]
+    mod = type(sys)("__main__" if as_main else "snippet")
+    mod.__dict__["__builtins__"] = __builtins__
+    mod.__dict__["__file__"] = "<snippet>"
+    sys.modules[mod.__name__] = mod
+    text = src.decode("utf-8", "replace")
+    SOURCES["<snippet>"] = text.splitlines()
+    # Phase 1: import the candidate once, in this process (the zygote).
+    try:
+        exec(compile(src, "<snippet>", "exec"), mod.__dict__)
+        first = [("k", "ready")]
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        first = [("k", "exit"), ("c", code), ("m", e.code)]
+    except BaseException as e:
+        first = _format_exception(e)
+    _flush()
+    _send(first)
+    if first[0][1] != "ready":
+        os._exit(0)
+    gc.freeze()
+    fork, wait4, setrlimit, exit_ = os.fork, os.wait4, resource.setrlimit, os._exit
+    # Phase 2: one forked child per call request; the zygote reports the child's wait status.
+    while True:
+        req = _recv()
+        if req is None:
+            _flush()
+            exit_(0)
+        cpu = int(req.get("u", "0"))
+        mem = int(req.get("a", "0"))
+        pid = fork()
+        if pid == 0:
+            try:
+                if cpu > 0:
+                    secs = (cpu + 999) // 1000
+                    setrlimit(resource.RLIMIT_CPU, (secs, secs + 1))
+                if mem > 0:
+                    setrlimit(resource.RLIMIT_AS, (mem, mem))
+                fields = _run_call(req.get("x", ""), mod.__dict__)
+            except BaseException as e:
+                fields = _format_exception(e)
+            _flush()
+            try:
+                _send(fields)
+            finally:
+                exit_(0)
+        _, status, ru = wait4(pid, 0)
+        _send([("k", "done"), ("s", status), ("u", int((ru.ru_utime + ru.ru_stime) * 1000)),
+               ("p", ru.ru_maxrss)])
+
+
+main()

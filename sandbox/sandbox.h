@@ -1,0 +1,194 @@
+/*
+ * Private interface of the sandbox. One file per kernel facility:
+ *   namespaces.c  user/mount/pid/net/ipc/uts/cgroup namespaces, uid maps, the pid-1 init
+ *   mounts.c      the tmpfs root, read-only binds, /tmp, /dev, /proc, pivot_root
+ *   limits.c      limits parsing, rlimits and cgroups (v2, v1, or rlimits only)
+ *   seccomp.c     the allow-list (libseccomp -> BPF), loading it, reading notifications
+ *   contain.c     the checklist that applies all of them in order (sg_contain_*)
+ *   worker.c      the supervisor: start, event loop, calls, restart, kill
+ *   outcome.c     outcome objects, classification, JSON
+ *
+ * Ownership: a `struct sg_sandbox` owns its strings and its BPF program. Code that runs in the
+ * sandbox's processes between fork and exec (contain.c, namespaces.c, mounts.c and the
+ * sg_*_child functions) must not allocate: it only reads memory prepared by the parent.
+ */
+#ifndef SG_SANDBOX_PRIVATE_H
+#define SG_SANDBOX_PRIVATE_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gate/snipgate.h"
+
+#define SG_SB_MAX_BINDS 16
+#define SG_SB_PATH_MAX 512
+#define SG_SB_UID 1000 /* the uid/gid the code runs as inside the user namespace */
+
+/* File descriptor numbers inside the sandbox (what runner.py expects). */
+enum {
+    SG_FD_RUNNER = 3,
+    SG_FD_SOURCE = 4,
+    SG_FD_REQ = 5,
+    SG_FD_RES = 6,
+    SG_FD_FIRST_FREE = 7,
+    SG_FD_NOTIFY_SOCK = 200, /* launcher only: sends the seccomp listener fd, closed before exec */
+    SG_FD_STATUS = 201,      /* launcher only: setup errors to the supervisor, O_CLOEXEC */
+};
+
+/* One read-only bind: host path (resolved, no symlinks) mounted at the same path in the root. */
+struct sg_bind {
+    char path[SG_SB_PATH_MAX];
+    bool is_dir;
+};
+
+/* A symlink to recreate in the new root (e.g. /lib -> usr/lib on merged-/usr systems). */
+struct sg_link {
+    char path[SG_SB_PATH_MAX];
+    char target[SG_SB_PATH_MAX];
+};
+
+struct sg_sandbox {
+    char interpreter[SG_SB_PATH_MAX]; /* resolved path executed inside */
+    struct sg_bind binds[SG_SB_MAX_BINDS];
+    size_t nbinds;
+    struct sg_link links[SG_SB_MAX_BINDS];
+    size_t nlinks;
+    struct sock_filter *bpf; /* compiled allow-list */
+    unsigned short bpf_len;
+};
+
+/* Which way a limit is enforced, decided by the parent before starting a sandbox. */
+struct sg_cgroup {
+    sg_limit_mechanism mech;       /* memory: CGROUP_V2, CGROUP_V1 or RLIMIT */
+    sg_limit_mechanism tasks_mech; /* tasks: CGROUP_V2, CGROUP_V1 or RLIMIT */
+    char mem_dir[SG_SB_PATH_MAX];  /* cgroup directory holding the memory limit ("" if none) */
+    char pids_dir[SG_SB_PATH_MAX]; /* v1: a separate pids cgroup ("" if none / same as mem_dir) */
+    uint64_t oom_kills_at_start;
+};
+
+/* Everything the children need, prepared by the parent before clone (no allocation after). */
+struct sg_child_plan {
+    const struct sg_sandbox *sb;
+    const sg_sandbox_limits *limits;
+    bool use_rlimit_as;
+    bool use_rlimit_nproc;
+    uid_t outer_uid;
+    gid_t outer_gid;
+    int life_fd;    /* read end of a pipe only the supervisor writes: EOF = supervisor gone */
+    int status_fd;  /* write end: struct sg_child_report to the supervisor */
+    int fds[7];     /* what becomes fds 0..6 of the interpreter */
+    int notify_sock;/* sends the seccomp listener to the supervisor */
+    int go_fd;      /* read end: the supervisor says "go" once cgroups are attached, or -1 */
+    char tmp_opts[64];
+    char *const *argv;
+    char *const *envp;
+};
+
+/* Stages of the setup, reported with errno when one fails (also the checklist order). */
+enum sg_stage {
+    SG_STAGE_NONE = 0,
+    SG_STAGE_PARENT_DEATH,
+    SG_STAGE_USER_NS,
+    SG_STAGE_MOUNTS,
+    SG_STAGE_HOSTNAME,
+    SG_STAGE_INIT,
+    SG_STAGE_FORK,
+    SG_STAGE_FDS,
+    SG_STAGE_RLIMITS,
+    SG_STAGE_CAPS,
+    SG_STAGE_NO_NEW_PRIVS,
+    SG_STAGE_SECCOMP,
+    SG_STAGE_EXEC,
+};
+
+const char *sg_stage_name(enum sg_stage stage);
+
+/* What pid 1 (trusted) tells the supervisor. Fixed size, below PIPE_BUF: written atomically. */
+struct sg_child_report {
+    int32_t type; /* SG_REPORT_* */
+    int32_t stage;
+    int32_t err;
+    int32_t wstatus;
+    int64_t cpu_us;
+    int64_t maxrss_kb;
+    char msg[160];
+};
+enum { SG_REPORT_SETUP_ERROR = 1, SG_REPORT_EXITED = 2 };
+
+/* namespaces.c */
+#define SG_NS_FLAGS                                                                                \
+    (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |     \
+     CLONE_NEWCGROUP)
+pid_t sg_ns_clone(void);
+int sg_ns_write_maps(uid_t outer_uid, gid_t outer_gid);
+int sg_ns_set_hostname(void);
+void sg_ns_report(int status_fd, int type, enum sg_stage stage, int err, const char *msg);
+__attribute__((noreturn)) void sg_ns_init_loop(const struct sg_child_plan *plan, pid_t launcher);
+
+/* mounts.c */
+sg_status sg_mounts_plan_path(struct sg_sandbox *sb, const char *path, sg_diag *diag);
+sg_status sg_mounts_elf_interp(const char *exe, char *buf, size_t len);
+int sg_mounts_setup(const struct sg_child_plan *plan, enum sg_stage *ret_stage, const char **ret_what);
+
+/* limits.c */
+int sg_limits_apply_rlimits(const struct sg_child_plan *plan);
+sg_status sg_cgroup_setup(const sg_sandbox_limits *limits, const char *tag, struct sg_cgroup *cg,
+                          sg_diag *diag);
+sg_status sg_cgroup_attach(const struct sg_cgroup *cg, pid_t pid, sg_diag *diag);
+uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg);
+uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg);
+void sg_cgroup_remove(struct sg_cgroup *cg);
+int sg_limits_parse_duration_ms(const char *s, uint64_t *ret_ms);
+int sg_limits_parse_size(const char *s, uint64_t default_unit, uint64_t *ret_bytes);
+
+/* seccomp.c */
+sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag);
+int sg_seccomp_load(const struct sg_sandbox *sb); /* returns the listener fd, or -1 with errno */
+/* The action the filter takes for (nr, args) on the native arch: SECCOMP_RET_ALLOW,
+ * SECCOMP_RET_ERRNO|e, SECCOMP_RET_USER_NOTIF... Evaluates the compiled BPF (for unit tests). */
+uint32_t sg_seccomp_eval(const struct sg_sandbox *sb, uint32_t arch, int nr, const uint64_t args[6]);
+/* Name of syscall `nr` on audit arch `arch` into buf ("ptrace", "i386:mount", "#451"). */
+void sg_seccomp_name(uint32_t arch, int nr, char *buf, size_t len);
+bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0);
+bool sg_seccomp_is_execve(uint32_t arch, int nr);
+
+/* contain.c: the checklist, run in pid 1 and in the launcher (pid 2). */
+__attribute__((noreturn)) void sg_contain_child(const struct sg_child_plan *plan);
+
+/* outcome.c */
+struct sg_frame {
+    char kind[16];
+    char *fields[128]; /* indexed by tag byte, malloc'd, NUL-terminated */
+    size_t lens[128];
+};
+/* Facts the supervisor gathered about one phase, from trusted sources and from frames. */
+struct sg_facts {
+    bool forbidden;
+    char syscall[64];
+    bool wall_timeout;
+    bool output_limit;
+    bool protocol_error;
+    bool oom_kill;              /* trusted: the cgroup counted an OOM kill */
+    bool have_status;
+    int wstatus;                /* of the interpreter (pid 1's report) or call child (zygote's) */
+    uint64_t cpu_ms;
+    uint64_t peak_rss_kb;
+    uint64_t wall_ms;
+    const struct sg_frame *result; /* the frame with the result (kind ok/ready/exception/exit) */
+    bool is_call;
+    sg_limit_mechanism memory_mechanism;
+    sg_limit_mechanism tasks_mechanism;
+};
+sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandbox_limits *limits,
+                                    const char **ret_timeout_kind);
+sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits *limits,
+                           const char *out, size_t out_len, bool out_trunc, const char *err,
+                           size_t err_len, bool err_trunc, sg_outcome **ret_outcome);
+sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome);
+void sg_frame_clear(struct sg_frame *frame);
+/* Parse one frame body (untrusted bytes). Returns 0, or -1 if malformed. */
+int sg_frame_parse(const unsigned char *body, size_t len, struct sg_frame *frame);
+
+#endif

@@ -1,0 +1,974 @@
+/*
+ * The supervisor: starts a sandbox (clone into namespaces, then the checklist of contain.c),
+ * serves the seccomp notifications, reads capped output and result frames, enforces the wall
+ * clock, and classifies each phase (the import of the candidate, each call, the final exit).
+ *
+ * Processes:  snipgate (supervisor, trusted)
+ *               └─ pid 1 "init" (trusted C: reaps, reports the interpreter's wait status)
+ *                    └─ pid 2 the interpreter = the zygote (untrusted: the candidate is imported)
+ *                         └─ one forked child per call (untrusted)
+ * Channels (all O_CLOEXEC on our side):
+ *   status pipe  pid 1 -> us: setup errors, the interpreter's wait status + rusage   (trusted)
+ *   ctl socket   launcher -> us, once, before exec: the seccomp listener fd + its pid (trusted)
+ *   listener     kernel -> us: syscall number, arch, pid of every non-allowed call   (trusted)
+ *   req pipe     us -> zygote: call requests
+ *   res pipe     zygote/child -> us: result frames                                    (UNTRUSTED)
+ *   stdout/err   pipes, capped here                                                   (UNTRUSTED)
+ * Killing pid 1 (SIGKILL) kills every process of the sandbox: that is the wall-clock kill, the
+ * output-limit kill and the forbidden-syscall kill.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sandbox/sandbox.h"
+
+extern const unsigned char sg_sandbox_runner_py[];
+extern const size_t sg_sandbox_runner_py_len;
+
+#define WORKER_MAX_SOURCE (8u << 20)
+#define WORKER_MAX_CALL 60000u
+#define WORKER_MAX_FRAME (1u << 20)
+#define WORKER_BOOT "import os;exec(compile(os.read(3,1<<20),'<sg-runner>','exec'))"
+
+/* A byte buffer whose cap is fixed when it is reset: bytes beyond it are dropped and flagged. */
+struct worker_buf {
+    char *data;
+    size_t len;
+    size_t alloc;
+    size_t cap;
+    bool truncated;
+};
+
+enum worker_phase { PHASE_IMPORT, PHASE_CALL, PHASE_FINISH };
+
+struct sg_worker {
+    const struct sg_sandbox *sb;
+    sg_sandbox_limits limits;
+    bool as_main;
+    char *source;
+    size_t source_len;
+    char *stdin_data;
+    size_t stdin_len;
+    unsigned starts;
+
+    /* the running sandbox */
+    bool alive;
+    bool ready; /* the import ended `ready`: calls are served */
+    pid_t init_pid;
+    pid_t zygote_pid; /* host pid of the interpreter, from the kernel (SCM_CREDENTIALS) */
+    int out_fd, err_fd, res_fd, req_fd, status_fd, ctl_fd, notify_fd, life_fd;
+    struct sg_cgroup cg;
+    uint64_t start_ns;
+    bool killed;
+    int exec_budget; /* execve calls the supervisor lets through: the launcher's one */
+    int fork_budget; /* process clones it lets through: one per call, from the zygote only */
+
+    /* the current phase */
+    struct worker_buf out, err, res;
+    struct sg_facts facts;
+    struct sg_frame result, done;
+    bool have_result, have_done;
+    bool have_exit_report;
+    struct sg_child_report exit_report;
+    bool setup_failed;
+    struct sg_child_report setup_report;
+    uint64_t oom_at_phase_start;
+
+    sg_outcome *import_outcome;
+};
+
+static const char *const worker__env[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
+                                          "TMPDIR=/tmp", NULL};
+
+const char *sg_stage_name(enum sg_stage stage)
+{
+    static const char *const names[] = {"none", "parent death signal", "user namespace", "mounts",
+                                        "hostname", "init", "fork", "file descriptors", "rlimits",
+                                        "capabilities", "no_new_privs", "seccomp", "exec"};
+    return (unsigned)stage < sizeof names / sizeof names[0] ? names[stage] : "unknown";
+}
+
+static uint64_t worker__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void worker__close(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+static void worker__buf_reset(struct worker_buf *b, size_t cap)
+{
+    b->len = 0;
+    b->cap = cap;
+    b->truncated = false;
+}
+
+static void worker__buf_free(struct worker_buf *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+/* Append up to the cap (growing geometrically); returns -1 only when out of memory. */
+static int worker__buf_add(struct worker_buf *b, const char *p, size_t n)
+{
+    size_t room = b->cap - b->len;
+    size_t take = n < room ? n : room;
+    if (take < n)
+        b->truncated = true;
+    if (!take)
+        return 0;
+    if (b->len + take + 1 > b->alloc) {
+        size_t want = b->alloc ? b->alloc : 4096;
+        while (want < b->len + take + 1)
+            want *= 2;
+        if (want > b->cap + 1)
+            want = b->cap + 1;
+        char *d = realloc(b->data, want);
+        if (!d)
+            return -1;
+        b->data = d;
+        b->alloc = want;
+    }
+    memcpy(b->data + b->len, p, take);
+    b->len += take;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+static int worker__memfd(const char *name, const void *data, size_t len)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    const char *p = data;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    (void)fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
+    if (lseek(fd, 0, SEEK_SET) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void worker__set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* Kill every process of the sandbox: SIGKILL to its pid 1 tears the pid namespace down. */
+static void worker__kill(struct sg_worker *w)
+{
+    if (w->alive && !w->killed)
+        kill(w->init_pid, SIGKILL);
+    w->killed = true;
+}
+
+static void worker__close_all(struct sg_worker *w)
+{
+    worker__close(&w->out_fd);
+    worker__close(&w->err_fd);
+    worker__close(&w->res_fd);
+    worker__close(&w->req_fd);
+    worker__close(&w->status_fd);
+    worker__close(&w->ctl_fd);
+    worker__close(&w->notify_fd);
+    worker__close(&w->life_fd);
+}
+
+/* Read what is available from an output pipe; over the cap means output_limit and a kill. */
+static void worker__read_output(struct sg_worker *w, int *fd, struct worker_buf *b)
+{
+    char tmp[65536];
+    for (;;) {
+        ssize_t n = read(*fd, tmp, sizeof tmp);
+        if (n > 0) {
+            if (worker__buf_add(b, tmp, (size_t)n) < 0 || b->truncated) {
+                w->facts.output_limit = true;
+                worker__kill(w);
+                if (b->truncated)
+                    return;
+            }
+            continue;
+        }
+        if (n == 0)
+            worker__close(fd);
+        if (n < 0 && errno == EINTR)
+            continue;
+        return;
+    }
+}
+
+static void worker__protocol_error(struct sg_worker *w)
+{
+    w->facts.protocol_error = true;
+    worker__kill(w);
+}
+
+static void worker__take_frame(struct sg_frame *dst, struct sg_frame *src)
+{
+    sg_frame_clear(dst);
+    memcpy(dst, src, sizeof *dst);
+    memset(src, 0, sizeof *src);
+}
+
+/* Trust boundary: a frame from the sandbox. Only kinds expected in this phase are accepted. */
+static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct sg_frame *f)
+{
+    const char *k = f->kind;
+    bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") ||
+                       !strcmp(k, ph == PHASE_IMPORT ? "ready" : "ok");
+    if (ph != PHASE_FINISH && result_kind && !w->have_result) {
+        worker__take_frame(&w->result, f);
+        w->have_result = true;
+    } else if (ph == PHASE_CALL && !strcmp(k, "done") && !w->have_done) {
+        worker__take_frame(&w->done, f);
+        w->have_done = true;
+    } else {
+        worker__protocol_error(w);
+    }
+}
+
+static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
+{
+    char tmp[65536];
+    for (;;) {
+        ssize_t n = read(w->res_fd, tmp, sizeof tmp);
+        if (n > 0) {
+            if (worker__buf_add(&w->res, tmp, (size_t)n) < 0 || w->res.truncated) {
+                worker__protocol_error(w);
+                return;
+            }
+            continue;
+        }
+        if (n == 0)
+            worker__close(&w->res_fd);
+        if (n < 0 && errno == EINTR)
+            continue;
+        break;
+    }
+    size_t off = 0;
+    while (w->res.len - off >= 4) {
+        const unsigned char *p = (const unsigned char *)w->res.data + off;
+        uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (len > WORKER_MAX_FRAME) {
+            worker__protocol_error(w);
+            break;
+        }
+        if (w->res.len - off - 4 < len)
+            break;
+        struct sg_frame f;
+        memset(&f, 0, sizeof f);
+        if (sg_frame_parse(p + 4, len, &f) < 0) {
+            worker__protocol_error(w);
+            break;
+        }
+        worker__on_frame(w, ph, &f);
+        sg_frame_clear(&f);
+        off += 4 + len;
+    }
+    if (off) {
+        memmove(w->res.data, w->res.data + off, w->res.len - off);
+        w->res.len -= off;
+    }
+}
+
+/* Trusted: the launcher (pre-exec) sends the seccomp listener; the kernel adds its pid. */
+static void worker__recv_listener(struct sg_worker *w)
+{
+    char byte;
+    union {
+        char buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } cbuf;
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
+                         .msg_controllen = sizeof cbuf.buf};
+    ssize_t n = recvmsg(w->ctl_fd, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    int fd = -1;
+    pid_t pid = 0;
+    for (struct cmsghdr *cm = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL; cm; cm = CMSG_NXTHDR(&msg, cm)) {
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+            cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+            memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+        } else if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS &&
+                   cm->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+            struct ucred cr;
+            memcpy(&cr, CMSG_DATA(cm), sizeof cr);
+            pid = cr.pid;
+        }
+    }
+    worker__close(&w->ctl_fd);
+    if (fd < 0 || pid <= 0) {
+        if (fd >= 0)
+            close(fd);
+        /* The launcher died before exec (its report explains why) or misbehaved: stop. */
+        worker__kill(w);
+        return;
+    }
+    worker__set_nonblock(fd);
+    w->notify_fd = fd;
+    w->zygote_pid = pid;
+}
+
+/*
+ * Trusted: a system call outside the allow-list, described by the kernel. The execve of the
+ * interpreter and one fork per call are let through (CONTINUE is safe here: the decision never
+ * looks at memory the caller could change). Anything else is forbidden: name it, kill everything.
+ */
+static void worker__handle_notif(struct sg_worker *w)
+{
+    static struct seccomp_notif_sizes sizes;
+    if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+        sizes.seccomp_notif = sizeof(struct seccomp_notif);
+    union {
+        struct seccomp_notif n;
+        char pad[1024];
+    } req;
+    union {
+        struct seccomp_notif_resp r;
+        char pad[1024];
+    } resp;
+    if (sizes.seccomp_notif > sizeof req || sizes.seccomp_notif_resp > sizeof resp) {
+        worker__kill(w);
+        return;
+    }
+    memset(&req, 0, sizeof req);
+    if (ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_RECV, &req.n) < 0) {
+        if (errno != ENOENT && errno != EINTR && errno != EAGAIN)
+            worker__close(&w->notify_fd);
+        return;
+    }
+    const struct seccomp_data *d = &req.n.data;
+    bool allow = false;
+    if ((pid_t)req.n.pid == w->zygote_pid && w->exec_budget > 0 && sg_seccomp_is_execve(d->arch, d->nr)) {
+        w->exec_budget--;
+        allow = true;
+    } else if ((pid_t)req.n.pid == w->zygote_pid && w->fork_budget > 0 &&
+               sg_seccomp_is_process_clone(d->arch, d->nr, d->args[0])) {
+        w->fork_budget--;
+        allow = true;
+    }
+    if (!allow) {
+        if (!w->facts.forbidden) {
+            w->facts.forbidden = true;
+            sg_seccomp_name(d->arch, d->nr, w->facts.syscall, sizeof w->facts.syscall);
+        }
+        worker__kill(w); /* first, so the caller never runs on after the denial */
+    }
+    memset(&resp, 0, sizeof resp);
+    resp.r.id = req.n.id;
+    if (allow)
+        resp.r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    else
+        resp.r.error = -EPERM;
+    (void)ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, &resp.r);
+}
+
+/* pid 1 is gone: reap it, collect what is left in the pipes, release the cgroup. */
+static void worker__reap(struct sg_worker *w, enum worker_phase ph)
+{
+    int st;
+    while (waitpid(w->init_pid, &st, __WALL) < 0 && errno == EINTR)
+        ;
+    w->alive = false;
+    w->ready = false;
+    if (w->out_fd >= 0)
+        worker__read_output(w, &w->out_fd, &w->out);
+    if (w->err_fd >= 0)
+        worker__read_output(w, &w->err_fd, &w->err);
+    if (w->res_fd >= 0)
+        worker__read_frames(w, ph);
+    if (sg_cgroup_oom_kills(&w->cg) > w->oom_at_phase_start)
+        w->facts.oom_kill = true;
+    uint64_t peak = sg_cgroup_peak_kb(&w->cg);
+    if (peak > w->facts.peak_rss_kb && ph != PHASE_CALL)
+        w->facts.peak_rss_kb = peak;
+    worker__close_all(w);
+    sg_cgroup_remove(&w->cg);
+}
+
+static void worker__read_status(struct sg_worker *w, enum worker_phase ph)
+{
+    for (;;) {
+        struct sg_child_report r;
+        ssize_t n = read(w->status_fd, &r, sizeof r);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return;
+        if (n == 0) {
+            worker__reap(w, ph);
+            return;
+        }
+        if (n != (ssize_t)sizeof r) {
+            w->setup_failed = true;
+            snprintf(w->setup_report.msg, sizeof w->setup_report.msg, "short status report");
+            worker__kill(w);
+            continue;
+        }
+        r.msg[sizeof r.msg - 1] = '\0';
+        if (r.type == SG_REPORT_SETUP_ERROR && !w->setup_failed) {
+            w->setup_failed = true;
+            w->setup_report = r;
+        } else if (r.type == SG_REPORT_EXITED) {
+            w->have_exit_report = true;
+            w->exit_report = r;
+        }
+    }
+}
+
+static bool worker__phase_done(const struct sg_worker *w, enum worker_phase ph)
+{
+    if (!w->alive)
+        return true;
+    if (w->killed)
+        return false; /* wait for the teardown to finish */
+    if (ph == PHASE_IMPORT)
+        return w->have_result && !strcmp(w->result.kind, "ready");
+    if (ph == PHASE_CALL)
+        return w->have_done;
+    return false;
+}
+
+/* The event loop of one phase: until it is done, the sandbox is dead, or the deadline kills it. */
+static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t deadline_ns)
+{
+    while (!worker__phase_done(w, ph)) {
+        uint64_t now = worker__now_ns();
+        if (!w->killed && now >= deadline_ns) {
+            w->facts.wall_timeout = true;
+            worker__kill(w);
+        }
+        struct pollfd p[6];
+        int *fds[6] = {&w->out_fd, &w->err_fd, &w->res_fd, &w->status_fd, &w->ctl_fd, &w->notify_fd};
+        for (int i = 0; i < 6; i++) {
+            p[i].fd = *fds[i];
+            p[i].events = POLLIN;
+            p[i].revents = 0;
+        }
+        int timeout = w->killed ? 1000 : (int)((deadline_ns - now) / 1000000u) + 1;
+        int rc = poll(p, 6, timeout);
+        if (rc < 0) {
+            if (errno == EINTR)
+                continue;
+            worker__kill(w);
+            continue;
+        }
+        if (p[4].revents && w->ctl_fd >= 0)
+            worker__recv_listener(w);
+        if (p[5].revents && w->notify_fd >= 0) {
+            if (p[5].revents & (POLLHUP | POLLERR | POLLNVAL))
+                worker__close(&w->notify_fd);
+            else
+                worker__handle_notif(w);
+        }
+        if (p[0].revents && w->out_fd >= 0)
+            worker__read_output(w, &w->out_fd, &w->out);
+        if (p[1].revents && w->err_fd >= 0)
+            worker__read_output(w, &w->err_fd, &w->err);
+        if (p[2].revents && w->res_fd >= 0)
+            worker__read_frames(w, ph);
+        if (p[3].revents && w->status_fd >= 0)
+            worker__read_status(w, ph);
+    }
+}
+
+static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
+{
+    if (ph != PHASE_FINISH) {
+        worker__buf_reset(&w->out, w->limits.stdout_bytes);
+        worker__buf_reset(&w->err, w->limits.stderr_bytes);
+        sg_frame_clear(&w->result);
+        w->have_result = false;
+    }
+    sg_frame_clear(&w->done);
+    w->have_done = false;
+    memset(&w->facts, 0, sizeof w->facts);
+    w->facts.memory_mechanism = w->cg.mech;
+    w->facts.tasks_mechanism = w->cg.tasks_mech;
+    w->oom_at_phase_start = sg_cgroup_oom_kills(&w->cg);
+}
+
+static sg_status worker__setup_error(struct sg_worker *w, sg_diag *diag)
+{
+    const struct sg_child_report *r = &w->setup_report;
+    int e = r->err;
+    sg_status st = SG_ERR_SANDBOX;
+    if ((e == EPERM || e == EINVAL || e == ENOSYS || e == EACCES) &&
+        (r->stage == SG_STAGE_USER_NS || r->stage == SG_STAGE_MOUNTS || r->stage == SG_STAGE_SECCOMP ||
+         r->stage == SG_STAGE_NO_NEW_PRIVS))
+        st = SG_ERR_UNSUPPORTED;
+    diag->status = st;
+    diag->sys_errno = e;
+    snprintf(diag->message, sizeof diag->message, "sandbox setup failed at %s (%s): %s; nothing was run",
+             sg_stage_name((enum sg_stage)r->stage), r->msg, e ? strerror(e) : "error");
+    return st;
+}
+
+/* Start one sandbox: memfds and pipes, cgroup, clone into the namespaces, the checklist. */
+static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
+{
+    static atomic_uint counter;
+    sg_status st = SG_ERR_SANDBOX;
+    int runner_fd = -1, src_fd = -1, in_fd = -1;
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, req[2] = {-1, -1}, res[2] = {-1, -1};
+    int status[2] = {-1, -1}, life[2] = {-1, -1}, go[2] = {-1, -1}, ctl[2] = {-1, -1};
+
+    runner_fd = worker__memfd("sg-runner", sg_sandbox_runner_py, sg_sandbox_runner_py_len);
+    src_fd = worker__memfd("sg-source", w->source, w->source_len);
+    in_fd = w->stdin_data ? worker__memfd("sg-stdin", w->stdin_data, w->stdin_len)
+                          : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (runner_fd < 0 || src_fd < 0 || in_fd < 0 || pipe2(out, O_CLOEXEC) < 0 ||
+        pipe2(err, O_CLOEXEC) < 0 || pipe2(req, O_CLOEXEC) < 0 || pipe2(res, O_CLOEXEC) < 0 ||
+        pipe2(status, O_CLOEXEC) < 0 || pipe2(life, O_CLOEXEC) < 0 ||
+        socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
+        diag->sys_errno = errno;
+        snprintf(diag->message, sizeof diag->message, "cannot create the sandbox's pipes: %s",
+                 strerror(errno));
+        goto out_close;
+    }
+    int one = 1;
+    if (setsockopt(ctl[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0)
+        goto out_close;
+
+    char tag[48];
+    snprintf(tag, sizeof tag, "%d-%u", (int)getpid(), atomic_fetch_add(&counter, 1));
+    if ((st = sg_cgroup_setup(&w->limits, tag, &w->cg, diag)) != SG_OK)
+        goto out_close;
+    bool need_go = w->cg.mem_dir[0] || w->cg.pids_dir[0];
+    if (need_go && pipe2(go, O_CLOEXEC) < 0) {
+        st = SG_ERR_SANDBOX;
+        goto out_cgroup;
+    }
+
+    struct sg_child_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.sb = w->sb;
+    plan.limits = &w->limits;
+    plan.use_rlimit_as = w->cg.mech == SG_MECH_RLIMIT;
+    plan.use_rlimit_nproc = true;
+    plan.outer_uid = geteuid();
+    plan.outer_gid = getegid();
+    plan.life_fd = life[0];
+    plan.status_fd = status[1];
+    int fds[7] = {in_fd, out[1], err[1], runner_fd, src_fd, req[0], res[1]};
+    memcpy(plan.fds, fds, sizeof fds);
+    plan.notify_sock = ctl[1];
+    plan.go_fd = need_go ? go[0] : -1;
+    snprintf(plan.tmp_opts, sizeof plan.tmp_opts, "size=%llu,nr_inodes=4096,mode=1777",
+             (unsigned long long)w->limits.tmp_bytes);
+    char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-c", WORKER_BOOT,
+                    w->as_main ? "1" : "0", NULL};
+    plan.argv = argv;
+    plan.envp = (char *const *)worker__env;
+
+    pid_t pid = sg_ns_clone();
+    if (pid == 0)
+        sg_contain_child(&plan); /* never returns */
+    if (pid < 0) {
+        int e = errno;
+        diag->sys_errno = e;
+        st = (e == EPERM || e == EINVAL || e == ENOSPC || e == EUSERS || e == EACCES)
+                 ? SG_ERR_UNSUPPORTED
+                 : SG_ERR_SANDBOX;
+        snprintf(diag->message, sizeof diag->message,
+                 "the kernel refused to create the sandbox's namespaces (clone: %s); nothing was run",
+                 strerror(e));
+        goto out_cgroup;
+    }
+    w->init_pid = pid;
+    if (need_go) {
+        if ((st = sg_cgroup_attach(&w->cg, pid, diag)) != SG_OK) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+                ;
+            goto out_cgroup;
+        }
+        if (write(go[1], "g", 1) != 1) {
+            st = SG_ERR_SANDBOX;
+            kill(pid, SIGKILL);
+            while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+                ;
+            goto out_cgroup;
+        }
+    }
+    /* Keep our ends; the child's ends close here. */
+    w->out_fd = out[0];
+    w->err_fd = err[0];
+    w->res_fd = res[0];
+    w->req_fd = req[1];
+    w->status_fd = status[0];
+    w->ctl_fd = ctl[0];
+    w->life_fd = life[1];
+    w->notify_fd = -1;
+    out[0] = err[0] = res[0] = req[1] = status[0] = ctl[0] = life[1] = -1;
+    worker__set_nonblock(w->out_fd);
+    worker__set_nonblock(w->err_fd);
+    worker__set_nonblock(w->res_fd);
+    worker__set_nonblock(w->req_fd);
+    worker__set_nonblock(w->status_fd);
+    w->alive = true;
+    w->killed = false;
+    w->ready = false;
+    w->zygote_pid = 0;
+    w->exec_budget = 1;
+    w->fork_budget = 0;
+    w->have_exit_report = false;
+    w->setup_failed = false;
+    w->starts++;
+    w->start_ns = worker__now_ns();
+    worker__buf_reset(&w->res, WORKER_MAX_FRAME + 4);
+    st = SG_OK;
+    goto out_close;
+out_cgroup:
+    sg_cgroup_remove(&w->cg);
+out_close:
+    if (runner_fd >= 0)
+        close(runner_fd);
+    if (src_fd >= 0)
+        close(src_fd);
+    if (in_fd >= 0)
+        close(in_fd);
+    int *all[] = {out, err, req, res, status, life, go, ctl};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        worker__close(&all[i][0]);
+        worker__close(&all[i][1]);
+    }
+    return st;
+}
+
+/* Kill and clean up whatever is running (no outcome). */
+static void worker__stop(struct sg_worker *w)
+{
+    if (!w->alive)
+        return;
+    worker__kill(w);
+    int st;
+    while (waitpid(w->init_pid, &st, __WALL) < 0 && errno == EINTR)
+        ;
+    w->alive = false;
+    w->ready = false;
+    worker__close_all(w);
+    sg_cgroup_remove(&w->cg);
+}
+
+/* Trusted: CPU time and peak RSS of a live process, from the kernel (/proc/PID/stat, status). */
+static void worker__proc_usage(pid_t pid, uint64_t *cpu_ms, uint64_t *peak_kb)
+{
+    char path[64], buf[2048];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+            buf[n] = '\0';
+            char *p = strrchr(buf, ')');
+            unsigned long long ut = 0, stt = 0;
+            if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2) {
+                long hz = sysconf(_SC_CLK_TCK);
+                *cpu_ms = (ut + stt) * 1000ull / (unsigned long long)(hz > 0 ? hz : 100);
+            }
+        }
+    }
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+            buf[n] = '\0';
+            char *p = strstr(buf, "VmHWM:");
+            if (p)
+                *peak_kb = strtoull(p + 6, NULL, 10);
+        }
+    }
+}
+
+static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t began_ns, sg_outcome **ret)
+{
+    struct sg_facts *f = &w->facts;
+    f->is_call = is_call;
+    f->result = w->have_result ? &w->result : NULL;
+    f->wall_ms = (worker__now_ns() - began_ns) / 1000000u;
+    if (w->alive && sg_cgroup_oom_kills(&w->cg) > w->oom_at_phase_start)
+        f->oom_kill = true;
+    if (is_call && w->have_done) {
+        /* The zygote's report of its child: a claim, used for data and resource figures only. */
+        const char *s = w->done.fields['s'], *u = w->done.fields['u'], *p = w->done.fields['p'];
+        f->have_status = s != NULL;
+        f->wstatus = s ? atoi(s) : 0;
+        f->cpu_ms = u ? strtoull(u, NULL, 10) : 0;
+        f->peak_rss_kb = p ? strtoull(p, NULL, 10) : 0;
+    } else if (w->have_exit_report && !w->alive) {
+        f->have_status = true;
+        f->wstatus = w->exit_report.wstatus;
+        f->cpu_ms = (uint64_t)w->exit_report.cpu_us / 1000u;
+        if ((uint64_t)w->exit_report.maxrss_kb > f->peak_rss_kb)
+            f->peak_rss_kb = (uint64_t)w->exit_report.maxrss_kb;
+    } else if (w->alive && w->zygote_pid > 0 && !is_call) {
+        worker__proc_usage(w->zygote_pid, &f->cpu_ms, &f->peak_rss_kb);
+    }
+    return sg_outcome_build(f, &w->limits, w->out.data, w->out.len, w->out.truncated, w->err.data,
+                            w->err.len, w->err.truncated, ret);
+}
+
+/* Start the sandbox and import the candidate; the import outcome is kept in the worker. */
+static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)
+{
+    sg_status st = worker__start(w, diag);
+    if (st != SG_OK)
+        return st;
+    worker__phase_begin(w, PHASE_IMPORT);
+    worker__pump(w, PHASE_IMPORT, w->start_ns + w->limits.wall_ms * 1000000ull);
+    if (w->setup_failed) {
+        worker__stop(w);
+        return worker__setup_error(w, diag);
+    }
+    if (!w->alive && w->zygote_pid == 0 && !w->killed) {
+        worker__stop(w);
+        diag->status = SG_ERR_SANDBOX;
+        snprintf(diag->message, sizeof diag->message,
+                 "the sandbox exited before the interpreter started; nothing was run");
+        return SG_ERR_SANDBOX;
+    }
+    sg_outcome *o = NULL;
+    if ((st = worker__outcome(w, false, w->start_ns, &o)) != SG_OK) {
+        worker__stop(w);
+        return st;
+    }
+    sg_outcome_free(w->import_outcome);
+    w->import_outcome = o;
+    w->ready = w->alive && sg_outcome_info_get(o)->kind == SG_OUTCOME_OK;
+    if (!w->ready)
+        worker__stop(w);
+    return SG_OK;
+}
+
+void sg_worker_opts_init(sg_worker_opts *opts)
+{
+    memset(opts, 0, sizeof *opts);
+}
+
+static sg_diag *worker__diag(sg_diag *diag, sg_diag *local)
+{
+    if (diag)
+        return diag;
+    sg_diag_init(local);
+    return local;
+}
+
+sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t source_len,
+                        const sg_sandbox_limits *limits, const sg_worker_opts *opts,
+                        sg_worker **ret_worker, sg_outcome **ret_import, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!sandbox || (!source && source_len) || !ret_worker || !ret_import)
+        return SG_ERR_INVALID_ARG;
+    if (source_len > WORKER_MAX_SOURCE) {
+        snprintf(diag->message, sizeof diag->message, "source is %zu bytes, over the %u byte limit",
+                 source_len, WORKER_MAX_SOURCE);
+        return SG_ERR_TOO_LARGE;
+    }
+    sg_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return SG_ERR_NOMEM;
+    w->out_fd = w->err_fd = w->res_fd = w->req_fd = w->status_fd = w->ctl_fd = w->notify_fd =
+        w->life_fd = -1;
+    w->sb = sandbox;
+    if (limits)
+        w->limits = *limits;
+    else
+        sg_sandbox_limits_init(&w->limits);
+    w->as_main = opts ? opts->as_main : false;
+    w->source = malloc(source_len + 1);
+    if (!w->source)
+        goto fail_nomem;
+    if (source_len)
+        memcpy(w->source, source, source_len);
+    w->source_len = source_len;
+    if (opts && opts->stdin_data) {
+        w->stdin_data = malloc(opts->stdin_len + 1);
+        if (!w->stdin_data)
+            goto fail_nomem;
+        memcpy(w->stdin_data, opts->stdin_data, opts->stdin_len);
+        w->stdin_len = opts->stdin_len;
+    }
+    sg_status st = worker__boot(w, diag);
+    if (st == SG_OK)
+        st = sg_outcome_copy(w->import_outcome, ret_import);
+    if (st != SG_OK) {
+        sg_worker_free(w);
+        return st;
+    }
+    *ret_worker = w;
+    return SG_OK;
+fail_nomem:
+    sg_worker_free(w);
+    return SG_ERR_NOMEM;
+}
+
+/* Write a whole request without letting a dead reader raise SIGPIPE in our process. */
+static int worker__write_request(int fd, const unsigned char *p, size_t len)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int rc = 0;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = -1;
+            break;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    if (rc < 0 && errno == EPIPE) {
+        struct timespec zero = {0, 0};
+        while (sigtimedwait(&block, NULL, &zero) > 0)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+static size_t worker__put_field(unsigned char *buf, char tag, const char *val, size_t len)
+{
+    buf[0] = (unsigned char)tag;
+    buf[1] = (unsigned char)(len & 0xff);
+    buf[2] = (unsigned char)((len >> 8) & 0xff);
+    buf[3] = (unsigned char)((len >> 16) & 0xff);
+    buf[4] = (unsigned char)((len >> 24) & 0xff);
+    memcpy(buf + 5, val, len);
+    return 5 + len;
+}
+
+sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits *limits,
+                         sg_outcome **ret_outcome, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !code || !ret_outcome)
+        return SG_ERR_INVALID_ARG;
+    size_t len = strlen(code);
+    if (len > WORKER_MAX_CALL) {
+        snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
+        return SG_ERR_INVALID_ARG;
+    }
+    /* An import that failed fails every call the same way; a killed sandbox restarts. */
+    if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
+        return sg_outcome_copy(w->import_outcome, ret_outcome);
+    if (!w->alive || !w->ready) {
+        sg_status st = worker__boot(w, diag);
+        if (st != SG_OK)
+            return st;
+        if (!w->ready)
+            return sg_outcome_copy(w->import_outcome, ret_outcome);
+    }
+    const sg_sandbox_limits *l = limits ? limits : &w->limits;
+    uint64_t cpu = l->cpu_ms < w->limits.cpu_ms ? l->cpu_ms : w->limits.cpu_ms;
+    sg_sandbox_limits saved = w->limits;
+    w->limits.cpu_ms = cpu;
+    w->limits.wall_ms = l->wall_ms;
+    w->limits.stdout_bytes = l->stdout_bytes;
+    w->limits.stderr_bytes = l->stderr_bytes;
+
+    unsigned char buf[WORKER_MAX_CALL + 64];
+    char num[24];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)cpu);
+    size_t n = 4;
+    n += worker__put_field(buf + n, 'x', code, len);
+    n += worker__put_field(buf + n, 'u', num, strlen(num));
+    uint32_t body = (uint32_t)(n - 4);
+    buf[0] = (unsigned char)(body & 0xff);
+    buf[1] = (unsigned char)((body >> 8) & 0xff);
+    buf[2] = (unsigned char)((body >> 16) & 0xff);
+    buf[3] = (unsigned char)((body >> 24) & 0xff);
+
+    worker__phase_begin(w, PHASE_CALL);
+    uint64_t began = worker__now_ns();
+    w->fork_budget = 1;
+    if (worker__write_request(w->req_fd, buf, n) < 0)
+        worker__protocol_error(w); /* the zygote stopped reading: it is broken */
+    worker__pump(w, PHASE_CALL, began + l->wall_ms * 1000000ull);
+    w->fork_budget = 0;
+    sg_status st = worker__outcome(w, true, began, ret_outcome);
+    w->limits = saved;
+    return st;
+}
+
+sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag)
+{
+    (void)diag;
+    if (!w || !ret_outcome)
+        return SG_ERR_INVALID_ARG;
+    if (!w->alive || !w->import_outcome)
+        return w->import_outcome ? sg_outcome_copy(w->import_outcome, ret_outcome) : SG_ERR_SANDBOX;
+    worker__phase_begin(w, PHASE_FINISH);
+    worker__close(&w->req_fd); /* end of input: the runner exits */
+    worker__pump(w, PHASE_FINISH, w->start_ns + w->limits.wall_ms * 1000000ull);
+    return worker__outcome(w, false, w->start_ns, ret_outcome);
+}
+
+void sg_worker_free(sg_worker *w)
+{
+    if (!w)
+        return;
+    worker__stop(w);
+    worker__buf_free(&w->out);
+    worker__buf_free(&w->err);
+    worker__buf_free(&w->res);
+    sg_frame_clear(&w->result);
+    sg_frame_clear(&w->done);
+    sg_outcome_free(w->import_outcome);
+    free(w->source);
+    free(w->stdin_data);
+    free(w);
+}
+
+unsigned sg_worker_starts(const sg_worker *w)
+{
+    return w ? w->starts : 0;
+}

@@ -7,7 +7,7 @@
  *   3. user namespace: uid/gid maps                  10. rlimits (cpu, fsize, nofile, nproc, core, as)
  *   4. mounts: tmpfs root, ro binds, pivot_root      11. all capabilities dropped
  *   5. hostname of the uts namespace                 12. no_new_privs
- *   6. not dumpable (no /proc/1/mem, environ)        13. seccomp allow-list, listener to supervisor
+ *   6. not dumpable, argv wiped (/proc/1/cmdline)     13. seccomp allow-list, listener to supervisor
  *   7. fork the launcher, then reap until it exits   14. execve the interpreter, scrubbed env
  *
  * The namespaces themselves (user, mount, pid, net, ipc, uts, cgroup) were created by the clone
@@ -172,6 +172,7 @@ void sg_contain_child(const struct sg_child_plan *plan)
         contain__fail(status_fd, stage, what);
     CONTAIN_STEP(SG_STAGE_HOSTNAME, "set hostname", sg_ns_set_hostname());
     CONTAIN_STEP(SG_STAGE_INIT, "not dumpable", prctl(PR_SET_DUMPABLE, 0, 0, 0, 0));
+    CONTAIN_STEP(SG_STAGE_INIT, "hide snipgate's argv", sg_ns_hide_cmdline(plan));
 
     pid_t launcher = (pid_t)syscall(SYS_clone, (unsigned long)SIGCHLD, NULL, NULL, NULL, NULL);
     CONTAIN_STEP(SG_STAGE_FORK, "fork the launcher", launcher);

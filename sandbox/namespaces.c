@@ -9,6 +9,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -72,6 +74,48 @@ int sg_ns_set_hostname(void)
     if (sethostname(name, sizeof name - 1) < 0)
         return -1;
     return setdomainname(name, sizeof name - 1);
+}
+
+/* Parent side: where our argv strings are (fields 48 and 49 of /proc/self/stat), or 0, 0. */
+void sg_ns_argv_range(unsigned long *ret_start, unsigned long *ret_end)
+{
+    char buf[2048];
+    *ret_start = *ret_end = 0;
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return;
+    /* After ") " comes field 3; arg_start is field 48. */
+    int field = 2;
+    for (char *tok = p + 1; *tok && field < 49; tok++) {
+        if (*tok != ' ')
+            continue;
+        field++;
+        if (field == 48)
+            *ret_start = strtoul(tok + 1, NULL, 10);
+        else if (field == 49)
+            *ret_end = strtoul(tok + 1, NULL, 10);
+    }
+    if (*ret_end <= *ret_start || *ret_end - *ret_start > (1ul << 20))
+        *ret_start = *ret_end = 0;
+}
+
+/*
+ * pid 1 is a fork of snipgate, so /proc/1/cmdline would show snipgate's argv (host paths, the
+ * call text) to the code inside: wipe that memory (our copy-on-write copy) and rename the task.
+ */
+int sg_ns_hide_cmdline(const struct sg_child_plan *plan)
+{
+    if (plan->arg_start && plan->arg_end > plan->arg_start)
+        memset((void *)plan->arg_start, 0, plan->arg_end - plan->arg_start);
+    return prctl(PR_SET_NAME, "sg-init", 0, 0, 0);
 }
 
 /* Trust boundary: pid 1 and the pre-exec launcher tell the supervisor what happened. */

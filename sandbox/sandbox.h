@@ -82,6 +82,7 @@ struct sg_child_plan {
     int notify_sock;/* sends the seccomp listener to the supervisor */
     int go_fd;      /* read end: the supervisor says "go" once cgroups are attached, or -1 */
     char tmp_opts[64];
+    unsigned long arg_start, arg_end; /* our argv strings: wiped in pid 1 (/proc/1/cmdline) */
     char *const *argv;
     char *const *envp;
 };
@@ -124,6 +125,8 @@ enum { SG_REPORT_SETUP_ERROR = 1, SG_REPORT_EXITED = 2 };
 pid_t sg_ns_clone(void);
 int sg_ns_write_maps(uid_t outer_uid, gid_t outer_gid);
 int sg_ns_set_hostname(void);
+void sg_ns_argv_range(unsigned long *ret_start, unsigned long *ret_end);
+int sg_ns_hide_cmdline(const struct sg_child_plan *plan);
 void sg_ns_report(int status_fd, int type, enum sg_stage stage, int err, const char *msg);
 __attribute__((noreturn)) void sg_ns_init_loop(const struct sg_child_plan *plan, pid_t launcher);
 

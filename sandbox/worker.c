@@ -390,14 +390,13 @@ static void worker__handle_notif(struct sg_worker *w)
             w->facts.forbidden = true;
             sg_seccomp_name(d->arch, d->nr, w->facts.syscall, sizeof w->facts.syscall);
         }
-        worker__kill(w); /* first, so the caller never runs on after the denial */
+        /* No answer: the caller stays blocked in the system call until the kill reaches it. */
+        worker__kill(w);
+        return;
     }
     memset(&resp, 0, sizeof resp);
     resp.r.id = req.n.id;
-    if (allow)
-        resp.r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-    else
-        resp.r.error = -EPERM;
+    resp.r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
     (void)ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, &resp.r);
 }
 
@@ -598,6 +597,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
                     w->as_main ? "1" : "0", NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;
+    sg_ns_argv_range(&plan.arg_start, &plan.arg_end);
 
     pid_t pid = sg_ns_clone();
     if (pid == 0)

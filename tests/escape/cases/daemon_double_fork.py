@@ -1,0 +1,10 @@
+# expect: forbidden_syscall
+# syscall: clone
+# check: no_daemon
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        while True:
+            time.sleep(1)
+    os._exit(0)

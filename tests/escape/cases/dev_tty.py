@@ -1,0 +1,2 @@
+# expect: exception
+open("/dev/tty", "w").write("x")

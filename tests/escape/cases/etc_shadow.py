@@ -1,0 +1,2 @@
+# expect: exception
+print(open("/etc/shadow").read())

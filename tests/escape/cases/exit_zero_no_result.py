@@ -1,0 +1,3 @@
+# expect: exception
+import os
+os._exit(0)

@@ -1,0 +1,5 @@
+# expect: forbidden_syscall
+# syscall: clone
+import os
+while True:
+    os.fork()

@@ -1,0 +1,3 @@
+# expect: exception
+# stdout-excludes: {SECRET}
+print(open("/proc/1/environ", "rb").read())

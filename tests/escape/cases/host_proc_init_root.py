@@ -1,0 +1,3 @@
+# expect: exception
+import os
+print(os.listdir("/proc/1/root"))

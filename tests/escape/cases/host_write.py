@@ -1,0 +1,3 @@
+# expect: exception
+# check: hostfile_absent
+open("{HOSTFILE}", "w").write("escaped")

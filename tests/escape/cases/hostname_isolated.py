@@ -1,0 +1,4 @@
+# expect: ok
+# stdout-contains: sandbox
+import socket
+print(socket.gethostname())

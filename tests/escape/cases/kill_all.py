@@ -1,0 +1,8 @@
+# expect: ok
+# check: sentinel_alive
+import os, signal
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError as e:
+    print(e)
+print("alive")

@@ -1,0 +1,5 @@
+# expect: memory_limit
+# args: --memory 64
+x = []
+while True:
+    x.append(bytearray(1 << 20))

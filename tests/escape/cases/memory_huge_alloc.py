@@ -1,0 +1,2 @@
+# expect: memory_limit
+x = bytearray(1 << 40)

@@ -1,0 +1,3 @@
+# expect: forbidden_syscall|exception
+import socket
+print(socket.getaddrinfo("example.com", 80))

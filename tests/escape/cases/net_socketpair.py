@@ -1,0 +1,4 @@
+# expect: forbidden_syscall
+# syscall: socketpair
+import _socket
+_socket.socketpair()

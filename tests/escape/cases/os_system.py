@@ -1,0 +1,3 @@
+# expect: forbidden_syscall
+import os
+os.system("touch {HOSTFILE}")

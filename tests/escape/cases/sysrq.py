@@ -1,0 +1,2 @@
+# expect: exception
+open("/proc/sysrq-trigger", "w").write("b")

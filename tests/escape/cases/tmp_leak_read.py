@@ -1,0 +1,3 @@
+# expect: exception
+# check: tmp_marker_absent
+print(open("/tmp/sg_escape_marker").read())

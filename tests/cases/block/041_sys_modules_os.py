@@ -1,0 +1,3 @@
+# expect: block SG201@3
+import sys
+sys.modules["os"].system("id")

@@ -1,0 +1,3 @@
+# expect: block SG101@3
+import builtins
+builtins.eval("1")

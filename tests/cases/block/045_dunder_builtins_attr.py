@@ -1,0 +1,2 @@
+# expect: block SG102@2
+__builtins__.exec("print(1)")

@@ -1,0 +1,2 @@
+# expect: block SG101@2
+__builtins__["eval"]("1")

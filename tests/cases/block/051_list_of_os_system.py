@@ -1,0 +1,4 @@
+# expect: block SG201@3
+import os
+handlers = [os.system]
+handlers[0]("id")

@@ -1,0 +1,2 @@
+# expect: block SG101@2
+print(sorted(["1", "2"], key=eval))

@@ -1,0 +1,3 @@
+# expect: block SG206@3
+import subprocess
+subprocess.run("ls", **{"shell": True})

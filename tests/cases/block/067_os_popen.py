@@ -1,0 +1,3 @@
+# expect: block SG202@3
+import os
+os.popen("ls").read()

@@ -1,0 +1,3 @@
+# expect: block SG203@3
+import os
+os.execv("/bin/sh", ["sh"])

@@ -1,0 +1,3 @@
+# expect: block SG204@3
+import os
+os.spawnl(os.P_WAIT, "/bin/ls", "ls")

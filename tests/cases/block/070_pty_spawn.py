@@ -1,0 +1,3 @@
+# expect: block SG205@3
+import pty
+pty.spawn("/bin/sh")

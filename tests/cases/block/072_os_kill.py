@@ -1,0 +1,3 @@
+# expect: block SG209@3
+import os
+os.kill(1, 9)

@@ -1,0 +1,3 @@
+# expect: block SG301@3
+from pickle import loads as decode
+decode(blob)

@@ -1,0 +1,3 @@
+# expect: block SG301@3
+import pickle, io
+pickle.Unpickler(io.BytesIO(blob)).load()

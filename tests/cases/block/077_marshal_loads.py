@@ -1,0 +1,3 @@
+# expect: block SG302@3
+import marshal
+code = marshal.loads(blob)

@@ -1,0 +1,3 @@
+# expect: block SG303@3
+import shelve
+db = shelve.open("cache.db")

@@ -1,0 +1,3 @@
+# expect: block SG402@2
+import cffi
+ffi = cffi.FFI()

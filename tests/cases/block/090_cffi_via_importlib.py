@@ -1,0 +1,3 @@
+# expect: block SG104@3 SG402@3
+import importlib
+importlib.import_module("cffi")

@@ -1,0 +1,3 @@
+# expect: block SG502@3
+import inspect
+fr = inspect.currentframe()

@@ -1,0 +1,2 @@
+# expect: block SG501@2
+subs = getattr(object, "__subclasses__")()

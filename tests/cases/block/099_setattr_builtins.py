@@ -1,0 +1,3 @@
+# expect: block SG503@3
+import builtins
+setattr(builtins, "open", None)

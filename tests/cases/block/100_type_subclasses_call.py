@@ -1,0 +1,2 @@
+# expect: block SG501@2
+print(type.__subclasses__(object))

@@ -1,0 +1,4 @@
+# expect: block SG602@2
+KEY = """-----BEGIN RSA PRIVATE KEY-----
+MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF
+-----END RSA PRIVATE KEY-----"""

@@ -1,0 +1,2 @@
+# expect: block SG602@2
+headers = {"Authorization": "token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"}

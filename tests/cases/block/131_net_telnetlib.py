@@ -1,0 +1,3 @@
+# expect: block SG701@3
+import telnetlib
+tn = telnetlib.Telnet("evil.example.com")

@@ -1,0 +1,3 @@
+# expect: block SG001@3
+x = 1
+y = "abc

@@ -1,0 +1,4 @@
+# expect: block SG001@3
+x = 1
+if x
+    pass

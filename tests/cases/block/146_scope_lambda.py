@@ -1,0 +1,2 @@
+# expect: block SG101@2
+f = lambda s: eval(s)

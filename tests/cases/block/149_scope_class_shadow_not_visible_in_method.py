@@ -1,0 +1,5 @@
+# expect: block SG101@5
+class A:
+    eval = print
+    def m(self):
+        return eval("1")

@@ -1,0 +1,5 @@
+# expect: block SG201@5
+import os
+match 1:
+    case _:
+        os.system("ls")

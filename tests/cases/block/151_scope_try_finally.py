@@ -1,0 +1,6 @@
+# expect: block SG201@6
+import os
+try:
+    pass
+finally:
+    os.system("ls")

@@ -1,0 +1,2 @@
+# expect: block SG101@2
+x = f"{eval('1')}"

@@ -1,0 +1,4 @@
+# expect: block SG101@2
+eval("1")
+eval = print
+eval("2")

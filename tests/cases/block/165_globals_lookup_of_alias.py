@@ -1,0 +1,4 @@
+# expect: block SG201@4
+import os
+run = os.system
+globals()["run"]("id")

@@ -1,0 +1,5 @@
+# expect: block SG201@5
+import os
+class A:
+    system = os.system
+A.system("id")

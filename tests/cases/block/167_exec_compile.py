@@ -1,0 +1,2 @@
+# expect: block SG102@2 SG103@2
+exec(compile("x = 1", "<s>", "exec"))

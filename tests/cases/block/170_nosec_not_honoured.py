@@ -1,0 +1,2 @@
+# expect: block SG101@2
+eval("1")  # nosec

@@ -1,0 +1,4 @@
+# expect: pass
+import re
+pattern = re.compile(r"\d+")
+print(pattern.findall("a1b22"))

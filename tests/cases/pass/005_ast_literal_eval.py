@@ -1,0 +1,3 @@
+# expect: pass
+import ast
+print(ast.literal_eval("[1, 2, 3]"))

@@ -1,0 +1,3 @@
+# expect: pass
+from ast import literal_eval as eval
+print(eval("{'a': 1}"))

@@ -1,0 +1,3 @@
+# expect: pass
+import yaml
+cfg = yaml.safe_load(open("config.yml"))

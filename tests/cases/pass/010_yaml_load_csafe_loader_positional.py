@@ -1,0 +1,3 @@
+# expect: pass
+import yaml
+cfg = yaml.load(text, yaml.CSafeLoader)

@@ -1,0 +1,3 @@
+# expect: pass
+import subprocess
+subprocess.run(["ls", "-l"], shell=False)

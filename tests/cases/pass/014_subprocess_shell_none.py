@@ -1,0 +1,3 @@
+# expect: pass
+import subprocess
+subprocess.call(["ls"], shell=None)

@@ -1,0 +1,3 @@
+# expect: pass
+password = ""
+token = None

@@ -1,0 +1,3 @@
+# expect: pass
+password = "<password>"
+api_key = "${API_KEY}"

@@ -1,0 +1,3 @@
+# expect: pass
+ops = {"eval": 1, "exec": 2, "system": 3}
+print(ops["eval"])

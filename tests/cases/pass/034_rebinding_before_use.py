@@ -1,0 +1,3 @@
+# expect: pass
+eval = print
+eval("hello")

@@ -1,0 +1,5 @@
+# expect: pass
+def outer():
+    def eval(x):
+        return x
+    return eval("1")

@@ -1,0 +1,3 @@
+# expect: pass
+# options: --honor-suppressions
+eval("1")  # nosec

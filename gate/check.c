@@ -66,6 +66,7 @@ typedef struct check__block {
     size_t *line_starts; /* byte offset of each block line */
     size_t nlines;
     bool timed_out;
+    size_t seq; /* block number in the resolver */
     bool depth_exceeded;
     TSPoint depth_where;
 } check__block;
@@ -301,11 +302,17 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         goto out_free;
     }
     rep->blocks = used;
+    sg_engine_interest(res);
+    size_t bound = 0;
     for (size_t i = 0; i < used; i++) {
         if (!cbs[i].tree)
             continue;
+        cbs[i].seq = bound++;
+        bool before = sg_resolver_depth_exceeded(res, NULL);
         if ((st = sg_resolver_bind(res, ts_tree_root_node(cbs[i].tree), cbs[i].b->text)))
             goto out_free;
+        if (!before && sg_resolver_depth_exceeded(res, &cbs[i].depth_where))
+            cbs[i].depth_exceeded = true;
     }
     for (size_t i = 0; i < used; i++) {
         check__block *cb = &cbs[i];
@@ -323,11 +330,10 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
             continue;
         }
         TSNode root = ts_tree_root_node(cb->tree);
-        bool before = sg_resolver_depth_exceeded(res, NULL);
-        if ((st = sg_engine_run(c->rules, res, root, cb->b->text, cb->b->len, &out)))
+        if ((st = sg_engine_run(c->rules, res, cb->seq, root, cb->b->text, &out)))
             goto out_free;
-        TSPoint where;
-        if (!before && sg_resolver_depth_exceeded(res, &where)) {
+        if (cb->depth_exceeded) {
+            TSPoint where = cb->depth_where;
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
             sg_engine_hit(&out, lim, where, where,
                           sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",

@@ -97,6 +97,11 @@ typedef enum res__kind {
     RES_NONLOCAL, /* `nonlocal name`: look it up in the enclosing function scopes */
 } res__kind;
 
+struct res__visit {
+    TSNode node;
+    sg_scope *scope;
+};
+
 typedef struct res__binding {
     const char *name;
     uint32_t name_len;
@@ -125,11 +130,12 @@ struct sg_resolver {
     bool depth_exceeded;
     TSPoint depth_where;
     SG_ARRAY(sg_scope *) scopes; /* creation order; index 0 is the shared module scope */
-    size_t walk_next;            /* next scope index during a walk */
+    SG_ARRAY(struct res__visit) visits; /* nodes of interest recorded by pass 1, in order */
+    SG_ARRAY(size_t) block_visits;       /* index of each block's first visit */
+    uint8_t interest[1024];              /* symbols whose nodes pass 2 visits */
     const char *cur_src;
     uint32_t cur_seq;    /* block number of the walk in progress */
     uint32_t nblocks;    /* blocks bound so far */
-    uint32_t nwalked;    /* blocks walked so far (pass 2) */
     int budget;
 };
 
@@ -1122,8 +1128,6 @@ static void res__bind_params(res__cx *cx, sg_scope *scope, TSNode params)
     }
 }
 
-typedef enum { RES_WALK_BIND, RES_WALK_VISIT } res__mode;
-
 /* What a node does to the scope stack: 0 nothing, 1 opens a function-like scope, 2 a class. */
 static int res__scope_kind(const sg_syms *sy, TSSymbol s)
 {
@@ -1176,25 +1180,24 @@ static void res__bind_node(res__cx *cx, TSNode n, TSSymbol s, sg_scope *scope, s
     }
 }
 
-static sg_status res__walk(sg_resolver *res, TSNode root, const char *src, res__mode mode, sg_visit_fn visit,
-                           void *ctx)
+/* Pass 1: one cursor walk that builds scopes and bindings and records, with its scope, every
+ * node whose symbol pass 2 is interested in (so that pass 2 needs no second walk). */
+sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
 {
     const sg_syms *sy = res->sy;
     res__cx cx = {res, src};
     res->cur_src = src;
-    res->cur_seq = mode == RES_WALK_BIND ? res->nblocks++ : res->nwalked++;
+    res->cur_seq = res->nblocks++;
+    if (sg_array_push(&res->block_visits, res->visits.len, 0))
+        return SG_ERR_NOMEM;
     struct {
         sg_scope *scope;
         unsigned depth;
     } stack[256];
     unsigned sp = 0;
-    sg_scope *module = res->scopes.len ? res->scopes.items[0] : NULL;
-    if (!module) {
-        if (mode != RES_WALK_BIND || !(module = res__scope_new(res, NULL, false)))
-            return mode == RES_WALK_BIND ? SG_ERR_NOMEM : SG_ERR_INTERNAL;
-    }
-    if (mode == RES_WALK_VISIT && res->walk_next == 0)
-        res->walk_next = 1;
+    sg_scope *module = res->scopes.len ? res->scopes.items[0] : res__scope_new(res, NULL, false);
+    if (!module)
+        return SG_ERR_NOMEM;
     sg_scope *cur = module;
     TSTreeCursor c = ts_tree_cursor_new(root);
     unsigned depth = 0;
@@ -1204,28 +1207,21 @@ static sg_status res__walk(sg_resolver *res, TSNode root, const char *src, res__
         TSSymbol s = ts_node_symbol(n);
         int sk = res__scope_kind(sy, s);
         sg_scope *inner = NULL;
-        if (sk) {
-            if (mode == RES_WALK_BIND) {
-                inner = res__scope_new(res, cur, sk == 2);
-                if (!inner) {
-                    st = SG_ERR_NOMEM;
-                    break;
-                }
-            } else {
-                if (res->walk_next >= res->scopes.len) {
-                    st = SG_ERR_INTERNAL;
-                    break;
-                }
-                inner = res->scopes.items[res->walk_next++];
+        if (sk && !(inner = res__scope_new(res, cur, sk == 2))) {
+            st = SG_ERR_NOMEM;
+            break;
+        }
+        res__bind_node(&cx, n, s, cur, inner);
+        if (s < sizeof res->interest && res->interest[s]) {
+            struct res__visit v = {n, cur};
+            if (sg_array_push(&res->visits, v, 0)) {
+                st = SG_ERR_NOMEM;
+                break;
             }
         }
-        if (mode == RES_WALK_BIND)
-            res__bind_node(&cx, n, s, cur, inner);
-        else
-            visit(ctx, n, cur);
         if (inner) {
             if (sp == sizeof stack / sizeof stack[0]) {
-                /* Scopes nested this deep are beyond max_depth anyway; treat as a limit. */
+                /* Scopes nested this deep are beyond any sane max_depth: a limit. */
                 res->depth_exceeded = true;
                 res->depth_where = ts_node_start_point(n);
             } else {
@@ -1242,8 +1238,6 @@ static sg_status res__walk(sg_resolver *res, TSNode root, const char *src, res__
                 res->depth_where = ts_node_start_point(n);
             }
             has_child = false;
-            /* Skipping the subtree would desynchronise scope numbering between passes: count
-             * the scopes inside it the same way in both passes by skipping the same nodes. */
         }
         if (has_child && ts_tree_cursor_goto_first_child(&c)) {
             depth++;
@@ -1271,14 +1265,23 @@ static sg_status res__walk(sg_resolver *res, TSNode root, const char *src, res__
     return st;
 }
 
-sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
+void sg_resolver_interest(sg_resolver *res, TSSymbol symbol)
 {
-    return res__walk(res, root, src, RES_WALK_BIND, NULL, NULL);
+    if (symbol < sizeof res->interest)
+        res->interest[symbol] = 1;
 }
 
-sg_status sg_resolver_walk(sg_resolver *res, TSNode root, const char *src, sg_visit_fn visit, void *ctx)
+sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_visit_fn visit, void *ctx)
 {
-    return res__walk(res, root, src, RES_WALK_VISIT, visit, ctx);
+    if (block >= res->block_visits.len)
+        return SG_ERR_INTERNAL;
+    size_t from = res->block_visits.items[block];
+    size_t to = block + 1 < res->block_visits.len ? res->block_visits.items[block + 1] : res->visits.len;
+    res->cur_src = src;
+    res->cur_seq = (uint32_t)block;
+    for (size_t i = from; i < to; i++)
+        visit(ctx, res->visits.items[i].node, res->visits.items[i].scope);
+    return SG_OK;
 }
 
 sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth)
@@ -1304,6 +1307,8 @@ void sg_resolver_free(sg_resolver *res)
     for (size_t i = 0; i < res->scopes.len; i++)
         sg_array_free(&res->scopes.items[i]->stars);
     sg_array_free(&res->scopes);
+    sg_array_free(&res->visits);
+    sg_array_free(&res->block_visits);
     sg_arena_free(res->arena);
     free(res);
 }

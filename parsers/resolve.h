@@ -61,9 +61,12 @@ bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where);
 /* Pass 1 over one block. Blocks of one document share their module scope. */
 sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src);
 
-/* Pass 2: visit every node of a block already bound, in the same order, with its scope. */
+/* Mark a node type as one pass 2 visits (before binding). */
+void sg_resolver_interest(sg_resolver *res, TSSymbol symbol);
+/* Pass 2: visit, in source order with its scope, every node of interest of block number
+ * `block` (0-based, in the order the blocks were bound). */
 typedef void (*sg_visit_fn)(void *ctx, TSNode node, sg_scope *scope);
-sg_status sg_resolver_walk(sg_resolver *res, TSNode root, const char *src, sg_visit_fn visit, void *ctx);
+sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_visit_fn visit, void *ctx);
 
 /* The candidates an expression may stand for (normalised qualified names). */
 void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out);

@@ -392,6 +392,15 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
     return NULL;
 }
 
+/* Callees the engine treats specially whatever the rules say: dynamic imports and getattr-likes. */
+static bool engine__special(const char *q)
+{
+    return !strcmp(q, "__import__") || !strncmp(q, "importlib.", 10) || !strcmp(q, "getattr") ||
+           !strcmp(q, "setattr") || !strcmp(q, "delattr") || !strcmp(q, "hasattr") ||
+           !strcmp(q, "object.__getattribute__") || !strcmp(q, "type.__getattribute__") ||
+           !strcmp(q, "operator.attrgetter");
+}
+
 static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode fn)
 {
     const sg_syms *sy = cx->sy;
@@ -401,9 +410,8 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
         return;
     bool any = false;
     for (int i = 0; i < c.n && !any; i++)
-        any = engine__root_known(cx, c.q[i]) || !strcmp(c.q[i], "__import__") || !strcmp(c.q[i], "getattr") ||
-              !strncmp(c.q[i], "importlib.", 10);
-    if (!any && !cx->has_attr_rules)
+        any = engine__root_known(cx, c.q[i]) || engine__special(c.q[i]);
+    if (!any)
         return;
     engine__args a;
     engine__collect_args(cx, ts_node_child_by_field_id(call, sy->f_arguments), &a);
@@ -551,7 +559,7 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
 {
     size_t rawlen;
     const char *raw = engine__text(cx, n, &rawlen);
-    if (cx->has_attr_rules && rawlen >= 6 && memmem(raw, rawlen, "__", 2)) {
+    if (cx->has_attr_rules && rawlen >= 6 && rawlen <= 72 && memmem(raw, rawlen, "__", 2)) {
         const char *v = sg_const_str(cx->res, NULL, n, NULL);
         const sg_rule *r = v ? engine__attr_rule(cx, v) : NULL;
         if (r && v[0] == '_')
@@ -564,10 +572,11 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
         return;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS)
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->nvalue_res)
             continue;
         for (size_t k = 0; k < r->nvalue_res; k++)
-            if (regexec(&r->value_res[k], v, 0, NULL, 0) == 0) {
+            if ((!r->value_anchors[k] || strstr(v, r->value_anchors[k])) &&
+                regexec(&r->value_res[k], v, 0, NULL, 0) == 0) {
                 engine__hit(cx, r, n,
                             sg_arena_printf(cx->arena, "%s: the literal looks like a secret (matches %s)",
                                             r->info.message, r->value_res_src[k]),
@@ -738,6 +747,11 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || r->kind != SG_KIND_QUERY)
             continue;
+        bool possible = true;
+        for (size_t k = 0; k < r->nquery_needles && possible; k++)
+            possible = memmem(cx->src, strlen(cx->src), r->query_needles[k], strlen(r->query_needles[k])) != NULL;
+        if (!possible)
+            continue;
         if (!qc && !(qc = ts_query_cursor_new()))
             return SG_ERR_NOMEM;
         ts_query_cursor_set_match_limit(qc, 256);
@@ -762,12 +776,23 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
     return SG_OK;
 }
 
-sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, TSNode root, const char *src, size_t len,
+void sg_engine_interest(sg_resolver *res)
+{
+    const sg_syms *sy = sg_syms_get();
+    const TSSymbol syms[] = {sy->call, sy->exec_statement, sy->attribute, sy->import_statement,
+                             sy->import_from_statement, sy->string, sy->assignment, sy->keyword_argument, sy->pair,
+                             sy->argument_list, sy->list, sy->tuple, sy->set, sy->expression_list,
+                             sy->return_statement, sy->yield, sy->decorator, sy->list_splat, sy->dictionary_splat,
+                             sy->default_parameter, sy->typed_default_parameter, sy->lambda, sy->comment};
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+        sg_resolver_interest(res, syms[i]);
+}
+
+sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, size_t block, TSNode root, const char *src,
                         sg_engine_out *out)
 {
     engine__cx cx = {.rules = rules, .res = res, .sy = sg_syms_get(), .src = src, .out = out,
                      .arena = sg_resolver_arena(res)};
-    (void)len;
     for (size_t i = 0; i < rules->rules.len; i++) {
         const sg_rule *r = rules->rules.items[i];
         if (!r->info.enabled)
@@ -776,7 +801,7 @@ sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, TSNode root, co
         cx.has_attr_rules |= r->kind == SG_KIND_ATTRIBUTES;
         cx.has_dynattr |= r->kind == SG_KIND_BUILTIN && r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE;
     }
-    sg_status st = sg_resolver_walk(res, root, src, engine__visit, &cx);
+    sg_status st = sg_resolver_walk(res, block, src, engine__visit, &cx);
     if (st)
         return st;
     return engine__queries(&cx, root);

@@ -23,8 +23,10 @@ typedef struct sg_engine_out {
 
 #define SG_ENGINE_MAX_HITS 10000
 
-/* Run every enabled rule over one block (already bound with sg_resolver_bind). */
-sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, TSNode root, const char *src, size_t len,
+/* Tell the resolver which node types the engine visits (call before binding). */
+void sg_engine_interest(sg_resolver *res);
+/* Run every enabled rule over block number `block` (already bound with sg_resolver_bind). */
+sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, size_t block, TSNode root, const char *src,
                         sg_engine_out *out);
 void sg_engine_out_free(sg_engine_out *out);
 

@@ -51,6 +51,11 @@ static void pack__rule_free(sg_rule *r)
         regfree(&r->ignore_value_re);
     for (size_t i = 0; i < r->nvalue_res; i++)
         regfree(&r->value_res[i]);
+    if (r->value_anchors)
+        for (size_t i = 0; i < r->nvalue_res; i++)
+            free(r->value_anchors[i]);
+    free(r->value_anchors);
+    pack__strv_free(r->query_needles, r->nquery_needles);
     free(r->value_res);
     pack__strv_free(r->value_res_src, r->nvalue_res);
     free(r->host_keyword);
@@ -227,6 +232,20 @@ bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_l
     return false;
 }
 
+/* The checks that keep an unreadable snippet from passing exist even in an empty rule set. */
+static const sg_rule pack__fallback_syntax = {
+    .info = {.id = "SG001", .name = "syntax-error", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 20,
+             .message = "the snippet does not parse as Python, so it cannot be checked",
+             .fix = "Regenerate the snippet; only complete, valid Python 3 can pass the gate.", .kind = "builtin",
+             .matches = "code that does not parse", .pack = "builtin", .enabled = true},
+    .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_SYNTAX_ERROR};
+static const sg_rule pack__fallback_limit = {
+    .info = {.id = "SG002", .name = "analysis-limit", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 400,
+             .message = "the snippet exceeds an analysis limit, so it cannot be checked",
+             .fix = "Simplify the code.", .kind = "builtin", .matches = "input beyond a limit", .pack = "builtin",
+             .enabled = true},
+    .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_LIMIT};
+
 const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
 {
     for (size_t i = 0; i < rules->rules.len; i++) {
@@ -234,6 +253,10 @@ const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
         if (r->kind == SG_KIND_BUILTIN && r->builtin == which)
             return r->info.enabled ? r : NULL;
     }
+    if (which == SG_BUILTIN_SYNTAX_ERROR)
+        return &pack__fallback_syntax;
+    if (which == SG_BUILTIN_LIMIT)
+        return &pack__fallback_limit;
     return NULL;
 }
 
@@ -253,6 +276,81 @@ static sg_status pack__add_root(sg_rules *rules, const char *pattern)
         return SG_ERR_NOMEM;
     }
     return SG_OK;
+}
+
+char *sg_regex_anchor(const char *re)
+{
+    char best[256] = "", cur[256] = "";
+    size_t bl = 0, cl = 0;
+    int depth = 0;
+#define ANCHOR_BREAK()                                                                                        \
+    do {                                                                                                      \
+        if (cl > bl) {                                                                                        \
+            memcpy(best, cur, cl);                                                                            \
+            bl = cl;                                                                                          \
+        }                                                                                                     \
+        cl = 0;                                                                                               \
+    } while (0)
+    for (size_t i = 0; re[i]; i++) {
+        char c = re[i];
+        if (c == '\\' && re[i + 1]) {
+            char n = re[++i];
+            if (depth == 0 && !isalnum((unsigned char)n) && cl < sizeof cur - 1)
+                cur[cl++] = n;
+            else
+                ANCHOR_BREAK();
+        } else if (c == '[') {
+            ANCHOR_BREAK();
+            size_t j = i + 1;
+            if (re[j] == '^')
+                j++;
+            if (re[j] == ']')
+                j++;
+            while (re[j] && re[j] != ']') {
+                if (re[j] == '[' && re[j + 1] == ':') {
+                    const char *e = strstr(re + j + 2, ":]");
+                    j = e ? (size_t)(e - re) + 2 : j + 1;
+                    continue;
+                }
+                j++;
+            }
+            if (!re[j])
+                return NULL;
+            i = j;
+        } else if (c == '(') {
+            depth++;
+            ANCHOR_BREAK();
+        } else if (c == ')') {
+            depth--;
+            ANCHOR_BREAK();
+        } else if (c == '|') {
+            if (depth == 0)
+                return NULL; /* top-level alternation: no literal is required */
+            ANCHOR_BREAK();
+        } else if (c == '*' || c == '?' || c == '{') {
+            if (cl)
+                cl--; /* the previous character is optional */
+            ANCHOR_BREAK();
+            if (c == '{') {
+                while (re[i] && re[i] != '}')
+                    i++;
+                if (!re[i])
+                    return NULL;
+            }
+        } else if (c == '.' || c == '^' || c == '$' || c == '+') {
+            if (c == '+' && cl) {
+                /* x+ requires one x: keep it, but the run ends here */
+            }
+            ANCHOR_BREAK();
+        } else if (depth == 0 && cl < sizeof cur - 1) {
+            cur[cl++] = c;
+        } else {
+            ANCHOR_BREAK();
+        }
+    }
+    ANCHOR_BREAK();
+#undef ANCHOR_BREAK
+    return bl >= 2 ? strndup(best, bl) : NULL;
 }
 
 sg_status sg_rules_freeze(sg_rules *rules)
@@ -542,6 +640,11 @@ static sg_status pack__credentials(pack__ctx *c, yaml_node_t *n, sg_rule *r)
             }
             r->nvalue_res = i + 1;
         }
+        r->value_anchors = calloc(count ? count : 1, sizeof *r->value_anchors);
+        if (!r->value_anchors)
+            return SG_ERR_NOMEM;
+        for (size_t i = 0; i < count; i++)
+            r->value_anchors[i] = sg_regex_anchor(srcs[i]);
     }
     r->min_length = 1;
     if ((v = pack__get(c, n, "min_length"))) {
@@ -644,6 +747,18 @@ static sg_status pack__query(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap, sg_
                 } else if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
                            steps[i + 2].type == TSQueryPredicateStepTypeDone) {
                     return pack__err(c, q, "'query': #%s takes a capture and a capture or string", name);
+                } else if (!strcmp(name, "eq?") && steps[i + 2].type == TSQueryPredicateStepTypeString &&
+                           ts_query_pattern_count(r->query) == 1) {
+                    /* A match needs this exact text in the source: cheap to test before running. */
+                    uint32_t vlen;
+                    const char *v = ts_query_string_value_for_id(r->query, steps[i + 2].value_id, &vlen);
+                    char **nv = realloc(r->query_needles, (r->nquery_needles + 1) * sizeof *nv);
+                    if (!nv)
+                        return SG_ERR_NOMEM;
+                    r->query_needles = nv;
+                    if (!(nv[r->nquery_needles] = strndup(v, vlen)))
+                        return SG_ERR_NOMEM;
+                    r->nquery_needles++;
                 }
             }
             at_start = steps[i].type == TSQueryPredicateStepTypeDone;

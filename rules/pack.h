@@ -61,6 +61,7 @@ typedef struct sg_rule {
     bool has_name_re, has_ignore_name_re, has_ignore_value_re;
     regex_t name_re, ignore_name_re, ignore_value_re;
     regex_t *value_res;
+    char **value_anchors; /* per value pattern: a literal every match contains, or NULL */
     char **value_res_src;
     size_t nvalue_res;
     size_t min_length;
@@ -75,6 +76,8 @@ typedef struct sg_rule {
     regex_t *query_res; /* compiled #match? patterns, indexed by query string id */
     bool *query_res_set;
     uint32_t query_nstrings;
+    char **query_needles; /* strings a positive #eq? requires in the source; all must occur */
+    size_t nquery_needles;
     /* builtin */
     sg_builtin builtin;
 } sg_rule;
@@ -98,6 +101,9 @@ struct sg_rules {
 sg_status sg_rules_freeze(sg_rules *rules);
 /* True if some calls/network rule pattern matches `qname` (used for `from m import *`). */
 bool sg_rules_knows(const sg_rules *rules, const char *qname);
+/* The longest literal run that every match of POSIX ERE `re` must contain (NULL if none of at
+ * least 2 bytes can be derived), malloc'd. Used to skip regexec on text that cannot match. */
+char *sg_regex_anchor(const char *re);
 /* True if `qname`'s first component may match some calls/network rule. */
 bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len);
 bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname);

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Static-gate benchmark: snipgate vs its peers, measured in the same run (ratios, not absolutes).
+
+Corpus: the machine's CPython standard library (every .py under /usr/lib/python3.11 outside
+site-/dist-packages). Peers: Bandit (Debian's package), Ruff's flake8-bandit S rules through
+@astral-sh/ruff-wasm-nodejs (2 worker threads), and tree-sitter-python parse-only (the floor).
+Also: one 200-byte snippet through the CLI (hyperfine) and through the C API.
+
+Usage: python3 bench/static_bench.py [--build build] [--repeat 3]
+Peers are installed by: SNIPGATE_BENCH=1 bash scripts/setup.sh
+"""
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUFF_VERSION = "0.17.4"
+SNIPPET = (
+    "import os\nfrom typing import List\n\n"
+    "def top_k(xs: List[int], k: int) -> List[int]:\n"
+    '    """Return the k largest values, largest first."""\n'
+    "    if k <= 0:\n        return []\n    return sorted(xs, reverse=True)[:k]\n"
+)
+
+
+def corpus():
+    files = []
+    for d, dirs, names in os.walk("/usr/lib/python3.11"):
+        dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "dist-packages", "__pycache__"))
+        files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".py")]
+    return files
+
+
+def timed(cmd, repeat, env=None, parse=None):
+    """Median wall seconds of `cmd` over `repeat` runs (or the tool's own number via parse)."""
+    runs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+        dt = time.perf_counter() - t0
+        if parse:
+            dt = parse(p)
+        runs.append(dt)
+    return statistics.median(runs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    sg = os.path.join(a.build, "snipgate")
+    files = corpus()
+    mb = sum(os.path.getsize(f) for f in files) / 1e6
+    tmp = tempfile.mkdtemp(prefix="sgbench.")
+    listfile = os.path.join(tmp, "files.txt")
+    with open(listfile, "w") as f:
+        f.write("\n".join(files) + "\n")
+    print(f"corpus: {len(files)} files, {mb:.2f} MB (/usr/lib/python3.11); {os.cpu_count()} cores; median of {a.repeat}")
+    rows = {}
+
+    def parse_own(p):  # "bytes seconds ..." printed by the tool itself (excludes start-up and reading)
+        if p.returncode != 0:
+            raise SystemExit(f"peer failed: {p.stderr[:500]}")
+        return float(p.stdout.split()[1])
+
+    with open(listfile) as lf:
+        pass
+    for threads in (1, 2):
+        rows[f"tree-sitter parse only ({threads} thr)"] = timed(
+            ["sh", "-c", f"{a.build}/bench/bench_parse {threads} < {listfile}"], a.repeat, parse=parse_own)
+    for threads in (1, 2):
+        rows[f"snipgate check ({threads} thr)"] = timed(
+            [sg, "check", "-j", str(threads), "--format", "json", "-o", os.devnull, *files], a.repeat)
+
+    if shutil.which("bandit"):
+        rows["bandit (1 proc)"] = timed(["bandit", "-q", "-f", "json", "-o", os.path.join(tmp, "b.json"), *files], 1)
+    else:
+        print("note: bandit not installed (SNIPGATE_BENCH=1 bash scripts/setup.sh)")
+    peers = os.path.join(ROOT, "bench", ".peers")
+    if shutil.which("npm") and not os.path.isdir(os.path.join(peers, "node_modules", "@astral-sh", "ruff-wasm-nodejs")):
+        subprocess.run(["npm", "install", "--silent", "--prefix", peers, f"@astral-sh/ruff-wasm-nodejs@{RUFF_VERSION}"],
+                       check=False, stdout=subprocess.DEVNULL)
+    if os.path.isdir(os.path.join(peers, "node_modules")):
+        env = dict(os.environ, NODE_PATH=os.path.join(peers, "node_modules"))
+        rows["ruff-wasm S rules (2 thr)"] = timed(
+            ["node", os.path.join(ROOT, "bench", "ruff_wasm_lint.js"), listfile, "2"], a.repeat, env=env,
+            parse=parse_own)
+
+    print(f"\n{'tool':36} {'seconds':>8} {'MB/s':>8}")
+    for k, v in rows.items():
+        print(f"{k:36} {v:8.3f} {mb / v:8.2f}")
+    sg2 = rows["snipgate check (2 thr)"]
+    print("\nratios (throughput, same run):")
+    targets = []
+    if "bandit (1 proc)" in rows:
+        r = rows["bandit (1 proc)"] / sg2
+        print(f"  snipgate(2 thr) / bandit            {r:6.1f}x   (target >= 15x)")
+        targets.append(r >= 15)
+    if "ruff-wasm S rules (2 thr)" in rows:
+        r = rows["ruff-wasm S rules (2 thr)"] / sg2
+        print(f"  snipgate(2 thr) / ruff-wasm(2 thr)  {r:6.1f}x   (target >= 2.5x)")
+        targets.append(r >= 2.5)
+    for t in (1, 2):
+        r = rows[f"snipgate check ({t} thr)"] / rows[f"tree-sitter parse only ({t} thr)"]
+        print(f"  snipgate time / parse-only time ({t} thr) {r:5.2f}   (target <= 1.3; includes process start and file reading)")
+        if t == 2:
+            targets.append(r <= 1.3)
+
+    snip = os.path.join(tmp, "snippet.py")
+    with open(snip, "w") as f:
+        f.write(SNIPPET)
+    print(f"\nsingle {len(SNIPPET)}-byte snippet:")
+    if shutil.which("hyperfine"):
+        out = os.path.join(tmp, "h.json")
+        cmds = [f"{sg} check {snip}"]
+        if shutil.which("bandit"):
+            cmds.append(f"bandit -q {snip}")
+        subprocess.run(["hyperfine", "-N", "--warmup", "5", "--runs", "40", "-i", "--export-json", out, *cmds],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        res = json.load(open(out))["results"]
+        for r in res:
+            print(f"  {r['command'].split()[0].split('/')[-1]:10} CLI median {r['median'] * 1e3:8.2f} ms")
+        cli_ms = res[0]["median"] * 1e3
+        if len(res) > 1:
+            print(f"  bandit / snipgate CLI               {res[1]['median'] / res[0]['median']:6.1f}x")
+    else:
+        ts = []
+        for _ in range(40):
+            t0 = time.perf_counter()
+            subprocess.run([sg, "check", snip], stdout=subprocess.DEVNULL)
+            ts.append(time.perf_counter() - t0)
+        cli_ms = statistics.median(ts) * 1e3
+        print(f"  snipgate CLI median {cli_ms:.2f} ms (python subprocess timing)")
+    print(f"  target: CLI < 5 ms: {'met' if cli_ms < 5 else 'MISSED'}")
+    targets.append(cli_ms < 5)
+    p = subprocess.run([os.path.join(a.build, "bench", "bench_api"), "20000"], stdout=subprocess.PIPE, text=True)
+    print("  " + p.stdout.strip())
+    api_us = float(p.stdout.split()[2])
+    print(f"  target: C API < 100 us: {'met' if api_us < 100 else 'MISSED'}")
+    targets.append(api_us < 100)
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"\ntargets met: {sum(targets)}/{len(targets)}")
+
+
+if __name__ == "__main__":
+    main()

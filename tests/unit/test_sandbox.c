@@ -1,0 +1,441 @@
+/* Unit tests of the sandbox: limit parsing, outcome classification, frames, the seccomp policy
+ * (evaluated on the compiled BPF), JSON field names, and the persistent worker end to end. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "gate/snipgate.h"
+#include "sandbox/sandbox.h"
+
+/* ---- limit parsing ------------------------------------------------------------------------ */
+
+static void test_limits_parse(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *value;
+        sg_status want;
+        size_t field;
+        uint64_t expect;
+    } cases[] = {
+        {"cpu", "2", SG_OK, offsetof(sg_sandbox_limits, cpu_ms), 2000},
+        {"cpu", "1.5s", SG_OK, offsetof(sg_sandbox_limits, cpu_ms), 1500},
+        {"wall", "250ms", SG_OK, offsetof(sg_sandbox_limits, wall_ms), 250},
+        {"wall", "1m", SG_OK, offsetof(sg_sandbox_limits, wall_ms), 60000},
+        {"memory", "64", SG_OK, offsetof(sg_sandbox_limits, memory_bytes), 64ull << 20},
+        {"memory", "1G", SG_OK, offsetof(sg_sandbox_limits, memory_bytes), 1ull << 30},
+        {"memory", "65536K", SG_OK, offsetof(sg_sandbox_limits, memory_bytes), 64ull << 20},
+        {"fsize", "100B", SG_OK, offsetof(sg_sandbox_limits, file_size_bytes), 100},
+        {"stdout", "2", SG_OK, offsetof(sg_sandbox_limits, stdout_bytes), 2ull << 20},
+        {"tasks", "10", SG_OK, offsetof(sg_sandbox_limits, max_tasks), 10},
+        {"nofile", "32", SG_OK, offsetof(sg_sandbox_limits, open_files), 32},
+        {"cpu", "0", SG_ERR_INVALID_ARG, 0, 0},
+        {"cpu", "-1", SG_ERR_INVALID_ARG, 0, 0},
+        {"cpu", "abc", SG_ERR_INVALID_ARG, 0, 0},
+        {"cpu", "1x", SG_ERR_INVALID_ARG, 0, 0},
+        {"cpu", "", SG_ERR_INVALID_ARG, 0, 0},
+        {"wall", "nan", SG_ERR_INVALID_ARG, 0, 0},
+        {"wall", "1e30", SG_ERR_INVALID_ARG, 0, 0},
+        {"memory", "1", SG_ERR_INVALID_ARG, 0, 0},   /* below 16 MiB */
+        {"memory", "12Q", SG_ERR_INVALID_ARG, 0, 0},
+        {"memory", "999999999G", SG_ERR_INVALID_ARG, 0, 0},
+        {"tasks", "1", SG_ERR_INVALID_ARG, 0, 0},
+        {"tasks", "5x", SG_ERR_INVALID_ARG, 0, 0},
+        {"nofile", "3", SG_ERR_INVALID_ARG, 0, 0},
+        {"bogus", "1", SG_ERR_INVALID_ARG, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sg_sandbox_limits l, before;
+        sg_sandbox_limits_init(&l);
+        before = l;
+        sg_diag d;
+        sg_diag_init(&d);
+        sg_status st = sg_sandbox_limits_set(&l, cases[i].name, cases[i].value, &d);
+        if (st != cases[i].want)
+            fail_msg("case %zu (%s=%s): status %d", i, cases[i].name, cases[i].value, st);
+        if (st == SG_OK) {
+            uint64_t got;
+            memcpy(&got, (char *)&l + cases[i].field, sizeof got);
+            if (got != cases[i].expect)
+                fail_msg("case %zu: got %llu", i, (unsigned long long)got);
+        } else {
+            assert_memory_equal(&l, &before, sizeof l); /* unchanged on failure */
+            assert_true(d.message[0] != '\0');
+        }
+    }
+    sg_sandbox_limits l;
+    sg_sandbox_limits_init(&l);
+    assert_int_equal(sg_sandbox_limits_set(&l, "timeout", "3", NULL), SG_OK);
+    assert_int_equal(l.cpu_ms, 3000);
+    assert_int_equal(l.wall_ms, 3000);
+}
+
+/* ---- outcome classification -------------------------------------------------------------- */
+
+static void frame_of(struct sg_frame *f, const char *kind, const char *type)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->kind, sizeof f->kind, "%s", kind);
+    f->fields['k'] = strdup(kind);
+    f->lens['k'] = strlen(kind);
+    if (type) {
+        f->fields['t'] = strdup(type);
+        f->lens['t'] = strlen(type);
+    }
+}
+
+static void test_classify(void **state)
+{
+    (void)state;
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    struct sg_frame ready, ok, exc, memerr, exit0, exit3;
+    frame_of(&ready, "ready", NULL);
+    frame_of(&ok, "ok", NULL);
+    frame_of(&exc, "exception", "ValueError");
+    frame_of(&memerr, "exception", "MemoryError");
+    frame_of(&exit0, "exit", NULL);
+    exit0.fields['c'] = strdup("0");
+    frame_of(&exit3, "exit", NULL);
+    exit3.fields['c'] = strdup("3");
+    const int exited0 = 0, exited1 = 1 << 8;
+    static const char *const none = NULL;
+    struct {
+        struct sg_facts f;
+        sg_outcome_kind want;
+        const char *tkind;
+    } cases[] = {
+        {{.result = &ready, .have_status = true, .wstatus = exited0}, SG_OUTCOME_OK, none},
+        {{.result = &ready}, SG_OUTCOME_OK, none}, /* worker import, still alive */
+        {{.result = &ready, .have_status = true, .wstatus = exited1}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = NULL, .have_status = true, .wstatus = exited0}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &ok, .is_call = true, .have_status = true}, SG_OUTCOME_OK, none},
+        {{.result = &ready, .is_call = true, .have_status = true}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &exc, .have_status = true}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &memerr, .have_status = true}, SG_OUTCOME_MEMORY_LIMIT, none},
+        {{.result = &exit0, .have_status = true}, SG_OUTCOME_OK, none},
+        {{.result = &exit0, .is_call = true, .have_status = true}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &exit3, .have_status = true, .wstatus = 3 << 8}, SG_OUTCOME_EXCEPTION, none},
+        /* trusted facts win over whatever the frames say */
+        {{.result = &ready, .forbidden = true, .syscall = "ptrace"}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
+        {{.result = &ok, .is_call = true, .output_limit = true}, SG_OUTCOME_OUTPUT_LIMIT, none},
+        {{.result = &ok, .is_call = true, .wall_timeout = true}, SG_OUTCOME_TIMEOUT, "wall"},
+        {{.result = &ready, .oom_kill = true, .have_status = true, .wstatus = SIGKILL}, SG_OUTCOME_MEMORY_LIMIT, none},
+        {{.have_status = true, .wstatus = SIGXCPU}, SG_OUTCOME_TIMEOUT, "cpu"},
+        {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 6000}, SG_OUTCOME_TIMEOUT, "cpu"},
+        {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 10}, SG_OUTCOME_SIGNAL, none},
+        {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGSEGV}, SG_OUTCOME_SIGNAL, none},
+        {{.result = &ok, .is_call = true, .protocol_error = true}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &ready, .forbidden = true, .wall_timeout = true}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *tk = NULL;
+        sg_outcome_kind got = sg_outcome_classify(&cases[i].f, &lim, &tk);
+        if (got != cases[i].want)
+            fail_msg("case %zu: %s, want %s", i, sg_outcome_kind_name(got), sg_outcome_kind_name(cases[i].want));
+        if ((tk == NULL) != (cases[i].tkind == NULL) || (tk && strcmp(tk, cases[i].tkind)))
+            fail_msg("case %zu: timeout kind %s", i, tk ? tk : "(null)");
+    }
+    struct sg_frame *all[] = {&ready, &ok, &exc, &memerr, &exit0, &exit3};
+    for (size_t i = 0; i < 6; i++)
+        sg_frame_clear(all[i]);
+    for (int k = 0; k <= SG_OUTCOME_SETUP_ERROR; k++) {
+        sg_outcome_kind back;
+        assert_int_equal(sg_outcome_kind_parse(sg_outcome_kind_name((sg_outcome_kind)k), &back), SG_OK);
+        assert_int_equal(back, k);
+    }
+    sg_outcome_kind dummy;
+    assert_int_equal(sg_outcome_kind_parse("pass", &dummy), SG_ERR_INVALID_ARG);
+}
+
+/* ---- frames (untrusted input) -------------------------------------------------------------- */
+
+static void test_frames(void **state)
+{
+    (void)state;
+    struct sg_frame f;
+    memset(&f, 0, sizeof f);
+    const unsigned char good[] = "k\x02\x00\x00\x00okr\x01\x00\x00\x00" "3";
+    assert_int_equal(sg_frame_parse(good, sizeof good - 1, &f), 0);
+    assert_string_equal(f.kind, "ok");
+    assert_string_equal(f.fields['r'], "3");
+    const struct {
+        const char *b;
+        size_t n;
+    } bad[] = {
+        {"", 0},                                     /* no kind */
+        {"k\x02\x00\x00", 4},                        /* short header */
+        {"k\xff\xff\xff\x7fok", 7},                  /* length past the end */
+        {"\x80\x01\x00\x00\x00x", 6},                /* tag out of range */
+        {"k\x02\x00\x00\x00okk\x02\x00\x00\x00ok", 14}, /* duplicate field */
+        {"k\x03\x00\x00\x00o\0k", 8},                /* NUL inside the kind */
+        {"r\x01\x00\x00\x00" "3", 6},                /* no kind field */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (sg_frame_parse((const unsigned char *)bad[i].b, bad[i].n, &f) != -1)
+            fail_msg("bad frame %zu accepted", i);
+    sg_frame_clear(&f);
+}
+
+/* ---- seccomp policy ------------------------------------------------------------------------- */
+
+static sg_sandbox *sandbox;
+
+static uint32_t act(uint32_t arch, int nr, uint64_t a0, uint64_t a1)
+{
+    uint64_t args[6] = {a0, a1, 0, 0, 0, 0};
+    return sg_seccomp_eval(sandbox, arch, nr, args) & SECCOMP_RET_ACTION_FULL;
+}
+
+static void test_seccomp_policy(void **state)
+{
+    (void)state;
+    const uint32_t X64 = AUDIT_ARCH_X86_64;
+    /* What CPython needs (measured) is allowed. */
+    const int allowed[] = {SYS_read, SYS_write, SYS_openat, SYS_close, SYS_mmap, SYS_mprotect,
+                           SYS_munmap, SYS_brk, SYS_futex, SYS_newfstatat, SYS_getdents64,
+                           SYS_rt_sigaction, SYS_getrandom, SYS_exit_group, SYS_wait4,
+                           SYS_prlimit64, SYS_lseek, SYS_clock_nanosleep};
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        if (act(X64, allowed[i], 0, 0) != SECCOMP_RET_ALLOW)
+            fail_msg("syscall %d not allowed", allowed[i]);
+    /* Dangerous calls go to the supervisor (reported by name, sandbox killed). */
+    const int denied[] = {SYS_ptrace, SYS_mount, SYS_unshare, SYS_setns, SYS_bpf,
+                          SYS_perf_event_open, SYS_keyctl, SYS_userfaultfd, SYS_io_uring_setup,
+                          SYS_kexec_load, SYS_init_module, SYS_personality, SYS_socket,
+                          SYS_socketpair, SYS_execveat, SYS_fork, SYS_vfork, SYS_chroot,
+                          SYS_pivot_root, SYS_process_vm_writev, SYS_setuid, SYS_prctl,
+                          SYS_open_by_handle_at, SYS_add_key, SYS_execve};
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
+        if (act(X64, denied[i], 0, 0) != SECCOMP_RET_USER_NOTIF)
+            fail_msg("syscall %d not sent to the supervisor", denied[i]);
+    /* clone: threads only; namespaces and processes go to the supervisor. */
+    const uint64_t thread = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+                            CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID;
+    assert_int_equal(act(X64, SYS_clone, thread, 0), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_clone, thread | CLONE_NEWUSER, 0), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_clone, thread | CLONE_NEWNS, 0), SECCOMP_RET_USER_NOTIF);
+    const uint64_t fork_flags = CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD;
+    assert_int_equal(act(X64, SYS_clone, fork_flags, 0), SECCOMP_RET_USER_NOTIF);
+    assert_true(sg_seccomp_is_process_clone(X64, SYS_clone, fork_flags));
+    assert_false(sg_seccomp_is_process_clone(X64, SYS_clone, fork_flags | CLONE_NEWPID));
+    assert_false(sg_seccomp_is_process_clone(X64, SYS_clone, CLONE_VM | CLONE_VFORK | SIGCHLD));
+    assert_false(sg_seccomp_is_process_clone(X64, SYS_clone, thread));
+    /* clone3 -> ENOSYS so glibc falls back to clone. */
+    uint64_t none[6] = {0};
+    assert_int_equal(sg_seccomp_eval(sandbox, X64, SYS_clone3, none), SECCOMP_RET_ERRNO | ENOSYS);
+    /* ioctl: TCGETS allowed, TIOCSTI not, compared on the low 32 bits. */
+    assert_int_equal(act(X64, SYS_ioctl, 0, TCGETS), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_ioctl, 0, 0xffffffff00000000ull | TCGETS), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_ioctl, 0, TIOCSTI), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_ioctl, 0, 0xffffffff00000000ull | TIOCSTI), SECCOMP_RET_USER_NOTIF);
+    /* sendmsg only on the launcher's hand-over fd. */
+    assert_int_equal(act(X64, SYS_sendmsg, SG_FD_NOTIFY_SOCK, 0), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_sendmsg, 3, 0), SECCOMP_RET_USER_NOTIF);
+    /* Non-native architectures and x32 never reach an allow rule. */
+    assert_int_equal(act(AUDIT_ARCH_I386, 3 /* i386 read */, 0, 0), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, 0x40000000 | SYS_read, 0, 0), SECCOMP_RET_USER_NOTIF);
+    char name[64];
+    sg_seccomp_name(X64, SYS_ptrace, name, sizeof name);
+    assert_string_equal(name, "ptrace");
+    sg_seccomp_name(AUDIT_ARCH_I386, 20, name, sizeof name);
+    assert_string_equal(name, "i386:getpid");
+    assert_true(sg_seccomp_is_execve(X64, SYS_execve));
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+static void test_json_fields(void **state)
+{
+    (void)state;
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    struct sg_frame exc;
+    frame_of(&exc, "exception", "ValueError");
+    struct sg_facts f = {.result = &exc, .have_status = true, .cpu_ms = 5, .wall_ms = 7,
+                         .memory_mechanism = SG_MECH_CGROUP_V1, .tasks_mechanism = SG_MECH_RLIMIT};
+    sg_outcome *o = NULL;
+    const char out[] = "bad \xff utf8 \0 nul";
+    assert_int_equal(sg_outcome_build(&f, &lim, out, sizeof out - 1, true, "", 0, false, &o), SG_OK);
+    char *s = NULL;
+    assert_int_equal(sg_outcome_to_json(o, &s), SG_OK);
+    json_error_t err;
+    json_t *j = json_loads(s, JSON_ALLOW_NUL, &err);
+    assert_non_null(j);
+    const char *keys[] = {"outcome", "exit_code", "signal", "syscall", "cpu_ms", "wall_ms",
+                          "peak_rss_kb", "stdout", "stderr", "truncated", "limits"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!json_object_get(j, keys[i]))
+            fail_msg("missing key %s", keys[i]);
+    assert_string_equal(json_string_value(json_object_get(j, "outcome")), "exception");
+    assert_true(json_is_true(json_object_get(j, "truncated")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "limits"), "memory_mechanism")),
+                        "cgroup_v1");
+    assert_int_equal(json_string_length(json_object_get(j, "stdout")), strlen("bad \xEF\xBF\xBD utf8 ") + 1 + 4);
+    json_decref(j);
+    free(s);
+    sg_outcome_free(o);
+    sg_frame_clear(&exc);
+}
+
+/* ---- the persistent worker, end to end ------------------------------------------------------ */
+
+static bool kernel_ok(void)
+{
+    if (sandbox)
+        return true;
+    if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+        fail_msg("sandbox unavailable under CI=true");
+    print_message("*** SKIP: the kernel refuses the sandbox\n");
+    return false;
+}
+
+static const sg_outcome_info *call(sg_worker *w, const char *code, sg_outcome **o)
+{
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_worker_call(w, code, NULL, o, &d);
+    if (st != SG_OK)
+        fail_msg("call %s: %s", code, d.message);
+    return sg_outcome_info_get(*o);
+}
+
+static void test_worker(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const char src[] = "import os\n"
+                       "state = []\n"
+                       "def f(a, b):\n    return a + b\n"
+                       "def grow():\n    state.append(1)\n    return len(state)\n"
+                       "def boom():\n    raise KeyError('k')\n"
+                       "def spin():\n    while True: pass\n"
+                       "def net():\n    import socket; socket.socket()\n"
+                       "def fork():\n    return os.fork()\n";
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 3000;
+    lim.cpu_ms = 1000;
+    sg_worker *w = NULL;
+    sg_outcome *imp = NULL, *o = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_new(sandbox, src, sizeof src - 1, &lim, NULL, &w, &imp, &d) != SG_OK)
+        fail_msg("worker: %s", d.message);
+    assert_int_equal(sg_outcome_info_get(imp)->kind, SG_OUTCOME_OK);
+    sg_outcome_free(imp);
+
+    const sg_outcome_info *i = call(w, "f(1, 2)", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_OK);
+    assert_string_equal(i->value_repr, "3");
+    sg_outcome_free(o);
+    /* Each call is a fresh fork: state does not carry over. */
+    for (int k = 0; k < 3; k++) {
+        i = call(w, "grow()", &o);
+        assert_string_equal(i->value_repr, "1");
+        sg_outcome_free(o);
+    }
+    i = call(w, "boom()", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
+    assert_string_equal(i->exc_type, "KeyError");
+    assert_int_equal(i->exc_line, 9);
+    sg_outcome_free(o);
+    i = call(w, "net()", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_FORBIDDEN_SYSCALL);
+    assert_string_equal(i->syscall, "socket");
+    sg_outcome_free(o);
+    /* The sandbox was killed; the next call restarts it transparently. */
+    i = call(w, "f('a', 'b')", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_OK);
+    assert_string_equal(i->value_repr, "'ab'");
+    sg_outcome_free(o);
+    assert_int_equal(sg_worker_starts(w), 2);
+    i = call(w, "fork()", &o); /* the call child may not fork */
+    assert_int_equal(i->kind, SG_OUTCOME_FORBIDDEN_SYSCALL);
+    assert_string_equal(i->syscall, "clone");
+    sg_outcome_free(o);
+    i = call(w, "spin()", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_TIMEOUT);
+    assert_string_equal(i->timeout_kind, "cpu");
+    sg_outcome_free(o);
+    i = call(w, "x = 1\nprint('side', x)", &o); /* statements work too */
+    assert_int_equal(i->kind, SG_OUTCOME_OK);
+    assert_string_equal(i->value_repr, "None");
+    assert_string_equal(i->stdout_data, "side 1\n");
+    sg_outcome_free(o);
+    for (int k = 0; k < 200; k++) {
+        i = call(w, "f(2, 3)", &o);
+        assert_string_equal(i->value_repr, "5");
+        sg_outcome_free(o);
+    }
+    sg_worker_free(w);
+
+    /* An import that fails makes every call fail the same way. */
+    const char bad[] = "x = 1\nraise ValueError('at import')\n";
+    assert_int_equal(sg_worker_new(sandbox, bad, sizeof bad - 1, &lim, NULL, &w, &imp, &d), SG_OK);
+    assert_int_equal(sg_outcome_info_get(imp)->kind, SG_OUTCOME_EXCEPTION);
+    assert_int_equal(sg_outcome_info_get(imp)->exc_line, 2);
+    i = call(w, "x", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
+    sg_outcome_free(o);
+    sg_outcome_free(imp);
+    sg_worker_free(w);
+}
+
+static void test_bad_interpreter(void **state)
+{
+    (void)state;
+    sg_sandbox *sb = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_sandbox_new("python3", &sb, &d), SG_ERR_INVALID_ARG);
+    assert_int_equal(sg_sandbox_new("/nonexistent/python", &sb, &d), SG_ERR_INVALID_ARG);
+    assert_null(sb);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_sandbox_new(NULL, &sandbox, &d) != SG_OK) {
+        print_message("sandbox: %s\n", d.message);
+        sandbox = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sg_sandbox_free(sandbox);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_limits_parse),   cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_frames),         cmocka_unit_test(test_seccomp_policy),
+        cmocka_unit_test(test_json_fields),    cmocka_unit_test(test_worker),
+        cmocka_unit_test(test_bad_interpreter),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -70,6 +70,7 @@ static void res__init_syms(void)
     S(yield, "yield"); S(decorator, "decorator"); S(keyword_identifier, "keyword_identifier");
     S(expression_statement, "expression_statement"); S(type, "type"); S(block, "block");
 #undef S
+    s->eq_token = res__sym("=", false);
     s->lambda_body = 0;
 #define F(f, n) s->f = res__field_id(n)
     F(f_name, "name"); F(f_alias, "alias"); F(f_left, "left"); F(f_right, "right"); F(f_function, "function");
@@ -246,9 +247,52 @@ static bool res__is(TSNode n, TSSymbol s)
     return !ts_node_is_null(n) && ts_node_symbol(n) == s;
 }
 
+/* A field of a node. ts_node_child_by_field_id scans the field map of every child, so the
+ * shapes the engine asks about most are answered by position (extras such as comments can
+ * neither start nor end these nodes). */
 static TSNode res__field(TSNode n, TSFieldId f)
 {
+    const sg_syms *sy = &res__syms;
+    if (ts_node_is_null(n))
+        return n;
+    TSSymbol s = ts_node_symbol(n);
+    uint32_t count = ts_node_child_count(n);
+    if (count >= 2) {
+        if (s == sy->call) {
+            if (f == sy->f_function)
+                return ts_node_child(n, 0);
+            if (f == sy->f_arguments)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->attribute) {
+            if (f == sy->f_object)
+                return ts_node_child(n, 0);
+            if (f == sy->f_attribute)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->keyword_argument || s == sy->pair) {
+            if (f == sy->f_name || f == sy->f_key)
+                return ts_node_child(n, 0);
+            if (f == sy->f_value)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->binary_operator || s == sy->boolean_operator || s == sy->augmented_assignment) {
+            if (f == sy->f_left)
+                return ts_node_child(n, 0);
+            if (f == sy->f_right)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->assignment) {
+            if (f == sy->f_left)
+                return ts_node_child(n, 0);
+            if (f == sy->f_right)
+                return count >= 3 && ts_node_symbol(ts_node_child(n, count - 2)) == sy->eq_token
+                           ? ts_node_child(n, count - 1)
+                           : (TSNode){0};
+        }
+    }
     return ts_node_child_by_field_id(n, f);
+}
+
+TSNode sg_node_field(TSNode n, TSFieldId f)
+{
+    return res__field(n, f);
 }
 
 /* Skip parentheses. */
@@ -319,8 +363,12 @@ static void res__add(sg_cands *out, const char *q)
     out->q[out->n++] = q;
 }
 
+static bool res__alive(const sg_resolver *res, const char *q);
+
 static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, const char *attr, size_t alen)
 {
+    if (!res__alive(res, base))
+        return;
     size_t bl = strlen(base);
     if (bl + alen + 1 > SG_MAX_QNAME)
         return;
@@ -748,6 +796,27 @@ static bool res__lookup_const(res__cx *cx, sg_scope *scope, TSNode id, sg_buf *o
     return res__const(&inner, b->scope, b->node, out, depth + 4);
 }
 
+/* Roots that normalisation can turn into another root, or that resolution treats specially:
+ * a name under them may still reach a rule even if no rule names the root itself. */
+static bool res__special_root(const char *q, size_t n)
+{
+    static const char *const roots[] = {"builtins", "sys", "__main__", "importlib", "__import__", "getattr",
+                                        "vars", "globals", "locals", "operator", "object", "type", "hasattr",
+                                        "setattr", "delattr"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        if (strlen(roots[i]) == n && !memcmp(roots[i], q, n))
+            return true;
+    return false;
+}
+
+/* False when nothing derived from `q` (its attributes, items) can match a rule. */
+static bool res__alive(const sg_resolver *res, const char *q)
+{
+    size_t n = strcspn(q, ".");
+    return res__special_root(q, n) || sg_rules_root_known(res->rules, q, n) ||
+           sg_rules_root_alias(res->rules, q, n);
+}
+
 /* Names a use may stand for when no binding of its scope precedes it: a builtin, or a name
  * from `from m import *` that a rule knows. */
 static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t n, sg_cands *out)
@@ -763,7 +832,9 @@ static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t 
                     res__add(out, q);
             }
         }
-    res__add(out, res__normalize(res, name, n));
+    if (res__special_root(name, n) || sg_rules_root_known(res->rules, name, n) ||
+        sg_rules_root_alias(res->rules, name, n))
+        res__add(out, res__normalize(res, name, n));
 }
 
 static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name, size_t n, sg_cands *out,

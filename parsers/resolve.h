@@ -34,7 +34,8 @@ typedef struct sg_syms {
         dictionary, pair, dictionary_splat, list_splat, tuple, list, set, true_, false_, none, integer, float_,
         comment, exec_statement, list_comprehension, dictionary_comprehension, set_comprehension,
         generator_expression, pattern_list, tuple_pattern, list_pattern, expression_list, slice, unary_operator,
-        return_statement, yield, decorator, keyword_identifier, expression_statement, type, block, lambda_body;
+        return_statement, yield, decorator, keyword_identifier, expression_statement, type, block, lambda_body,
+        eq_token;
     TSFieldId f_name, f_alias, f_left, f_right, f_function, f_arguments, f_object, f_attribute, f_value,
         f_subscript, f_module_name, f_body, f_parameters, f_key, f_type, f_operator, f_code, f_definition,
         f_consequence, f_alternative, f_argument;
@@ -79,6 +80,9 @@ int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);
 bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode expr);
 /* For an f-string: the constant text before its first interpolation (arena), or NULL. */
 const char *sg_fstring_prefix(sg_resolver *res, TSNode expr);
+
+/* A field of a node (fast paths for the common node shapes). */
+TSNode sg_node_field(TSNode n, TSFieldId f);
 
 /* Source text of a node (not terminated: use with the length). */
 const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len);

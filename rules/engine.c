@@ -101,8 +101,8 @@ static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
         TSSymbol s = ts_node_symbol(c);
         if (s == sy->keyword_argument) {
             if (a->nkw < ENGINE_MAX_ARGS) {
-                a->kw[a->nkw].name = engine__text(cx, ts_node_child_by_field_id(c, sy->f_name), &a->kw[a->nkw].len);
-                a->kw[a->nkw].value = ts_node_child_by_field_id(c, sy->f_value);
+                a->kw[a->nkw].name = engine__text(cx, sg_node_field(c, sy->f_name), &a->kw[a->nkw].len);
+                a->kw[a->nkw].value = sg_node_field(c, sy->f_value);
                 a->nkw++;
             }
         } else if (s == sy->dictionary_splat) {
@@ -116,11 +116,11 @@ static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
                         continue;
                     }
                     size_t kl;
-                    const char *key = sg_const_str(cx->res, NULL, ts_node_child_by_field_id(pair, sy->f_key), &kl);
+                    const char *key = sg_const_str(cx->res, NULL, sg_node_field(pair, sy->f_key), &kl);
                     if (key && a->nkw < ENGINE_MAX_ARGS) {
                         a->kw[a->nkw].name = key;
                         a->kw[a->nkw].len = kl;
-                        a->kw[a->nkw].value = ts_node_child_by_field_id(pair, sy->f_value);
+                        a->kw[a->nkw].value = sg_node_field(pair, sy->f_value);
                         a->nkw++;
                     } else {
                         a->kw_open = true;
@@ -347,7 +347,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
 {
     const sg_syms *sy = cx->sy;
     bool from = ts_node_symbol(n) == sy->import_from_statement;
-    TSNode modnode = from ? ts_node_child_by_field_id(n, sy->f_module_name) : (TSNode){0};
+    TSNode modnode = from ? sg_node_field(n, sy->f_module_name) : (TSNode){0};
     const char *module = NULL;
     if (from) {
         if (ts_node_is_null(modnode) || ts_node_symbol(modnode) == sy->relative_import)
@@ -363,7 +363,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
             TSNode c = ts_node_named_child(n, i);
             if (ts_node_eq(c, modnode))
                 continue;
-            TSNode name = ts_node_symbol(c) == sy->aliased_import ? ts_node_child_by_field_id(c, sy->f_name) : c;
+            TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
             if (ts_node_symbol(name) != sy->dotted_name)
                 continue;
             mods[nm++] = sg_arena_printf(cx->arena, "%s.%s", module, engine__dotted(cx, name));
@@ -373,7 +373,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
     }
     for (uint32_t i = 0; i < k; i++) {
         TSNode c = ts_node_named_child(n, i);
-        TSNode name = ts_node_symbol(c) == sy->aliased_import ? ts_node_child_by_field_id(c, sy->f_name) : c;
+        TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
         if (ts_node_symbol(name) != sy->dotted_name)
             continue;
         const char *m = engine__dotted(cx, name);
@@ -414,7 +414,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
     if (!any)
         return;
     engine__args a;
-    engine__collect_args(cx, ts_node_child_by_field_id(call, sy->f_arguments), &a);
+    engine__collect_args(cx, sg_node_field(call, sy->f_arguments), &a);
     const char *fn_text = NULL;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
@@ -614,12 +614,12 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
     const sg_syms *sy = cx->sy;
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->call) {
-        engine__on_call(cx, n, scope, ts_node_child_by_field_id(n, sy->f_function));
+        engine__on_call(cx, n, scope, sg_node_field(n, sy->f_function));
     } else if (s == sy->exec_statement) {
         engine__on_exec_statement(cx, n);
     } else if (s == sy->attribute) {
         if (cx->has_attr_rules) {
-            TSNode an = ts_node_child_by_field_id(n, sy->f_attribute);
+            TSNode an = sg_node_field(n, sy->f_attribute);
             size_t l;
             const char *t = engine__text(cx, an, &l);
             if (l >= 2 && l < 64) {
@@ -636,11 +636,11 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
     } else if (s == sy->string) {
         engine__on_string(cx, n, scope);
     } else if (s == sy->assignment) {
-        TSNode left = ts_node_child_by_field_id(n, sy->f_left);
-        TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+        TSNode left = sg_node_field(n, sy->f_left);
+        TSNode right = sg_node_field(n, sy->f_right);
         TSSymbol ls = ts_node_symbol(left);
         if (ls == sy->identifier || ls == sy->attribute) {
-            TSNode name = ls == sy->attribute ? ts_node_child_by_field_id(left, sy->f_attribute) : left;
+            TSNode name = ls == sy->attribute ? sg_node_field(left, sy->f_attribute) : left;
             size_t l;
             const char *t = engine__text(cx, name, &l);
             engine__cred_name(cx, scope, name, t, l, right);
@@ -648,15 +648,15 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         if (ls != sy->identifier && ls != sy->pattern_list)
             engine__on_value(cx, right, scope);
     } else if (s == sy->keyword_argument) {
-        TSNode name = ts_node_child_by_field_id(n, sy->f_name);
+        TSNode name = sg_node_field(n, sy->f_name);
         size_t l;
         const char *t = engine__text(cx, name, &l);
-        TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+        TSNode v = sg_node_field(n, sy->f_value);
         engine__cred_name(cx, scope, name, t, l, v);
         engine__on_value(cx, v, scope);
     } else if (s == sy->pair) {
-        TSNode key = ts_node_child_by_field_id(n, sy->f_key);
-        TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+        TSNode key = sg_node_field(n, sy->f_key);
+        TSNode v = sg_node_field(n, sy->f_value);
         size_t kl;
         const char *k = sg_const_str(cx->res, NULL, key, &kl);
         if (k)
@@ -672,9 +672,9 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         if (ts_node_named_child_count(n) > 0)
             engine__on_value(cx, ts_node_named_child(n, 0), scope);
     } else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
-        engine__on_value(cx, ts_node_child_by_field_id(n, sy->f_value), scope);
+        engine__on_value(cx, sg_node_field(n, sy->f_value), scope);
     } else if (s == sy->lambda) {
-        engine__on_value(cx, ts_node_child_by_field_id(n, sy->f_body), scope);
+        engine__on_value(cx, sg_node_field(n, sy->f_body), scope);
     } else if (s == sy->comment) {
         size_t l;
         const char *t = engine__text(cx, n, &l);

@@ -246,6 +246,16 @@ static const sg_rule pack__fallback_limit = {
              .enabled = true},
     .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_LIMIT};
 
+bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len)
+{
+    for (size_t i = 0; i < rules->module_aliases.len; i++) {
+        const char *f = rules->module_aliases.items[i].from;
+        if (strlen(f) == root_len && !memcmp(f, qname, root_len))
+            return true;
+    }
+    return false;
+}
+
 const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
 {
     for (size_t i = 0; i < rules->rules.len; i++) {
@@ -359,11 +369,15 @@ sg_status sg_rules_freeze(sg_rules *rules)
         return SG_OK;
     for (size_t i = 0; i < rules->rules.len; i++) {
         const sg_rule *r = rules->rules.items[i];
-        if (!pack__calls_kind(r))
-            continue;
-        for (size_t k = 0; k < r->nnames; k++)
-            if (pack__add_root(rules, r->names[k]))
-                return SG_ERR_NOMEM;
+        if (pack__calls_kind(r) || (r->kind == SG_KIND_BUILTIN && r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE))
+            for (size_t k = 0; k < r->nnames; k++)
+                if (pack__add_root(rules, r->names[k]))
+                    return SG_ERR_NOMEM;
+        for (size_t w = 0; w < r->nwhere; w++)
+            if (r->where[w].op == SG_COND_RESOLVES_IN || r->where[w].op == SG_COND_NOT_RESOLVES_IN)
+                for (size_t k = 0; k < r->where[w].nvalues; k++)
+                    if (pack__add_root(rules, r->where[w].values[k]))
+                        return SG_ERR_NOMEM;
     }
     rules->frozen = true;
     return SG_OK;

@@ -106,6 +106,8 @@ bool sg_rules_knows(const sg_rules *rules, const char *qname);
 char *sg_regex_anchor(const char *re);
 /* True if `qname`'s first component may match some calls/network rule. */
 bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len);
+/* True if the first component of `qname` is a module alias (posix -> os). */
+bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len);
 bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname);
 bool sg_rules_host_allowed(const sg_rules *rules, const char *host);
 /* The built-in rule for a builtin check, or NULL if disabled/absent. */

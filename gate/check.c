@@ -66,6 +66,8 @@ typedef struct check__block {
     size_t *line_starts; /* byte offset of each block line */
     size_t nlines;
     bool timed_out;
+    bool too_deep; /* brackets nested beyond what Python accepts: not parsed */
+    TSPoint deep_where;
     size_t seq; /* block number in the resolver */
     bool depth_exceeded;
     TSPoint depth_where;
@@ -283,7 +285,11 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         sg_block *b = &doc->blocks.items[i];
         check__block *cb = &cbs[used];
         cb->b = b;
-        cb->tree = check__parse(c, b->text, b->len, &cb->timed_out);
+        cb->too_deep = sg_brackets_too_deep(b->text, b->len, SG_MAX_BRACKET_DEPTH, &cb->deep_where.row,
+                                            &cb->deep_where.column);
+        cb->tree = cb->too_deep ? NULL : check__parse(c, b->text, b->len, &cb->timed_out);
+        if (cb->too_deep && b->unlabeled)
+            continue;
         if (cb->tree && b->unlabeled && ts_node_has_error(ts_tree_root_node(cb->tree))) {
             /* An unlabeled fence that is not Python (shell output, prose): not ours to check. */
             ts_tree_delete(cb->tree);
@@ -319,6 +325,16 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         size_t first = rep->findings.len;
         out.hits.len = 0;
         out.suppressions.len = 0;
+        if (cb->too_deep) {
+            const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
+            sg_hit h = {se, cb->deep_where, cb->deep_where,
+                        sg_arena_printf(rep->arena, "%s: more than %d nested brackets (Python allows %d)",
+                                        se->info.message, SG_MAX_BRACKET_DEPTH, SG_MAX_BRACKET_DEPTH),
+                        NULL};
+            if ((st = check__add(c, rep, doc, cb, &h)))
+                goto out_free;
+            continue;
+        }
         if (cb->timed_out) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
             sg_hit h = {lim, {0, 0}, {0, 0},
@@ -415,7 +431,10 @@ sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, siz
          * inside strings), it is Python: checking only the fences would let code outside them
          * through. */
         bool to;
-        TSTree *t = check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &to);
+        uint32_t r, col;
+        TSTree *t = sg_brackets_too_deep(doc.src + doc.skip, doc.len - doc.skip, SG_MAX_BRACKET_DEPTH, &r, &col)
+                        ? NULL
+                        : check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &to);
         bool is_python = t && !ts_node_has_error(ts_tree_root_node(t));
         if (t)
             ts_tree_delete(t);

@@ -293,3 +293,53 @@ bool sg_doc_line(const sg_doc *doc, long line, const char **ret_start, size_t *r
     *ret_len = l.len;
     return true;
 }
+
+bool sg_brackets_too_deep(const char *s, size_t n, unsigned limit, uint32_t *ret_row, uint32_t *ret_col)
+{
+    unsigned depth = 0;
+    uint32_t row = 0;
+    size_t line_start = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\n') {
+            row++;
+            line_start = i + 1;
+        } else if (c == '#') {
+            while (i + 1 < n && s[i + 1] != '\n')
+                i++;
+        } else if (c == '\'' || c == '"') {
+            bool triple = i + 2 < n && s[i + 1] == c && s[i + 2] == c;
+            i += triple ? 3 : 1;
+            while (i < n) {
+                if (s[i] == '\\' && i + 1 < n) {
+                    if (s[i + 1] == '\n') {
+                        row++;
+                        line_start = i + 2;
+                    }
+                    i += 2;
+                    continue;
+                }
+                if (s[i] == '\n') {
+                    row++;
+                    line_start = i + 1;
+                    if (!triple)
+                        break; /* an unterminated one-line string ends at the line */
+                }
+                if (s[i] == c && (!triple || (i + 2 < n && s[i + 1] == c && s[i + 2] == c))) {
+                    i += triple ? 2 : 0;
+                    break;
+                }
+                i++;
+            }
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (++depth > limit) {
+                *ret_row = row;
+                *ret_col = (uint32_t)(i - line_start);
+                return true;
+            }
+        } else if ((c == ')' || c == ']' || c == '}') && depth) {
+            depth--;
+        }
+    }
+    return false;
+}

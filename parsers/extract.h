@@ -7,6 +7,8 @@
 #ifndef SG_EXTRACT_H
 #define SG_EXTRACT_H
 
+#include <stdint.h>
+
 #include "gate/util.h"
 
 typedef struct sg_block {
@@ -31,6 +33,14 @@ typedef struct sg_doc {
 sg_status sg_doc_extract(const char *path, const char *buf, size_t len, sg_input_kind kind, sg_doc *doc,
                          sg_diag *diag);
 void sg_doc_free(sg_doc *doc);
+
+/* Python rejects more than 200 nested brackets; tree-sitter 0.20.7 crashes on some inputs nested
+ * tens of thousands deep, so deeper input is refused before it is parsed. */
+#define SG_MAX_BRACKET_DEPTH 200
+
+/* Scan Python source (skipping strings and comments) for bracket nesting deeper than `limit`.
+ * Returns true and the 0-based row / byte column of the first bracket past the limit. */
+bool sg_brackets_too_deep(const char *s, size_t n, unsigned limit, uint32_t *ret_row, uint32_t *ret_col);
 
 /* The document's line `line` (1-based): start pointer and length without the newline. */
 bool sg_doc_line(const sg_doc *doc, long line, const char **ret_start, size_t *ret_len);

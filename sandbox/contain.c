@@ -3,7 +3,7 @@
  *
  *   pid 1 (init, trusted C, never runs Python)        pid 2 (launcher, becomes the interpreter)
  *   1. die with the supervisor (PDEATHSIG)            8. fds 0..6 only, everything else closed
- *   2. wait until cgroups are attached                9. new session, cwd /tmp
+ *   2. join the sandbox's cgroups                     9. new session, cwd /tmp
  *   3. user namespace: uid/gid maps                  10. rlimits (cpu, fsize, nofile, nproc, core, as)
  *   4. mounts: tmpfs root, ro binds, pivot_root      11. all capabilities dropped
  *   5. hostname of the uts namespace                 12. no_new_privs
@@ -48,23 +48,6 @@ static int contain__parent_alive(int life_fd)
     struct pollfd p = {.fd = life_fd, .events = POLLIN};
     if (poll(&p, 1, 0) != 0) {
         errno = ESRCH;
-        return -1;
-    }
-    return 0;
-}
-
-/* Step 2: the supervisor attaches our cgroups, then writes one byte (or closes on failure). */
-static int contain__wait_go(int go_fd)
-{
-    char c;
-    if (go_fd < 0)
-        return 0;
-    ssize_t n;
-    do
-        n = read(go_fd, &c, 1);
-    while (n < 0 && errno == EINTR);
-    if (n != 1) {
-        errno = ECANCELED;
         return -1;
     }
     return 0;
@@ -166,7 +149,7 @@ void sg_contain_child(const struct sg_child_plan *plan)
     const char *what = "";
 
     CONTAIN_STEP(SG_STAGE_PARENT_DEATH, "parent-death signal", contain__parent_alive(plan->life_fd));
-    CONTAIN_STEP(SG_STAGE_INIT, "wait for cgroup attach", contain__wait_go(plan->go_fd));
+    CONTAIN_STEP(SG_STAGE_INIT, "join cgroups", sg_cgroup_join(plan));
     CONTAIN_STEP(SG_STAGE_USER_NS, "write uid/gid maps", sg_ns_write_maps(plan->outer_uid, plan->outer_gid));
     if (sg_mounts_setup(plan, &stage, &what) < 0)
         contain__fail(status_fd, stage, what);

@@ -80,7 +80,7 @@ struct sg_child_plan {
     int status_fd;  /* write end: struct sg_child_report to the supervisor */
     int fds[7];     /* what becomes fds 0..6 of the interpreter */
     int notify_sock;/* sends the seccomp listener to the supervisor */
-    int go_fd;      /* read end: the supervisor says "go" once cgroups are attached, or -1 */
+    int cg_fds[2];  /* opened by the supervisor: pid 1 joins its cgroups by writing "0", or -1 */
     char tmp_opts[64];
     unsigned long arg_start, arg_end; /* our argv strings: wiped in pid 1 (/proc/1/cmdline) */
     char *const *argv;
@@ -139,7 +139,8 @@ int sg_mounts_setup(const struct sg_child_plan *plan, enum sg_stage *ret_stage, 
 int sg_limits_apply_rlimits(const struct sg_child_plan *plan);
 sg_status sg_cgroup_setup(const sg_sandbox_limits *limits, const char *tag, struct sg_cgroup *cg,
                           sg_diag *diag);
-sg_status sg_cgroup_attach(const struct sg_cgroup *cg, pid_t pid, sg_diag *diag);
+sg_status sg_cgroup_open_join(const struct sg_cgroup *cg, int fds[2], sg_diag *diag);
+int sg_cgroup_join(const struct sg_child_plan *plan);
 uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg);
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg);
 void sg_cgroup_remove(struct sg_cgroup *cg);

@@ -44,7 +44,9 @@ extern const size_t sg_sandbox_runner_py_len;
 #define WORKER_MAX_SOURCE (8u << 20)
 #define WORKER_MAX_CALL 60000u
 #define WORKER_MAX_FRAME (1u << 20)
-#define WORKER_BOOT "import os;exec(compile(os.read(3,1<<20),'<sg-runner>','exec'))"
+#define WORKER_BOOT \
+    "import os;RUNNER_SRC=os.read(3,1<<20);" \
+    "exec(compile(RUNNER_SRC.split(b'\\n#@later\\n')[0],'<sg-runner>','exec'))"
 
 /* A byte buffer whose cap is fixed when it is reset: bytes beyond it are dropped and flagged. */
 struct worker_buf {
@@ -548,7 +550,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     sg_status st = SG_ERR_SANDBOX;
     int runner_fd = -1, src_fd = -1, in_fd = -1;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, req[2] = {-1, -1}, res[2] = {-1, -1};
-    int status[2] = {-1, -1}, life[2] = {-1, -1}, go[2] = {-1, -1}, ctl[2] = {-1, -1};
+    int status[2] = {-1, -1}, life[2] = {-1, -1}, cgfd[2] = {-1, -1}, ctl[2] = {-1, -1};
 
     runner_fd = worker__memfd("sg-runner", sg_sandbox_runner_py, sg_sandbox_runner_py_len);
     src_fd = worker__memfd("sg-source", w->source, w->source_len);
@@ -571,11 +573,8 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     snprintf(tag, sizeof tag, "%d-%u", (int)getpid(), atomic_fetch_add(&counter, 1));
     if ((st = sg_cgroup_setup(&w->limits, tag, &w->cg, diag)) != SG_OK)
         goto out_close;
-    bool need_go = w->cg.mem_dir[0] || w->cg.pids_dir[0];
-    if (need_go && pipe2(go, O_CLOEXEC) < 0) {
-        st = SG_ERR_SANDBOX;
+    if ((st = sg_cgroup_open_join(&w->cg, cgfd, diag)) != SG_OK)
         goto out_cgroup;
-    }
 
     struct sg_child_plan plan;
     memset(&plan, 0, sizeof plan);
@@ -590,7 +589,8 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     int fds[7] = {in_fd, out[1], err[1], runner_fd, src_fd, req[0], res[1]};
     memcpy(plan.fds, fds, sizeof fds);
     plan.notify_sock = ctl[1];
-    plan.go_fd = need_go ? go[0] : -1;
+    plan.cg_fds[0] = cgfd[0];
+    plan.cg_fds[1] = cgfd[1];
     snprintf(plan.tmp_opts, sizeof plan.tmp_opts, "size=%llu,nr_inodes=4096,mode=1777",
              (unsigned long long)w->limits.tmp_bytes);
     char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-c", WORKER_BOOT,
@@ -614,21 +614,6 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
         goto out_cgroup;
     }
     w->init_pid = pid;
-    if (need_go) {
-        if ((st = sg_cgroup_attach(&w->cg, pid, diag)) != SG_OK) {
-            kill(pid, SIGKILL);
-            while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-                ;
-            goto out_cgroup;
-        }
-        if (write(go[1], "g", 1) != 1) {
-            st = SG_ERR_SANDBOX;
-            kill(pid, SIGKILL);
-            while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-                ;
-            goto out_cgroup;
-        }
-    }
     /* Keep our ends; the child's ends close here. */
     w->out_fd = out[0];
     w->err_fd = err[0];
@@ -666,7 +651,7 @@ out_close:
         close(src_fd);
     if (in_fd >= 0)
         close(in_fd);
-    int *all[] = {out, err, req, res, status, life, go, ctl};
+    int *all[] = {out, err, req, res, status, life, cgfd, ctl};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         worker__close(&all[i][0]);
         worker__close(&all[i][1]);

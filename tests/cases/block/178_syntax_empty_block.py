@@ -1,0 +1,5 @@
+# expect: block SG001@4
+x = 1
+if x:
+if x:
+    pass

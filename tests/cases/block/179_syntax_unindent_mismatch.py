@@ -1,0 +1,4 @@
+# expect: block SG001@4
+def f():
+        a = 1
+    b = 2

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Sandbox benchmark (issue 3). Cold launch of `pass`, in one hyperfine run:
+#   bare      /usr/bin/python3 -I -S -c pass
+#   snipgate  snipgate run pass.py            (every layer on: all namespaces, pivot_root,
+#                                              cgroups, rlimits, seccomp with user notification)
+#   bwrap     bubblewrap --unshare-all with read-only binds, same interpreter
+# then warm per-call latency and calls/s through the persistent worker (bench/sandbox_worker_bench.c,
+# compiled here against the build directory's libsnipgate.a).
+# Usage: bench/sandbox_bench.sh [BUILD_DIR]   (default: build). Needs hyperfine for the cold part;
+# bubblewrap is optional. Do not run while compiling: the machine has 2 cores.
+set -eu
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$SRC/build}
+SG=$BUILD/snipgate
+PY=/usr/bin/python3
+RUNS=${RUNS:-200}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+echo pass > "$TMP/pass.py"
+[ -x "$SG" ] || { echo "no snipgate binary at $SG" >&2; exit 2; }
+
+echo "== cold launch (medians of $RUNS runs)"
+if command -v hyperfine >/dev/null 2>&1; then
+    set -- "$PY -I -S -c pass" "$SG run $TMP/pass.py"
+    if command -v bwrap >/dev/null 2>&1; then
+        set -- "$@" "bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib \
+--symlink usr/lib64 /lib64 --symlink usr/bin /bin --proc /proc --dev /dev --tmpfs /tmp $PY -I -S -c pass"
+    else
+        echo "(bubblewrap not installed: apt-get install bubblewrap)"
+    fi
+    hyperfine -N -w 20 -r "$RUNS" --export-json "$TMP/cold.json" "$@" >/dev/null 2>&1
+    "$PY" - "$TMP/cold.json" <<'PYEOF'
+import json, sys
+res = json.load(open(sys.argv[1]))["results"]
+names = ["bare python", "snipgate run", "bubblewrap"]
+med = [r["median"] * 1000 for r in res]
+for n, m in zip(names, med):
+    extra = "" if n == "bare python" else "  (+%.2f ms, x%.2f)" % (m - med[0], m / med[0])
+    print("  %-13s %7.2f ms%s" % (n, m, extra))
+if len(med) == 3:
+    print("  snipgate overhead vs bubblewrap overhead: %.2f ms vs %.2f ms" % (med[1] - med[0], med[2] - med[0]))
+PYEOF
+else
+    echo "(hyperfine not installed: apt-get install hyperfine)"
+fi
+
+echo "== warm calls through the persistent worker"
+CC=${CC:-cc}
+# shellcheck disable=SC2046
+$CC -O2 -D_GNU_SOURCE -I"$SRC" -I"$SRC/gate" "$SRC/bench/sandbox_worker_bench.c" "$BUILD/libsnipgate.a" \
+    $(pkg-config --libs libseccomp jansson tree-sitter yaml-0.1) -lpthread -o "$TMP/wb"
+"$TMP/wb" phases 50 | sed 's/^/  /'
+"$TMP/wb" warm "${CALLS:-3000}" | sed 's/^/  /'

@@ -66,7 +66,9 @@ typedef struct check__block {
     size_t *line_starts; /* byte offset of each block line */
     size_t nlines;
     bool timed_out;
-    bool too_deep; /* brackets nested beyond what Python accepts: not parsed */
+    bool too_deep; /* brackets nested beyond what Python accepts, or bad indentation: not parsed */
+    bool indent_error; /* Python would reject the indentation (parsed all the same) */
+    const char *prescan_msg;
     TSPoint deep_where;
     size_t seq; /* block number in the resolver */
     bool depth_exceeded;
@@ -285,10 +287,14 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         sg_block *b = &doc->blocks.items[i];
         check__block *cb = &cbs[used];
         cb->b = b;
-        cb->too_deep = sg_brackets_too_deep(b->text, b->len, SG_MAX_BRACKET_DEPTH, &cb->deep_where.row,
-                                            &cb->deep_where.column);
+        sg_prescan ps;
+        sg_python_prescan(b->text, b->len, SG_MAX_BRACKET_DEPTH, &ps);
+        cb->too_deep = ps.kind == SG_PRESCAN_TOO_DEEP;
+        cb->indent_error = ps.kind == SG_PRESCAN_INDENT;
+        cb->deep_where = (TSPoint){ps.row, ps.column};
+        cb->prescan_msg = ps.message;
         cb->tree = cb->too_deep ? NULL : check__parse(c, b->text, b->len, &cb->timed_out);
-        if (cb->too_deep && b->unlabeled)
+        if ((cb->too_deep || cb->indent_error) && b->unlabeled)
             continue;
         if (cb->tree && b->unlabeled && ts_node_has_error(ts_tree_root_node(cb->tree))) {
             /* An unlabeled fence that is not Python (shell output, prose): not ours to check. */
@@ -328,8 +334,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         if (cb->too_deep) {
             const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
             sg_hit h = {se, cb->deep_where, cb->deep_where,
-                        sg_arena_printf(rep->arena, "%s: more than %d nested brackets (Python allows %d)",
-                                        se->info.message, SG_MAX_BRACKET_DEPTH, SG_MAX_BRACKET_DEPTH),
+                        sg_arena_printf(rep->arena, "%s: %s", se->info.message, cb->prescan_msg),
                         NULL};
             if ((st = check__add(c, rep, doc, cb, &h)))
                 goto out_free;
@@ -348,6 +353,14 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         TSNode root = ts_tree_root_node(cb->tree);
         if ((st = sg_engine_run(c->rules, res, cb->seq, root, cb->b->text, &out)))
             goto out_free;
+        TSPoint lw;
+        if (i == used - 1 && sg_resolver_limit_hit(res, &lw)) {
+            const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
+            sg_engine_hit(&out, lim, lw, lw,
+                          sg_arena_printf(rep->arena, "%s: a name is rebound, or star-imported, more often than the "
+                                                      "analysis follows", lim->info.message),
+                          NULL);
+        }
         if (cb->depth_exceeded) {
             TSPoint where = cb->depth_where;
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
@@ -356,9 +369,18 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
                                           lim->info.message, c->opts.max_depth),
                           NULL);
         }
-        if (ts_node_has_error(root)) {
+        bool tree_error = ts_node_has_error(root);
+        TSNode first_error = tree_error ? check__first_error(root) : root;
+        if (cb->indent_error && (!tree_error || ts_node_start_point(first_error).row > cb->deep_where.row)) {
+            /* Report the earliest error only, as Python would. */
             const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
-            TSNode e = check__first_error(root);
+            sg_engine_hit(&out, se, cb->deep_where, cb->deep_where,
+                          sg_arena_printf(rep->arena, "%s: %s", se->info.message, cb->prescan_msg), NULL);
+            tree_error = false;
+        }
+        if (tree_error) {
+            const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
+            TSNode e = first_error;
             const char *msg;
             if (ts_node_is_missing(e)) {
                 msg = sg_arena_printf(rep->arena, "%s: missing `%s`", se->info.message, ts_node_type(e));
@@ -431,10 +453,9 @@ sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, siz
          * inside strings), it is Python: checking only the fences would let code outside them
          * through. */
         bool to;
-        uint32_t r, col;
-        TSTree *t = sg_brackets_too_deep(doc.src + doc.skip, doc.len - doc.skip, SG_MAX_BRACKET_DEPTH, &r, &col)
-                        ? NULL
-                        : check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &to);
+        sg_prescan ps;
+        sg_python_prescan(doc.src + doc.skip, doc.len - doc.skip, SG_MAX_BRACKET_DEPTH, &ps);
+        TSTree *t = ps.kind != SG_PRESCAN_OK ? NULL : check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &to);
         bool is_python = t && !ts_node_has_error(ts_tree_root_node(t));
         if (t)
             ts_tree_delete(t);

@@ -38,9 +38,24 @@ void sg_doc_free(sg_doc *doc);
  * tens of thousands deep, so deeper input is refused before it is parsed. */
 #define SG_MAX_BRACKET_DEPTH 200
 
-/* Scan Python source (skipping strings and comments) for bracket nesting deeper than `limit`.
- * Returns true and the 0-based row / byte column of the first bracket past the limit. */
-bool sg_brackets_too_deep(const char *s, size_t n, unsigned limit, uint32_t *ret_row, uint32_t *ret_col);
+/* What a pre-scan of Python source found before parsing. */
+typedef enum sg_prescan_kind {
+    SG_PRESCAN_OK = 0,
+    SG_PRESCAN_TOO_DEEP, /* brackets nested beyond the limit: not parsed at all */
+    SG_PRESCAN_INDENT,   /* an indentation error Python raises but tree-sitter accepts */
+} sg_prescan_kind;
+
+typedef struct sg_prescan {
+    sg_prescan_kind kind;
+    uint32_t row, column; /* 0-based row, byte column */
+    const char *message;  /* static text */
+} sg_prescan;
+
+/* Tokenise enough of Python (strings, comments, brackets, line continuations, indentation, with
+ * CPython's tab rules) to find bracket nesting deeper than `limit` and indentation errors:
+ * unexpected indent, expected an indented block, unindent matching no outer level, inconsistent
+ * tabs and spaces. */
+void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *ret);
 
 /* The document's line `line` (1-based): start pointer and length without the newline. */
 bool sg_doc_line(const sg_doc *doc, long line, const char **ret_start, size_t *ret_len);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <uninorm.h>
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -69,6 +70,9 @@ static void res__init_syms(void)
     S(slice, "slice"); S(unary_operator, "unary_operator"); S(return_statement, "return_statement");
     S(yield, "yield"); S(decorator, "decorator"); S(keyword_identifier, "keyword_identifier");
     S(expression_statement, "expression_statement"); S(type, "type"); S(block, "block");
+    S(delete_statement, "delete_statement"); S(if_statement, "if_statement"); S(while_statement, "while_statement");
+    S(try_statement, "try_statement"); S(with_statement, "with_statement"); S(match_statement, "match_statement");
+    S(print_statement, "print_statement");
 #undef S
     s->eq_token = res__sym("=", false);
     s->lambda_body = 0;
@@ -96,6 +100,8 @@ typedef enum res__kind {
     RES_LOCAL,    /* an opaque local value (def, class, parameter, loop target) */
     RES_GLOBAL,   /* `global name`: look it up in the module scope */
     RES_NONLOCAL, /* `nonlocal name`: look it up in the enclosing function scopes */
+    RES_DEL,      /* `del name`: the builtin or star-imported meaning may show again */
+    RES_CLASS,    /* a class: attributes resolve through its scope (inner) */
 } res__kind;
 
 struct res__visit {
@@ -112,6 +118,8 @@ typedef struct res__binding {
     const char *src;
     sg_scope *scope;
     uint32_t seq, pos;         /* block number and byte offset where the binding is made */
+    bool definite;             /* made unconditionally (not under if/for/while/try/with/match) */
+    sg_scope *inner;           /* RES_CLASS: the class body's scope */
     struct res__binding *next; /* same name, same scope */
 } res__binding;
 
@@ -137,6 +145,9 @@ struct sg_resolver {
     const char *cur_src;
     uint32_t cur_seq;    /* block number of the walk in progress */
     uint32_t nblocks;    /* blocks bound so far */
+    unsigned cond;       /* pass 1: conditional statements between the node and its scope */
+    bool limit_hit;      /* a name bound or star-imported past the caps: analysis incomplete */
+    TSPoint limit_where;
     int budget;
 };
 
@@ -176,8 +187,31 @@ static res__binding *res__lookup_local(const sg_scope *s, const char *name, uint
     }
 }
 
+static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32_t n, res__kind kind,
+                         const char *qname, TSNode node, const char *src);
+
+/* Bind in `s`, or where `global` / `nonlocal` in `s` sends the name. */
 static int res__bind(sg_resolver *res, sg_scope *s, const char *name, uint32_t n, res__kind kind, const char *qname,
                      TSNode node, const char *src)
+{
+    if (kind != RES_GLOBAL && kind != RES_NONLOCAL) {
+        res__binding *d = res__lookup_local(s, name, n);
+        if (d && d->kind == RES_GLOBAL) {
+            while (s->parent)
+                s = s->parent;
+        } else if (d && d->kind == RES_NONLOCAL) {
+            for (sg_scope *p = s->parent; p; p = p->parent)
+                if (!p->is_class && res__lookup_local(p, name, n)) {
+                    s = p;
+                    break;
+                }
+        }
+    }
+    return res__bind_raw(res, s, name, n, kind, qname, node, src);
+}
+
+static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32_t n, res__kind kind,
+                         const char *qname, TSNode node, const char *src)
 {
     if (s->count * 2 >= s->cap) {
         uint32_t ncap = s->cap ? s->cap * 2 : 16;
@@ -201,18 +235,27 @@ static int res__bind(sg_resolver *res, sg_scope *s, const char *name, uint32_t n
     if (!b)
         return -1;
     *b = (res__binding){.name = name, .name_len = n, .kind = kind, .qname = qname, .node = node, .src = src,
-                        .scope = s, .seq = res->cur_seq, .pos = ts_node_start_byte(node)};
+                        .scope = s, .seq = res->cur_seq, .pos = ts_node_start_byte(node), .definite = res->cond == 0};
     uint32_t i = res__hash(name, n) & (s->cap - 1);
     while (s->slots[i]) {
         res__binding *o = s->slots[i];
         if (o->name_len == n && !memcmp(o->name, name, n)) {
-            /* Keep the chain bounded: a hostile file rebinding one name 100k times. */
+            /* Keep the chain bounded (a hostile file rebinding one name 100k times); past the cap
+             * the analysis is incomplete, which blocks (SG002) rather than guessing. */
             int len = 0;
             for (res__binding *c = o; c; c = c->next)
-                if (++len > 64)
+                if (++len > 256) {
+                    if (!res->limit_hit) {
+                        res->limit_hit = true;
+                        res->limit_where = ts_node_start_point(node);
+                    }
                     return 0;
-            b->next = o->next;
-            o->next = b;
+                }
+            /* append: the chain stays in source order */
+            res__binding *last = o;
+            while (last->next)
+                last = last->next;
+            last->next = b;
             return 0;
         }
         i = (i + 1) & (s->cap - 1);
@@ -235,6 +278,34 @@ static const char *res__text(const char *src, TSNode n, size_t *len)
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
     *len = b - a;
     return src + a;
+}
+
+/* An identifier's name as Python sees it: NFKC-normalised (fullwidth ｅval is eval). ASCII
+ * names are returned in place; others are normalised into the arena. */
+static const char *res__ident_text(sg_resolver *res, const char *t, size_t *len)
+{
+    size_t n = *len;
+    bool ascii = true;
+    for (size_t i = 0; i < n && ascii; i++)
+        ascii = !((unsigned char)t[i] & 0x80);
+    if (ascii || n > SG_MAX_QNAME)
+        return t;
+    size_t outlen = 0;
+    uint8_t *norm = u8_normalize(UNINORM_NFKC, (const uint8_t *)t, n, NULL, &outlen);
+    if (!norm)
+        return t;
+    char *copy = sg_arena_strndup(res->arena, (const char *)norm, outlen);
+    free(norm);
+    if (!copy)
+        return t;
+    *len = outlen;
+    return copy;
+}
+
+static const char *res__ident(res__cx *cx, TSNode n, size_t *len)
+{
+    const char *t = res__text(cx->src, n, len);
+    return res__ident_text(cx->res, t, len);
 }
 
 const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len)
@@ -319,8 +390,8 @@ static const char *res__normalize(sg_resolver *res, const char *q, size_t n)
             j++;
         size_t cl = j - i;
         const char *comp = q + i;
-        if (cl == 8 && !memcmp(comp, "__dict__", 8)) {
-            /* a namespace's dict is the namespace */
+        if ((cl == 8 && !memcmp(comp, "__dict__", 8)) || (cl == 8 && !memcmp(comp, "__call__", 8))) {
+            /* a namespace's dict is the namespace; f.__call__ is f */
         } else if (cl == 12 && !memcmp(comp, "__builtins__", 12)) {
             memcpy(buf, "builtins", 8);
             out = 8;
@@ -367,6 +438,9 @@ static bool res__alive(const sg_resolver *res, const char *q);
 
 static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, const char *attr, size_t alen)
 {
+    /* Modules re-export the modules they import (shutil.os, subprocess.os): m.os is os too. */
+    if (sg_rules_module_root(res->rules, attr, alen))
+        res__add(out, res__normalize(res, attr, alen));
     if (!res__alive(res, base))
         return;
     size_t bl = strlen(base);
@@ -540,14 +614,14 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
             return ok;
         }
         if (((alen == 5 && (!memcmp(attr, "lower", 5) || !memcmp(attr, "upper", 5) || !memcmp(attr, "strip", 5))) ||
-             (alen == 6 && !memcmp(attr, "decode", 6)) || (alen == 6 && !memcmp(attr, "casefold", 6))) &&
+             (alen == 6 && !memcmp(attr, "decode", 6)) || (alen == 8 && !memcmp(attr, "casefold", 8))) &&
             nargs <= 1) {
             sg_buf tmp;
             sg_buf_init(&tmp, RES_MAX_CONST);
             bool ok = res__const(cx, scope, obj, &tmp, depth + 1);
             if (ok) {
                 for (size_t i = 0; i < tmp.len; i++) {
-                    if (attr[0] == 'l')
+                    if (attr[0] == 'l' || attr[0] == 'c')
                         tmp.data[i] = (char)tolower((unsigned char)tmp.data[i]);
                     else if (attr[0] == 'u')
                         tmp.data[i] = (char)toupper((unsigned char)tmp.data[i]);
@@ -708,6 +782,38 @@ const char *sg_fstring_prefix(sg_resolver *res, TSNode n)
     return r;
 }
 
+const char *sg_fstring_skeleton(sg_resolver *res, TSNode n)
+{
+    const sg_syms *sy = res->sy;
+    if (!res__is(n, sy->string))
+        return NULL;
+    sg_buf b;
+    sg_buf_init(&b, RES_MAX_CONST);
+    bool raw = false, any = false;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_child(n, i);
+        TSSymbol s = ts_node_symbol(c);
+        size_t len;
+        const char *t = res__text(res->cur_src, c, &len);
+        if (s == sy->string_start) {
+            for (size_t k = 0; k < len && t[k] != '\'' && t[k] != '"'; k++)
+                raw |= tolower((unsigned char)t[k]) == 'r';
+        } else if (s == sy->interpolation) {
+            sg_buf_append(&b, "x", 1);
+            any = true;
+        } else if (s == sy->string_content) {
+            if (raw)
+                sg_buf_append(&b, t, len);
+            else
+                res__unescape(&b, t, len);
+        }
+    }
+    const char *r = any && !b.failed ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
+    sg_buf_free(&b);
+    return r;
+}
+
 bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode n)
 {
     const sg_syms *sy = res->sy;
@@ -851,15 +957,20 @@ static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name
         res__unbound(cx, scope, name, n, out);
         return;
     }
-    /* At module or class level, a use before every binding of the name still sees the builtin
-     * or star-imported one (`eval(x)` then `eval = print`). In a function it would be an error. */
-    if (owner && (owner->is_class || !owner->parent) && owner == scope) {
-        bool preceded = false;
+    /* A name bound at module or class level still has its builtin or star-imported meaning for a
+     * use that no unconditional binding precedes (`eval(x)` then `eval = print`; `if 0: eval = f`;
+     * a function body calling it before the module rebinds it), and after `del name`. In a
+     * function's own scope such a use would be an error instead. */
+    if (owner && (owner->is_class || !owner->parent)) {
+        bool preceded = false, deleted = false;
         uint32_t pos = ts_node_start_byte(use);
-        for (res__binding *c = b; c; c = c->next)
-            if (c->seq < res->cur_seq || (c->seq == res->cur_seq && c->pos < pos))
+        for (res__binding *c = b; c; c = c->next) {
+            if (c->kind == RES_DEL)
+                deleted = true;
+            else if (c->definite && (c->seq < res->cur_seq || (c->seq == res->cur_seq && c->pos < pos)))
                 preceded = true;
-        if (!preceded)
+        }
+        if (!preceded || deleted)
             res__unbound(cx, scope, name, n, out);
     }
     for (; b; b = b->next) {
@@ -931,7 +1042,7 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
         if (!strcmp(q, "__import__")) {
             res__import_call(cx, scope, args, true, out);
         } else if (!strcmp(q, "importlib.import_module") || !strcmp(q, "importlib.reload")) {
-            if (q[9] == 'i')
+            if (!strcmp(q, "importlib.import_module"))
                 res__import_call(cx, scope, args, false, out);
             else if (nargs >= 1)
                 res__expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
@@ -972,6 +1083,49 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
     }
 }
 
+/* `globals()["x"]` / `sys.modules["__main__"].x`: the module-level name x. Else base.attr. */
+static void res__join_or_main(res__cx *cx, sg_scope *scope, sg_cands *out, const char *base, const char *a,
+                              size_t al, int depth)
+{
+    if (!strcmp(base, "__main__") && !(al == 12 && !memcmp(a, "__builtins__", 12)) && depth < RES_MAX_ALIAS_DEPTH) {
+        sg_scope *m = scope;
+        while (m && m->parent)
+            m = m->parent;
+        TSNode none = {0};
+        res__name(cx, m, none, a, al, out, depth + 1);
+        return;
+    }
+    res__add_join(cx->res, out, base, a, al);
+}
+
+/* `A.attr` where A is a class of the snippet: what the class body binds attr to. */
+static bool res__class_attr(res__cx *cx, sg_scope *scope, TSNode obj, const char *a, size_t al, sg_cands *out,
+                            int depth)
+{
+    sg_resolver *res = cx->res;
+    if (!res__is(obj, res->sy->identifier) || depth >= RES_MAX_ALIAS_DEPTH)
+        return false;
+    size_t n;
+    const char *name = res__ident(cx, obj, &n);
+    sg_scope *owner;
+    res__binding *b = res__find(scope, name, (uint32_t)n, &owner);
+    bool found = false;
+    for (; b; b = b->next)
+        if (b->kind == RES_CLASS && b->inner) {
+            res__binding *ab = res__lookup_local(b->inner, a, (uint32_t)al);
+            for (; ab; ab = ab->next)
+                if (ab->kind == RES_IMPORT) {
+                    res__add(out, ab->qname);
+                    found = true;
+                } else if (ab->kind == RES_ALIAS) {
+                    res__cx inner = {res, ab->src};
+                    res__expr(&inner, ab->scope, ab->node, out, depth + 1);
+                    found = true;
+                }
+        }
+    return found;
+}
+
 static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth)
 {
     sg_resolver *res = cx->res;
@@ -982,15 +1136,18 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->identifier) {
         size_t len;
-        const char *t = res__text(cx->src, n, &len);
+        const char *t = res__ident(cx, n, &len);
         res__name(cx, scope, n, t, len, out, depth);
     } else if (s == sy->attribute) {
-        sg_cands base = {0};
-        res__expr(cx, scope, res__field(n, sy->f_object), &base, depth + 1);
+        TSNode obj = res__unparen(res, res__field(n, sy->f_object));
         size_t al;
-        const char *a = res__text(cx->src, res__field(n, sy->f_attribute), &al);
+        const char *a = res__ident(cx, res__field(n, sy->f_attribute), &al);
+        if (res__class_attr(cx, scope, obj, a, al, out, depth))
+            return;
+        sg_cands base = {0};
+        res__expr(cx, scope, obj, &base, depth + 1);
         for (int i = 0; i < base.n; i++)
-            res__add_join(res, out, base.q[i], a, al);
+            res__join_or_main(cx, scope, out, base.q[i], a, al, depth);
     } else if (s == sy->subscript) {
         sg_cands base = {0};
         res__expr(cx, scope, res__field(n, sy->f_value), &base, depth + 1);
@@ -1000,7 +1157,7 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
         sg_buf_init(&b, SG_MAX_QNAME);
         if (res__const(cx, scope, res__field(n, sy->f_subscript), &b, 0) && b.len && !b.truncated)
             for (int i = 0; i < base.n; i++)
-                res__add_join(res, out, base.q[i], b.data, b.len);
+                res__join_or_main(cx, scope, out, base.q[i], b.data, b.len, depth);
         sg_buf_free(&b);
     } else if (s == sy->call) {
         res__call(cx, scope, n, out, depth);
@@ -1042,7 +1199,7 @@ static void res__bind_target(res__cx *cx, sg_scope *scope, TSNode target, TSNode
     TSSymbol s = ts_node_symbol(target);
     if (s == sy->identifier) {
         size_t n;
-        const char *t = res__text(cx->src, target, &n);
+        const char *t = res__ident(cx, target, &n);
         if (ts_node_is_null(value))
             res__bind(res, scope, t, (uint32_t)n, RES_LOCAL, NULL, target, cx->src);
         else
@@ -1076,7 +1233,7 @@ static void res__bind_local_ids(res__cx *cx, sg_scope *scope, TSNode target)
     TSSymbol s = ts_node_symbol(target);
     if (s == sy->identifier) {
         size_t n;
-        const char *t = res__text(cx->src, target, &n);
+        const char *t = res__ident(cx, target, &n);
         res__bind(res, scope, t, (uint32_t)n, RES_LOCAL, NULL, target, cx->src);
         return;
     }
@@ -1091,7 +1248,7 @@ static void res__bind_local_ids(res__cx *cx, sg_scope *scope, TSNode target)
         bool descend = ns != sy->attribute && ns != sy->subscript && ns != sy->identifier;
         if (ns == sy->identifier && depth > 0) {
             size_t len;
-            const char *t = res__text(cx->src, n, &len);
+            const char *t = res__ident(cx, n, &len);
             res__bind(res, scope, t, (uint32_t)len, RES_LOCAL, NULL, n, cx->src);
         }
         if (descend && depth < 64 && ts_tree_cursor_goto_first_child(&c)) {
@@ -1115,7 +1272,7 @@ static void res__bind_local_ids(res__cx *cx, sg_scope *scope, TSNode target)
 static const char *res__dotted(res__cx *cx, TSNode n)
 {
     size_t len;
-    const char *t = res__text(cx->src, n, &len);
+    const char *t = res__ident(cx, n, &len);
     char buf[SG_MAX_QNAME + 1];
     size_t o = 0;
     for (size_t i = 0; i < len && o < SG_MAX_QNAME; i++)
@@ -1145,8 +1302,10 @@ static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
         if (from && ts_node_eq(c, res__field(stmt, sy->f_module_name)))
             continue;
         if (res__is(c, sy->wildcard_import)) {
-            if (module && !relative)
-                sg_array_push(&scope->stars, module, 64);
+            if (module && !relative && sg_array_push(&scope->stars, module, 64) && !res->limit_hit) {
+                res->limit_hit = true;
+                res->limit_where = ts_node_start_point(c);
+            }
             continue;
         }
         TSNode name = c, alias = {0};
@@ -1164,18 +1323,18 @@ static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
             q = q ? res__normalize(res, q, strlen(q)) : NULL;
             TSNode bound = ts_node_is_null(alias) ? name : alias;
             size_t n;
-            const char *t = res__text(cx->src, bound, &n);
+            const char *t = res__ident(cx, bound, &n);
             res__bind(res, scope, t, (uint32_t)n, q ? RES_IMPORT : RES_LOCAL, q, bound, cx->src);
         } else if (!ts_node_is_null(alias)) {
             size_t n;
-            const char *t = res__text(cx->src, alias, &n);
+            const char *t = res__ident(cx, alias, &n);
             res__bind(res, scope, t, (uint32_t)n, RES_IMPORT, full, alias, cx->src);
         } else {
             /* import a.b.c binds a */
             size_t root = strcspn(full, ".");
             TSNode first = ts_node_named_child(name, 0);
             size_t n;
-            const char *t = res__text(cx->src, ts_node_is_null(first) ? name : first, &n);
+            const char *t = res__ident(cx, ts_node_is_null(first) ? name : first, &n);
             const char *q = sg_arena_strndup(res->arena, full, root);
             res__bind(res, scope, t, (uint32_t)n, RES_IMPORT, q, name, cx->src);
         }
@@ -1197,6 +1356,14 @@ static void res__bind_params(res__cx *cx, sg_scope *scope, TSNode params)
         else
             res__bind_local_ids(cx, scope, p);
     }
+}
+
+/* Statements whose bodies may not run (or run partly): bindings under them are not definite. */
+static bool res__conditional(const sg_syms *sy, TSSymbol s)
+{
+    return s == sy->if_statement || s == sy->for_statement || s == sy->while_statement || s == sy->try_statement ||
+           s == sy->with_statement || s == sy->match_statement || s == sy->conditional_expression ||
+           s == sy->boolean_operator;
 }
 
 /* What a node does to the scope stack: 0 nothing, 1 opens a function-like scope, 2 a class. */
@@ -1228,7 +1395,9 @@ static void res__bind_node(res__cx *cx, TSNode n, TSSymbol s, sg_scope *scope, s
     } else if (s == sy->named_expression) {
         res__bind_target(cx, scope, res__field(n, sy->f_name), res__field(n, sy->f_value));
     } else if (s == sy->for_statement || s == sy->for_in_clause) {
+        res->cond++; /* the loop may run zero times */
         res__bind_local_ids(cx, scope, res__field(n, sy->f_left));
+        res->cond--;
     } else if (s == sy->as_pattern_target) {
         res__bind_local_ids(cx, scope, n);
     } else if (s == sy->global_statement || s == sy->nonlocal_statement) {
@@ -1236,14 +1405,45 @@ static void res__bind_node(res__cx *cx, TSNode n, TSSymbol s, sg_scope *scope, s
         for (uint32_t i = 0; i < k; i++) {
             TSNode id = ts_node_named_child(n, i);
             size_t len;
-            const char *t = res__text(cx->src, id, &len);
+            const char *t = res__ident(cx, id, &len);
             res__bind(res, scope, t, (uint32_t)len, s == sy->global_statement ? RES_GLOBAL : RES_NONLOCAL, NULL, id,
                       cx->src);
         }
-    } else if (s == sy->function_definition || s == sy->class_definition) {
+    } else if (s == sy->class_definition) {
+        TSNode name = res__field(n, sy->f_name);
+        if (res__is(name, sy->identifier)) {
+            size_t len;
+            const char *t = res__ident(cx, name, &len);
+            if (res__bind(res, scope, t, (uint32_t)len, RES_CLASS, NULL, name, cx->src) == 0) {
+                res__binding *b = res__lookup_local(scope, t, (uint32_t)len);
+                while (b && b->next)
+                    b = b->next;
+                if (b && b->kind == RES_CLASS)
+                    b->inner = inner;
+            }
+        }
+    } else if (s == sy->delete_statement) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode t = ts_node_named_child(n, i);
+            TSNode list[64];
+            uint32_t nl = 0;
+            if (res__is(t, sy->expression_list) || res__is(t, sy->tuple)) {
+                for (uint32_t j = 0; j < ts_node_named_child_count(t) && nl < 64; j++)
+                    list[nl++] = ts_node_named_child(t, j);
+            } else {
+                list[nl++] = t;
+            }
+            for (uint32_t j = 0; j < nl; j++)
+                if (res__is(list[j], sy->identifier)) {
+                    size_t len;
+                    const char *id = res__ident(cx, list[j], &len);
+                    res__bind(res, scope, id, (uint32_t)len, RES_DEL, NULL, list[j], cx->src);
+                }
+        }
+    } else if (s == sy->function_definition) {
         res__bind_local_ids(cx, scope, res__field(n, sy->f_name));
-        if (s == sy->function_definition)
-            res__bind_params(cx, inner, res__field(n, sy->f_parameters));
+        res__bind_params(cx, inner, res__field(n, sy->f_parameters));
     } else if (s == sy->lambda) {
         TSNode p = res__field(n, sy->f_parameters);
         if (!ts_node_is_null(p))
@@ -1264,8 +1464,10 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
     struct {
         sg_scope *scope;
         unsigned depth;
+        unsigned cond; /* res->cond to restore on leaving */
     } stack[256];
     unsigned sp = 0;
+    res->cond = 0;
     sg_scope *module = res->scopes.len ? res->scopes.items[0] : res__scope_new(res, NULL, false);
     if (!module)
         return SG_ERR_NOMEM;
@@ -1290,16 +1492,23 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
                 break;
             }
         }
-        if (inner) {
+        bool conditional = res__conditional(sy, s);
+        if (inner || conditional) {
             if (sp == sizeof stack / sizeof stack[0]) {
-                /* Scopes nested this deep are beyond any sane max_depth: a limit. */
+                /* Nesting this deep is beyond any sane max_depth: a limit. */
                 res->depth_exceeded = true;
                 res->depth_where = ts_node_start_point(n);
             } else {
                 stack[sp].scope = cur;
                 stack[sp].depth = depth;
+                stack[sp].cond = res->cond;
                 sp++;
-                cur = inner;
+                if (inner) {
+                    cur = inner;
+                    res->cond = 0;
+                } else {
+                    res->cond++;
+                }
             }
         }
         bool has_child = ts_node_child_count(n) > 0;
@@ -1320,6 +1529,7 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
             while (sp && stack[sp - 1].depth >= depth) {
                 sp--;
                 cur = stack[sp].scope;
+                res->cond = stack[sp].cond;
             }
             if (ts_tree_cursor_goto_next_sibling(&c))
                 break;
@@ -1394,4 +1604,16 @@ bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)
     if (res->depth_exceeded && ret_where)
         *ret_where = res->depth_where;
     return res->depth_exceeded;
+}
+
+bool sg_resolver_limit_hit(const sg_resolver *res, TSPoint *ret_where)
+{
+    if (res->limit_hit && ret_where)
+        *ret_where = res->limit_where;
+    return res->limit_hit;
+}
+
+bool sg_scope_is_class(const sg_scope *scope)
+{
+    return scope && scope->is_class;
 }

@@ -35,7 +35,8 @@ typedef struct sg_syms {
         comment, exec_statement, list_comprehension, dictionary_comprehension, set_comprehension,
         generator_expression, pattern_list, tuple_pattern, list_pattern, expression_list, slice, unary_operator,
         return_statement, yield, decorator, keyword_identifier, expression_statement, type, block, lambda_body,
-        eq_token;
+        eq_token, delete_statement, if_statement, while_statement, try_statement, with_statement,
+        match_statement, print_statement;
     TSFieldId f_name, f_alias, f_left, f_right, f_function, f_arguments, f_object, f_attribute, f_value,
         f_subscript, f_module_name, f_body, f_parameters, f_key, f_type, f_operator, f_code, f_definition,
         f_consequence, f_alternative, f_argument;
@@ -59,6 +60,11 @@ sg_arena *sg_resolver_arena(sg_resolver *res);
 /* True once a walk met a tree deeper than max_depth (the deeper part was not analysed). */
 bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where);
 
+/* True once a name was bound, or star-imported, more often than the caps allow (analysis
+ * incomplete: the caller blocks the snippet). */
+bool sg_resolver_limit_hit(const sg_resolver *res, TSPoint *ret_where);
+bool sg_scope_is_class(const sg_scope *scope);
+
 /* Pass 1 over one block. Blocks of one document share their module scope. */
 sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src);
 
@@ -76,6 +82,8 @@ void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *o
 const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t *ret_len);
 /* Truthiness of a literal: 1 true, 0 false, -1 not a literal. */
 int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* For an f-string: its text with every interpolation replaced by "x" (arena), or NULL. */
+const char *sg_fstring_skeleton(sg_resolver *res, TSNode expr);
 /* True if the expression is a literal of any kind (number, string, bool, None, container of literals). */
 bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode expr);
 /* For an f-string: the constant text before its first interpolation (arena), or NULL. */

@@ -169,12 +169,17 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
     bool present = !ts_node_is_null(v);
     switch (cond->op) {
     case SG_COND_ABSENT:
-        return !present && !a->kw_open;
+        return !present && !a->kw_open && !(cond->position >= a->npos && a->pos_open);
     case SG_COND_PRESENT:
         return present;
     case SG_COND_TRUTHY: {
-        if (!present)
-            return false;
+        if (!present) {
+            /* **mapping or *sequence may carry it: cannot prove it absent */
+            bool hidden = (cond->keyword && a->kw_open) || (cond->position >= a->npos && a->pos_open);
+            if (hidden)
+                *unsure = true;
+            return hidden;
+        }
         int t = sg_literal_truthy(cx->res, scope, v);
         if (t < 0) {
             *unsure = true;
@@ -280,6 +285,29 @@ static const char *engine__host_of(engine__cx *cx, sg_scope *scope, TSNode v)
     const char *s = sg_const_str(cx->res, scope, v, NULL);
     if (s)
         return engine__host(cx, s, true);
+    /* "https://host/" + path, "https://host/%s" % x, "https://host/{}".format(x): the constant
+     * part fixes the host when it reaches past it. */
+    TSNode prefix = {0};
+    if (ts_node_symbol(v) == sy->binary_operator) {
+        size_t ol;
+        const char *op = engine__text(cx, sg_node_field(v, sy->f_operator), &ol);
+        if (ol == 1 && (*op == '+' || *op == '%'))
+            prefix = sg_node_field(v, sy->f_left);
+    } else if (ts_node_symbol(v) == sy->call) {
+        TSNode fn = sg_node_field(v, sy->f_function);
+        size_t al;
+        if (ts_node_symbol(fn) == sy->attribute &&
+            (engine__text(cx, sg_node_field(fn, sy->f_attribute), &al), al == 6) &&
+            !memcmp(engine__text(cx, sg_node_field(fn, sy->f_attribute), &al), "format", 6))
+            prefix = sg_node_field(fn, sy->f_object);
+    }
+    if (!ts_node_is_null(prefix)) {
+        const char *p = sg_const_str(cx->res, scope, prefix, NULL);
+        const char *h = p ? engine__host(cx, p, false) : NULL;
+        if (h && !strpbrk(h, "%{}"))
+            return h;
+        return NULL;
+    }
     if (ts_node_symbol(v) == sy->string) {
         const char *pre = sg_fstring_prefix(cx->res, v);
         if (pre)
@@ -555,6 +583,26 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
     (void)name_node;
 }
 
+/* Credential check for an assignment target: a name, obj.name, or obj["name"] with a constant key. */
+static void engine__cred_target(engine__cx *cx, sg_scope *scope, TSNode target, TSNode value)
+{
+    const sg_syms *sy = cx->sy;
+    if (ts_node_is_null(target) || ts_node_is_null(value))
+        return;
+    TSSymbol ts = ts_node_symbol(target);
+    if (ts == sy->identifier || ts == sy->attribute) {
+        TSNode name = ts == sy->attribute ? sg_node_field(target, sy->f_attribute) : target;
+        size_t l;
+        const char *t = engine__text(cx, name, &l);
+        engine__cred_name(cx, scope, name, t, l, value);
+    } else if (ts == sy->subscript) {
+        size_t kl;
+        const char *k = sg_const_str(cx->res, scope, sg_node_field(target, sy->f_subscript), &kl);
+        if (k)
+            engine__cred_name(cx, scope, target, k, kl, value);
+    }
+}
+
 static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
 {
     size_t rawlen;
@@ -568,6 +616,8 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
     if (!cx->has_cred_values || rawlen < 12)
         return;
     const char *v = sg_const_str(cx->res, NULL, n, NULL);
+    if (!v)
+        v = sg_fstring_skeleton(cx->res, n); /* f"postgres://admin:pw@{host}/db" */
     if (!v)
         return;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
@@ -615,8 +665,6 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->call) {
         engine__on_call(cx, n, scope, sg_node_field(n, sy->f_function));
-    } else if (s == sy->exec_statement) {
-        engine__on_exec_statement(cx, n);
     } else if (s == sy->attribute) {
         if (cx->has_attr_rules) {
             TSNode an = sg_node_field(n, sy->f_attribute);
@@ -639,13 +687,23 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         TSNode left = sg_node_field(n, sy->f_left);
         TSNode right = sg_node_field(n, sy->f_right);
         TSSymbol ls = ts_node_symbol(left);
-        if (ls == sy->identifier || ls == sy->attribute) {
-            TSNode name = ls == sy->attribute ? sg_node_field(left, sy->f_attribute) : left;
-            size_t l;
-            const char *t = engine__text(cx, name, &l);
-            engine__cred_name(cx, scope, name, t, l, right);
+        TSNode rv = right;
+        while (!ts_node_is_null(rv) && ts_node_symbol(rv) == sy->parenthesized_expression &&
+               ts_node_named_child_count(rv) == 1)
+            rv = ts_node_named_child(rv, 0);
+        if ((ls == sy->pattern_list || ls == sy->tuple_pattern || ls == sy->tuple || ls == sy->list_pattern) &&
+            !ts_node_is_null(rv) && (ts_node_symbol(rv) == sy->expression_list || ts_node_symbol(rv) == sy->tuple) &&
+            ts_node_named_child_count(rv) == ts_node_named_child_count(left)) {
+            /* user, password = "admin", "hunter2" */
+            uint32_t k = ts_node_named_child_count(left);
+            for (uint32_t i = 0; i < k && i < 256; i++)
+                engine__cred_target(cx, scope, ts_node_named_child(left, i), ts_node_named_child(rv, i));
+        } else {
+            engine__cred_target(cx, scope, left, right);
         }
-        if (ls != sy->identifier && ls != sy->pattern_list)
+        /* A value stored anywhere but a plain local name (obj.f = eval, d["k"] = eval, a class
+         * attribute) can be called later from anywhere. */
+        if ((ls != sy->identifier || sg_scope_is_class(scope)) && ls != sy->pattern_list)
             engine__on_value(cx, right, scope);
     } else if (s == sy->keyword_argument) {
         TSNode name = sg_node_field(n, sy->f_name);
@@ -672,7 +730,19 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         if (ts_node_named_child_count(n) > 0)
             engine__on_value(cx, ts_node_named_child(n, 0), scope);
     } else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
-        engine__on_value(cx, sg_node_field(n, sy->f_value), scope);
+        TSNode v = sg_node_field(n, sy->f_value);
+        engine__cred_target(cx, scope, sg_node_field(n, sy->f_name), v);
+        engine__on_value(cx, v, scope);
+    } else if (s == sy->print_statement || s == sy->exec_statement) {
+        /* Python 2 statements: tree-sitter accepts them, Python 3 does not. */
+        const sg_rule *r = sg_rules_builtin(cx->rules, SG_BUILTIN_SYNTAX_ERROR);
+        if (r)
+            engine__hit(cx, r, n,
+                        sg_arena_printf(cx->arena, "%s: Python 2 %s statement is not valid Python 3", r->info.message,
+                                        s == sy->print_statement ? "print" : "exec"),
+                        NULL);
+        if (s == sy->exec_statement)
+            engine__on_exec_statement(cx, n);
     } else if (s == sy->lambda) {
         engine__on_value(cx, sg_node_field(n, sy->f_body), scope);
     } else if (s == sy->comment) {
@@ -783,7 +853,8 @@ void sg_engine_interest(sg_resolver *res)
                              sy->import_from_statement, sy->string, sy->assignment, sy->keyword_argument, sy->pair,
                              sy->argument_list, sy->list, sy->tuple, sy->set, sy->expression_list,
                              sy->return_statement, sy->yield, sy->decorator, sy->list_splat, sy->dictionary_splat,
-                             sy->default_parameter, sy->typed_default_parameter, sy->lambda, sy->comment};
+                             sy->default_parameter, sy->typed_default_parameter, sy->lambda, sy->comment,
+                             sy->print_statement};
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
         sg_resolver_interest(res, syms[i]);
 }

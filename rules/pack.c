@@ -94,6 +94,9 @@ void sg_rules_free(sg_rules *rules)
     for (size_t i = 0; i < rules->roots.len; i++)
         free(rules->roots.items[i]);
     sg_array_free(&rules->roots);
+    for (size_t i = 0; i < rules->module_roots.len; i++)
+        free(rules->module_roots.items[i]);
+    sg_array_free(&rules->module_roots);
     free(rules);
 }
 
@@ -270,9 +273,27 @@ const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
     return NULL;
 }
 
+bool sg_rules_module_root(const sg_rules *rules, const char *name, size_t n)
+{
+    for (size_t i = 0; i < rules->module_roots.len; i++) {
+        const char *r = rules->module_roots.items[i];
+        if (strlen(r) == n && !memcmp(r, name, n))
+            return true;
+    }
+    return false;
+}
+
 static sg_status pack__add_root(sg_rules *rules, const char *pattern)
 {
     size_t n = strcspn(pattern, ".");
+    if (pattern[n] == '.' && !memchr(pattern, '*', n) && !memchr(pattern, '?', n) &&
+        !sg_rules_module_root(rules, pattern, n)) {
+        char *m = strndup(pattern, n);
+        if (!m || sg_array_push(&rules->module_roots, m, 0)) {
+            free(m);
+            return SG_ERR_NOMEM;
+        }
+    }
     if (memchr(pattern, '*', n) || memchr(pattern, '?', n)) {
         rules->wildcard_root = true;
         return SG_OK;

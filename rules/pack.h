@@ -93,6 +93,7 @@ struct sg_rules {
     /* Built by sg_rules_freeze: first dotted component of every calls/network pattern, for a
      * quick reject of call names no rule can match. */
     SG_ARRAY(char *) roots;
+    SG_ARRAY(char *) module_roots; /* roots of dotted patterns */
     bool wildcard_root;
     bool frozen;
 };
@@ -106,6 +107,9 @@ bool sg_rules_knows(const sg_rules *rules, const char *qname);
 char *sg_regex_anchor(const char *re);
 /* True if `qname`'s first component may match some calls/network rule. */
 bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len);
+/* True if `name` (n bytes) is the first component of a dotted calls/network pattern: a module
+ * some rule is about (os, subprocess, pickle...). */
+bool sg_rules_module_root(const sg_rules *rules, const char *name, size_t n);
 /* True if the first component of `qname` is a module alias (posix -> os). */
 bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len);
 bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname);

@@ -1,4 +1,4 @@
-# expect: block SG201@5
+# expect: block SG201@4 SG201@5
 import os
 class A:
     system = os.system

@@ -2,7 +2,7 @@
  * The checklist: every isolation layer, applied in order, in the processes of the sandbox.
  *
  *   pid 1 (init, trusted C, never runs Python)        pid 2 (launcher, becomes the interpreter)
- *   1. die with the supervisor (PDEATHSIG)            8. fds 0..6 only, everything else closed
+ *   1. die with the supervisor; default signals      8. fds 0..6 only, everything else closed
  *   2. join the sandbox's cgroups                     9. new session, cwd /tmp
  *   3. user namespace: uid/gid maps                  10. rlimits (cpu, fsize, nofile, nproc, core, as)
  *   4. mounts: tmpfs root, ro binds, pivot_root      11. all capabilities dropped
@@ -51,6 +51,25 @@ static int contain__parent_alive(int life_fd)
         return -1;
     }
     return 0;
+}
+
+/*
+ * Step 1b: default dispositions and an empty mask. pid 1 ignores signals from inside its
+ * namespace only while it has no handler: a handler inherited from the program that embeds
+ * snipgate (ASan's SIGSEGV handler, a server's SIGTERM handler) would make it killable from
+ * inside. The mask is inherited across exec, so the interpreter gets a clean one too.
+ */
+static int contain__reset_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            (void)sigaction(sig, &sa, NULL); /* EINVAL for glibc-reserved RT signals: fine */
+    sigset_t none;
+    sigemptyset(&none);
+    return sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 /* Step 8: move the inherited fds to 0..6 (and two launcher-only fds), close all the rest. */
@@ -149,6 +168,7 @@ void sg_contain_child(const struct sg_child_plan *plan)
     const char *what = "";
 
     CONTAIN_STEP(SG_STAGE_PARENT_DEATH, "parent-death signal", contain__parent_alive(plan->life_fd));
+    CONTAIN_STEP(SG_STAGE_INIT, "default signal handling", contain__reset_signals());
     CONTAIN_STEP(SG_STAGE_INIT, "join cgroups", sg_cgroup_join(plan));
     CONTAIN_STEP(SG_STAGE_USER_NS, "write uid/gid maps", sg_ns_write_maps(plan->outer_uid, plan->outer_gid));
     if (sg_mounts_setup(plan, &stage, &what) < 0)

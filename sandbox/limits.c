@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
+#include <math.h> /* isfinite only: no libm */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +39,13 @@ void sg_sandbox_limits_init(sg_sandbox_limits *limits)
     limits->prefer_rlimit_memory = false;
 }
 
+/* Round a non-negative, range-checked double up (no libm needed). */
+static uint64_t limits__ceil(double v)
+{
+    uint64_t r = (uint64_t)v;
+    return (double)r < v ? r + 1 : r;
+}
+
 /* "1.5", "2s", "250ms", "1m" -> milliseconds. Plain numbers are seconds. */
 int sg_limits_parse_duration_ms(const char *s, uint64_t *ret_ms)
 {
@@ -58,10 +65,10 @@ int sg_limits_parse_duration_ms(const char *s, uint64_t *ret_ms)
         scale = 60000.0;
     else
         return -1;
-    double ms = ceil(v * scale);
+    double ms = v * scale;
     if (ms > 86400000.0)
         return -1;
-    *ret_ms = (uint64_t)ms;
+    *ret_ms = limits__ceil(ms);
     return 0;
 }
 
@@ -88,10 +95,10 @@ int sg_limits_parse_size(const char *s, uint64_t default_unit, uint64_t *ret_byt
         unit = 1024.0 * 1024.0 * 1024.0;
     else
         return -1;
-    double bytes = ceil(v * unit);
+    double bytes = v * unit;
     if (bytes > 1099511627776.0 * 64) /* 64 TiB */
         return -1;
-    *ret_bytes = (uint64_t)bytes;
+    *ret_bytes = limits__ceil(bytes);
     return 0;
 }
 

@@ -203,7 +203,8 @@ static int check__walk(check__list *l, const char *dir, int depth)
     struct dirent *e;
     int rc = 0;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !strcmp(e->d_name, "__pycache__") || !strcmp(e->d_name, "node_modules"))
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "__pycache__") ||
+            !strcmp(e->d_name, "node_modules"))
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 32;
@@ -237,7 +238,9 @@ static int check__walk(check__list *l, const char *dir, int depth)
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
-            rc = check__walk(l, p, depth + 1);
+            /* hidden directories (.git, .venv) are not the snippet's; hidden .py files are */
+            if (names[i][0] != '.')
+                rc = check__walk(l, p, depth + 1);
             free(p);
         } else if (S_ISREG(st.st_mode)) {
             const char *dot = strrchr(names[i], '.');

@@ -57,7 +57,7 @@ static void pack__rule_free(sg_rule *r)
     free(r->value_anchors);
     pack__strv_free(r->query_needles, r->nquery_needles);
     free(r->value_res);
-    pack__strv_free(r->value_res_src, r->nvalue_res);
+    pack__strv_free(r->value_res_src, r->nvalue_src);
     free(r->host_keyword);
     if (r->query)
         ts_query_delete(r->query);
@@ -263,8 +263,8 @@ const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
 {
     for (size_t i = 0; i < rules->rules.len; i++) {
         const sg_rule *r = rules->rules.items[i];
-        if (r->kind == SG_KIND_BUILTIN && r->builtin == which)
-            return r->info.enabled ? r : NULL;
+        if (r->kind == SG_KIND_BUILTIN && r->builtin == which && r->info.enabled)
+            return r;
     }
     if (which == SG_BUILTIN_SYNTAX_ERROR)
         return &pack__fallback_syntax;
@@ -665,6 +665,7 @@ static sg_status pack__credentials(pack__ctx *c, yaml_node_t *n, sg_rule *r)
             return SG_ERR_NOMEM;
         }
         r->value_res_src = srcs;
+        r->nvalue_src = count;
         for (size_t i = 0; i < count; i++) {
             int rc = regcomp(&r->value_res[i], srcs[i], REG_EXTENDED | REG_NOSUB);
             if (rc) {
@@ -941,6 +942,17 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
     if ((st = pack__check_keys(c, m, "match", match_keys)))
         goto out_free;
     int kinds = 0;
+    {
+        static const char *const kind_keys[] = {"imports", "attributes", "credentials", "query", "builtin"};
+        int declared = pack__get(c, m, "calls") || pack__get(c, m, "network") ? 1 : 0;
+        for (size_t k = 0; k < sizeof kind_keys / sizeof kind_keys[0]; k++)
+            declared += pack__get(c, m, kind_keys[k]) != NULL;
+        if (declared != 1) {
+            st = pack__err(c, m, "rule %s: 'match' needs exactly one of calls, imports, attributes, credentials, "
+                                 "network (with calls), query, builtin", r->info.id);
+            goto out_free;
+        }
+    }
     yaml_node_t *calls = pack__get(c, m, "calls");
     if ((v = pack__get(c, m, "network"))) {
         kinds++;
@@ -994,6 +1006,12 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
             }
         if (!ok) {
             st = pack__err(c, v, "rule %s: unknown builtin check '%s'", r->info.id, b ? b : "");
+            goto out_free;
+        }
+        if ((r->builtin == SG_BUILTIN_SYNTAX_ERROR || r->builtin == SG_BUILTIN_LIMIT) &&
+            (!r->info.enabled || r->info.severity != SG_SEV_CRITICAL)) {
+            st = pack__err(c, v, "rule %s: the %s check must stay enabled and critical (a snippet the gate cannot "
+                                 "read is never passed)", r->info.id, b);
             goto out_free;
         }
         if (r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE) {
@@ -1169,6 +1187,7 @@ sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *bu
     yaml_node_t *dis = st == SG_OK ? pack__get(&c, root, "disable") : NULL;
     char **disable = NULL;
     size_t ndisable = 0;
+    long dis_line = dis ? (long)dis->start_mark.line + 1 : 0, dis_col = dis ? (long)dis->start_mark.column + 1 : 0;
     if (dis)
         st = pack__strv(&c, dis, "disable", &disable, &ndisable);
     yaml_document_delete(&c.doc);
@@ -1220,8 +1239,14 @@ sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *bu
             st = SG_ERR_NOMEM;
         }
     sg_array_free(&staged.module_aliases);
-    for (size_t i = 0; i < ndisable && !st; i++)
+    for (size_t i = 0; i < ndisable && !st; i++) {
         st = sg_rules_disable(rules, disable[i], diag);
+        if (st && diag) {
+            snprintf(diag->path, sizeof diag->path, "%s", c.pack);
+            diag->line = dis_line;
+            diag->column = dis_col;
+        }
+    }
     pack__strv_free(disable, ndisable);
     return st;
 }

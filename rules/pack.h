@@ -63,6 +63,7 @@ typedef struct sg_rule {
     regex_t *value_res;
     char **value_anchors; /* per value pattern: a literal every match contains, or NULL */
     char **value_res_src;
+    size_t nvalue_src;
     size_t nvalue_res;
     size_t min_length;
     /* network */

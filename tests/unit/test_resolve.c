@@ -160,16 +160,14 @@ static const resolve_case resolve_cases[] = {
     {"eval = print\neval('1')\n", 2, "eval", false},
     {"def outer():\n    def eval(x):\n        return x\n    return eval('1')\n", 4, "eval", false},
     {"import os\ndef f(os):\n    os.system('x')\n", 3, "os.system", false},
-    /* Known resolution bugs (see tests/cases/KNOWN_FAILURES): these assert the correct result and
-     * are listed in resolve_known_bugs below. */
+    /* Once known resolution bugs (importlib.import_module, str.casefold), fixed. */
     {"import importlib\nimportlib.import_module('os').system('x')\n", 2, "os.system", true},
     {"import os\ngetattr(os, 'SYSTEM'.casefold())('x')\n", 2, "os.system", true},
 };
 
 /* Indices of resolve_cases that fail today because of a gate bug (reported, not fixed here). */
 static const size_t resolve_known_bugs[] = {
-    sizeof resolve_cases / sizeof resolve_cases[0] - 2, /* importlib.import_module: q[9] test in res__call */
-    sizeof resolve_cases / sizeof resolve_cases[0] - 1, /* casefold: alen == 6 in res__call_const */
+    (size_t)-1, /* none today */
 };
 
 static bool resolve_is_known_bug(size_t i)

@@ -57,7 +57,7 @@ static const bad_pack bad_packs[] = {
     {"no version", "rules: []\n", "version", 1, false},
     {"unsupported version", "version: 2\nrules: []\n", "version", 1, false},
     {"not a mapping", "- a\n- b\n", "mapping", 1, false},
-    {"disable of an unknown id inside a pack", "version: 1\ndisable: [NOPE9]\nrules: []\n", "NOPE9", 2, true},
+    {"disable of an unknown id inside a pack", "version: 1\ndisable: [NOPE9]\nrules: []\n", "NOPE9", 2, false},
 };
 
 static void test_bad_packs(void **state)
@@ -345,37 +345,33 @@ static void test_allow_host_arguments(void **state)
     sg_rules_free(rules);
 }
 
-/* A pack must not be able to switch off the integrity checks either (enabled: false on SG001 /
- * SG002). Today it can, and checking a snippet with a syntax error then crashes (NULL rule in
- * check.c): a known bug, asserted here without running the crashing check. */
+/* A pack must not be able to switch off or soften the integrity checks (SG001 / SG002): the pack is
+ * refused, and a snippet with a syntax error still blocks. */
 static void test_pack_cannot_disable_builtins(void **state)
 {
     (void)state;
-    static const char *const ids[] = {"SG001", "SG002"};
-    static const char *const kinds[] = {"syntax-error", "limit"};
-    size_t fixed = 0;
-    for (size_t i = 0; i < 2; i++) {
+    static const char *const ids[] = {"SG001", "SG002", "SG001"};
+    static const char *const kinds[] = {"syntax-error", "limit", "syntax-error"};
+    static const char *const tweak[] = {"severity: critical\n    enabled: false", "severity: critical\n    enabled: false",
+                                        "severity: low"};
+    for (size_t i = 0; i < 3; i++) {
         char yaml[512];
         snprintf(yaml, sizeof yaml,
-                 "version: 1\nrules:\n  - id: %s\n    name: n\n    severity: critical\n    message: m\n"
-                 "    enabled: false\n    match: {builtin: %s}\n",
-                 ids[i], kinds[i]);
+                 "version: 1\nrules:\n  - id: %s\n    name: n\n    %s\n    message: m\n    match: {builtin: %s}\n",
+                 ids[i], tweak[i], kinds[i]);
         sg_rules *rules;
         assert_int_equal(sg_rules_new_default(&rules), SG_OK);
         sg_diag d;
         sg_diag_init(&d);
-        sg_status st = sg_rules_load_buffer(rules, "off.yml", yaml, strlen(yaml), false, &d);
+        assert_int_equal(sg_rules_load_buffer(rules, "off.yml", yaml, strlen(yaml), false, &d), SG_ERR_RULES);
+        assert_true(d.line > 0);
         const sg_rule_info *in = rules_find(rules, ids[i]);
-        if (st == SG_OK && in && !in->enabled)
-            print_message("KNOWN BUG: a pack disabled %s with enabled: false (the check then crashes)\n", ids[i]);
-        else
-            fixed++;
+        assert_non_null(in);
+        assert_true(in->enabled);
+        assert_int_equal(in->severity, SG_SEV_CRITICAL);
+        assert_int_equal(rules_check(rules, "def f(:\n", "SG001", NULL, NULL), 1);
         sg_rules_free(rules);
     }
-    if (fixed)
-        print_error("a pack can no longer disable SG001/SG002: this known bug is fixed, turn the test into an "
-                    "assertion that the pack is refused and the snippet still blocks\n");
-    assert_int_equal(fixed, 0);
 }
 
 int main(void)

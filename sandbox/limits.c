@@ -295,10 +295,14 @@ static bool limits__is_fs(const char *path, long magic)
 static int limits__mkdir_child(const char *parent, const char *tag, char *out, size_t len)
 {
     int n = snprintf(out, len, "%s/snipgate-%s", parent, tag);
-    if (n < 0 || (size_t)n >= len)
+    if (n < 0 || (size_t)n >= len) {
+        out[0] = '\0';
         return -1;
-    if (mkdir(out, 0755) < 0 && errno != EEXIST)
+    }
+    if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+        out[0] = '\0';
         return -1;
+    }
     return 0;
 }
 

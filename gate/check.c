@@ -294,8 +294,13 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         cb->deep_where = (TSPoint){ps.row, ps.column};
         cb->prescan_msg = ps.message;
         cb->tree = cb->too_deep ? NULL : check__parse(c, b->text, b->len, &cb->timed_out);
-        if ((cb->too_deep || cb->indent_error) && b->unlabeled)
+        if ((cb->too_deep || cb->indent_error) && b->unlabeled) {
+            /* An unlabeled fence Python would reject: not Python, not ours to check. */
+            if (cb->tree)
+                ts_tree_delete(cb->tree);
+            cb->tree = NULL;
             continue;
+        }
         if (cb->tree && b->unlabeled && ts_node_has_error(ts_tree_root_node(cb->tree))) {
             /* An unlabeled fence that is not Python (shell output, prose): not ours to check. */
             ts_tree_delete(cb->tree);

@@ -60,9 +60,10 @@ static bool extract__fence(extract__line l, unsigned *ret_indent, char *ret_ch, 
         info_len--;
     if (ch == '`' && memchr(info, '`', info_len))
         return false;
-    *ret_indent = (unsigned)(l.start[0] == ' ' ? strspn(l.start, " ") : 0);
-    if (*ret_indent > 3)
-        *ret_indent = 3;
+    unsigned indent = 0;
+    while (indent < l.len && indent < 3 && l.start[indent] == ' ')
+        indent++;
+    *ret_indent = indent;
     *ret_ch = ch;
     *ret_count = count;
     *ret_info = info;

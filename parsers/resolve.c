@@ -361,6 +361,37 @@ static TSNode res__field(TSNode n, TSFieldId f)
     return ts_node_child_by_field_id(n, f);
 }
 
+void sg_children_init(sg_children *it, TSNode parent)
+{
+    it->cursor = ts_tree_cursor_new(parent);
+    it->started = false;
+    it->done = false;
+}
+
+bool sg_children_next(sg_children *it, TSNode *ret_child)
+{
+    while (!it->done) {
+        bool moved = it->started ? ts_tree_cursor_goto_next_sibling(&it->cursor)
+                                 : ts_tree_cursor_goto_first_child(&it->cursor);
+        it->started = true;
+        if (!moved) {
+            it->done = true;
+            break;
+        }
+        TSNode n = ts_tree_cursor_current_node(&it->cursor);
+        if (ts_node_is_named(n)) {
+            *ret_child = n;
+            return true;
+        }
+    }
+    return false;
+}
+
+void sg_children_end(sg_children *it)
+{
+    ts_tree_cursor_delete(&it->cursor);
+}
+
 TSNode sg_node_field(TSNode n, TSFieldId f)
 {
     return res__field(n, f);

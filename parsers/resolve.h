@@ -89,6 +89,15 @@ bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode expr);
 /* For an f-string: the constant text before its first interpolation (arena), or NULL. */
 const char *sg_fstring_prefix(sg_resolver *res, TSNode expr);
 
+/* Iterate a node's named children in order (ts_node_named_child(n, i) costs O(i)). */
+typedef struct sg_children {
+    TSTreeCursor cursor;
+    bool started, done;
+} sg_children;
+void sg_children_init(sg_children *it, TSNode parent);
+bool sg_children_next(sg_children *it, TSNode *ret_child);
+void sg_children_end(sg_children *it);
+
 /* A field of a node (fast paths for the common node shapes). */
 TSNode sg_node_field(TSNode n, TSFieldId f);
 

@@ -95,15 +95,18 @@ static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
     memset(a, 0, sizeof *a);
     if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
         return;
-    uint32_t k = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(args, i);
+    sg_children it;
+    TSNode c;
+    sg_children_init(&it, args);
+    while (sg_children_next(&it, &c)) {
         TSSymbol s = ts_node_symbol(c);
         if (s == sy->keyword_argument) {
             if (a->nkw < ENGINE_MAX_ARGS) {
                 a->kw[a->nkw].name = engine__text(cx, sg_node_field(c, sy->f_name), &a->kw[a->nkw].len);
                 a->kw[a->nkw].value = sg_node_field(c, sy->f_value);
                 a->nkw++;
+            } else {
+                a->kw_open = true; /* more than we track: what we dropped could be anything */
             }
         } else if (s == sy->dictionary_splat) {
             TSNode d = ts_node_named_child(c, 0);
@@ -131,10 +134,14 @@ static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
             }
         } else if (s == sy->list_splat) {
             a->pos_open = true;
-        } else if (!a->pos_open && a->npos < ENGINE_MAX_ARGS && s != sy->comment) {
-            a->pos[a->npos++] = c;
+        } else if (s != sy->comment && !a->pos_open) {
+            if (a->npos < ENGINE_MAX_ARGS)
+                a->pos[a->npos++] = c;
+            else
+                a->pos_open = true;
         }
     }
+    sg_children_end(&it);
 }
 
 /* The argument at `position` or named `keyword`; null node if absent. */
@@ -722,9 +729,12 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         engine__on_value(cx, v, scope);
     } else if (s == sy->argument_list || s == sy->list || s == sy->tuple || s == sy->set ||
                s == sy->expression_list) {
-        uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < k && i < 256; i++)
-            engine__on_value(cx, ts_node_named_child(n, i), scope);
+        sg_children it;
+        TSNode ch;
+        sg_children_init(&it, n);
+        while (sg_children_next(&it, &ch))
+            engine__on_value(cx, ch, scope);
+        sg_children_end(&it);
     } else if (s == sy->return_statement || s == sy->yield || s == sy->decorator || s == sy->list_splat ||
                s == sy->dictionary_splat) {
         if (ts_node_named_child_count(n) > 0)

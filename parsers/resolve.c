@@ -782,38 +782,9 @@ const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t 
     return r;
 }
 
-const char *sg_fstring_prefix(sg_resolver *res, TSNode n)
-{
-    const sg_syms *sy = res->sy;
-    if (!res__is(n, sy->string))
-        return NULL;
-    sg_buf b;
-    sg_buf_init(&b, RES_MAX_CONST);
-    bool raw = false;
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode c = ts_node_child(n, i);
-        TSSymbol s = ts_node_symbol(c);
-        size_t len;
-        const char *t = res__text(res->cur_src, c, &len);
-        if (s == sy->string_start) {
-            for (size_t k = 0; k < len && t[k] != '\'' && t[k] != '"'; k++)
-                raw |= tolower((unsigned char)t[k]) == 'r';
-        } else if (s == sy->interpolation) {
-            break;
-        } else if (s == sy->string_content) {
-            if (raw)
-                sg_buf_append(&b, t, len);
-            else
-                res__unescape(&b, t, len);
-        }
-    }
-    const char *r = b.failed ? NULL : sg_arena_strndup(res->arena, b.data ? b.data : "", b.len);
-    sg_buf_free(&b);
-    return r;
-}
-
-const char *sg_fstring_skeleton(sg_resolver *res, TSNode n)
+/* The literal text of an f-string: up to its first interpolation (prefix), or whole with every
+ * interpolation replaced by "x" (skeleton; NULL when there is no interpolation). */
+static const char *res__fstring(sg_resolver *res, TSNode n, bool skeleton)
 {
     const sg_syms *sy = res->sy;
     if (!res__is(n, sy->string))
@@ -831,8 +802,10 @@ const char *sg_fstring_skeleton(sg_resolver *res, TSNode n)
             for (size_t k = 0; k < len && t[k] != '\'' && t[k] != '"'; k++)
                 raw |= tolower((unsigned char)t[k]) == 'r';
         } else if (s == sy->interpolation) {
-            sg_buf_append(&b, "x", 1);
             any = true;
+            if (!skeleton)
+                break;
+            sg_buf_append(&b, "x", 1);
         } else if (s == sy->string_content) {
             if (raw)
                 sg_buf_append(&b, t, len);
@@ -840,9 +813,19 @@ const char *sg_fstring_skeleton(sg_resolver *res, TSNode n)
                 res__unescape(&b, t, len);
         }
     }
-    const char *r = any && !b.failed ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
+    const char *r = (any || !skeleton) && !b.failed ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
     sg_buf_free(&b);
     return r;
+}
+
+const char *sg_fstring_prefix(sg_resolver *res, TSNode n)
+{
+    return res__fstring(res, n, false);
+}
+
+const char *sg_fstring_skeleton(sg_resolver *res, TSNode n)
+{
+    return res__fstring(res, n, true);
 }
 
 bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode n)

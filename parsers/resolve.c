@@ -120,6 +120,8 @@ typedef struct res__binding {
     uint32_t seq, pos;         /* block number and byte offset where the binding is made */
     bool definite;             /* made unconditionally (not under if/for/while/try/with/match) */
     sg_scope *inner;           /* RES_CLASS: the class body's scope */
+    bool busy, cached;         /* RES_ALIAS: resolving now (a cycle), result memoised */
+    sg_cands *cache;
     struct res__binding *next; /* same name, same scope */
 } res__binding;
 
@@ -149,6 +151,7 @@ struct sg_resolver {
     bool limit_hit;      /* a name bound or star-imported past the caps: analysis incomplete */
     TSPoint limit_where;
     int budget;
+    bool truncated; /* a depth or work limit cut the resolution in progress */
 };
 
 static uint32_t res__hash(const char *s, uint32_t n)
@@ -937,6 +940,39 @@ static bool res__alive(const sg_resolver *res, const char *q)
            sg_rules_root_alias(res->rules, q, n);
 }
 
+/* What an alias binding (`x = <expr>`) stands for, memoised: the value is resolved in the
+ * binding's own block and scope, so it is the same for every use. Results cut short by a depth or
+ * work limit are not memoised; a cycle (`a = b; b = a`) resolves to nothing. */
+static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int depth)
+{
+    if (b->cached) {
+        for (int i = 0; i < b->cache->n; i++)
+            res__add(out, b->cache->q[i]);
+        return;
+    }
+    if (b->busy || depth >= RES_MAX_ALIAS_DEPTH) {
+        res->truncated = true;
+        return;
+    }
+    b->busy = true;
+    bool was_truncated = res->truncated;
+    uint32_t seq = res->cur_seq;
+    res->truncated = false;
+    res->cur_seq = b->seq;
+    sg_cands tmp = {0};
+    res__cx inner = {res, b->src};
+    res__expr(&inner, b->scope, b->node, &tmp, depth + 1);
+    res->cur_seq = seq;
+    b->busy = false;
+    if (!res->truncated && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
+        *b->cache = tmp;
+        b->cached = true;
+    }
+    res->truncated |= was_truncated;
+    for (int i = 0; i < tmp.n; i++)
+        res__add(out, tmp.q[i]);
+}
+
 /* Names a use may stand for when no binding of its scope precedes it: a builtin, or a name
  * from `from m import *` that a rule knows. */
 static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t n, sg_cands *out)
@@ -992,9 +1028,8 @@ static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name
             return;
         if (b->kind == RES_IMPORT) {
             res__add(out, b->qname);
-        } else if (b->kind == RES_ALIAS && depth < RES_MAX_ALIAS_DEPTH) {
-            res__cx inner = {res, b->src};
-            res__expr(&inner, b->scope, b->node, out, depth + 1);
+        } else if (b->kind == RES_ALIAS) {
+            res__alias(res, b, out, depth);
         }
     }
 }
@@ -1132,8 +1167,7 @@ static bool res__class_attr(res__cx *cx, sg_scope *scope, TSNode obj, const char
                     res__add(out, ab->qname);
                     found = true;
                 } else if (ab->kind == RES_ALIAS) {
-                    res__cx inner = {res, ab->src};
-                    res__expr(&inner, ab->scope, ab->node, out, depth + 1);
+                    res__alias(res, ab, out, depth + 1);
                     found = true;
                 }
         }
@@ -1144,8 +1178,12 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
 {
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
-    if (ts_node_is_null(n) || depth > 32 || --res->budget < 0 || out->n >= SG_MAX_CANDS)
+    if (ts_node_is_null(n) || out->n >= SG_MAX_CANDS)
         return;
+    if (depth > 32 || --res->budget < 0) {
+        res->truncated = true;
+        return;
+    }
     n = res__unparen(res, n);
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->identifier) {
@@ -1197,6 +1235,7 @@ void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *o
     res__cx cx = {res, res->cur_src};
     out->n = 0;
     res->budget = RES_BUDGET;
+    res->truncated = false;
     res__expr(&cx, scope, expr, out, 0);
 }
 

@@ -141,7 +141,7 @@ static const sg_rule *check__builtin(const sg_checker *c, sg_builtin which)
     return sg_rules_builtin(c->rules, which);
 }
 
-static sg_status check__add(sg_checker *c, sg_report *rep, const sg_doc *doc, const check__block *cb, const sg_hit *h)
+static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h)
 {
     sg_finding f = {0};
     const sg_rule *r = h->rule;
@@ -208,7 +208,7 @@ static void check__sort_dedupe(sg_report *rep)
 }
 
 /* Suppression comments: honoured (finding silenced) or reported (SG003) per the options. */
-static sg_status check__suppressions(sg_checker *c, sg_report *rep, const sg_doc *doc, const check__block *cb,
+static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb,
                                      const sg_engine_out *out, size_t first)
 {
     const sg_rule *ign = check__builtin(c, SG_BUILTIN_IGNORED_SUPPRESSION);

@@ -102,6 +102,8 @@ void sg_doc_free(sg_doc *doc)
     for (size_t i = 0; i < doc->blocks.len; i++)
         extract__block_free(&doc->blocks.items[i]);
     sg_array_free(&doc->blocks);
+    free(doc->line_starts);
+    doc->line_starts = NULL;
 }
 
 static size_t extract__count_lines(const char *s, size_t n)
@@ -278,18 +280,24 @@ sg_status sg_doc_extract(const char *path, const char *buf, size_t len, sg_input
     return SG_OK;
 }
 
-bool sg_doc_line(const sg_doc *doc, long line, const char **ret_start, size_t *ret_len)
+bool sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len)
 {
     if (line < 1)
         return false;
-    size_t pos = 0;
-    for (long l = 1; l < line; l++) {
-        const char *nl = memchr(doc->src + pos, '\n', doc->len - pos);
-        if (!nl)
+    if (!doc->line_starts) {
+        size_t count = extract__count_lines(doc->src, doc->len);
+        doc->line_starts = malloc(count * sizeof *doc->line_starts);
+        if (!doc->line_starts)
             return false;
-        pos = (size_t)(nl - doc->src) + 1;
+        size_t k = 0;
+        doc->line_starts[k++] = 0;
+        for (const char *p = doc->src; (p = memchr(p, '\n', (size_t)(doc->src + doc->len - p))); p++)
+            doc->line_starts[k++] = (size_t)(p - doc->src) + 1;
+        doc->nlines = k;
     }
-    extract__line l = extract__line_at(doc->src, doc->len, pos);
+    if ((size_t)line > doc->nlines)
+        return false;
+    extract__line l = extract__line_at(doc->src, doc->len, doc->line_starts[line - 1]);
     *ret_start = l.start;
     *ret_len = l.len;
     return true;

@@ -27,6 +27,8 @@ typedef struct sg_doc {
     bool markdown;
     SG_ARRAY(sg_block) blocks;
     size_t skipped_fences; /* fences in another language */
+    size_t *line_starts;   /* byte offset of each document line, built on first use */
+    size_t nlines;
 } sg_doc;
 
 /* Validate (NUL bytes, UTF-8, emptiness) and split a document into Python blocks. */
@@ -58,6 +60,6 @@ typedef struct sg_prescan {
 void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *ret);
 
 /* The document's line `line` (1-based): start pointer and length without the newline. */
-bool sg_doc_line(const sg_doc *doc, long line, const char **ret_start, size_t *ret_len);
+bool sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len);
 
 #endif

@@ -647,9 +647,11 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
 static bool engine__has_marker(const char *t, size_t n)
 {
     for (size_t i = 0; i + 4 <= n; i++) {
-        if (!strncasecmp(t + i, "noqa", 4))
+        if ((t[i] | 0x20) != 'n' || (t[i + 1] | 0x20) != 'o')
+            continue;
+        if (!strncasecmp(t + i + 2, "qa", 2))
             return true;
-        if (i + 5 <= n && !strncasecmp(t + i, "nosec", 5))
+        if (i + 5 <= n && !strncasecmp(t + i + 2, "sec", 3))
             return true;
     }
     return false;

@@ -6,9 +6,9 @@ cd "$here"
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
-echo "== snipgate check examples/ (default rules) =="
+echo "== snipgate check examples/ examples/llm_answer.md (default rules) =="
 set +e
-./build/snipgate check examples/ "$@"
+./build/snipgate check examples/ examples/llm_answer.md "$@"
 rc=$?
 set -e
 case $rc in

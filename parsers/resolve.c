@@ -1075,6 +1075,35 @@ static void res__import_call(res__cx *cx, sg_scope *scope, TSNode args, bool top
     sg_buf_free(&b);
 }
 
+/* `inner` is a call to `getter` (operator.attrgetter / methodcaller) with a constant name: then
+ * add obj.<name> for every candidate of `obj`. Returns true if the shape matched. */
+static bool res__getter_call(res__cx *cx, sg_scope *scope, TSNode inner, const char *getter, TSNode obj,
+                             sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    TSNode iargs = res__field(inner, sy->f_arguments);
+    if (!res__is(iargs, sy->argument_list) || ts_node_named_child_count(iargs) < 1)
+        return false;
+    sg_cands g = {0};
+    res__expr(cx, scope, res__field(inner, sy->f_function), &g, depth + 1);
+    bool is_getter = false;
+    for (int i = 0; i < g.n; i++)
+        is_getter |= !strcmp(g.q[i], getter);
+    if (!is_getter)
+        return false;
+    sg_buf b;
+    sg_buf_init(&b, SG_MAX_QNAME);
+    if (res__const(cx, scope, ts_node_named_child(iargs, 0), &b, 0) && b.len && !b.truncated) {
+        sg_cands base = {0};
+        res__expr(cx, scope, obj, &base, depth + 1);
+        for (int i = 0; i < base.n; i++)
+            res__add_join(res, out, base.q[i], b.data, b.len);
+    }
+    sg_buf_free(&b);
+    return true;
+}
+
 static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, int depth)
 {
     sg_resolver *res = cx->res;
@@ -1083,9 +1112,14 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
     TSNode args = res__field(call, sy->f_arguments);
     if (!res__is(args, sy->argument_list))
         return;
+    uint32_t nargs = ts_node_named_child_count(args);
+    /* operator.attrgetter("name")(obj) is obj.name */
+    TSNode inner = res__unparen(res, fn);
+    if (res__is(inner, sy->call) && nargs >= 1 && res__getter_call(cx, scope, inner, "operator.attrgetter",
+                                                                    ts_node_named_child(args, 0), out, depth))
+        return;
     sg_cands f = {0};
     res__expr(cx, scope, fn, &f, depth + 1);
-    uint32_t nargs = ts_node_named_child_count(args);
     for (int i = 0; i < f.n; i++) {
         const char *q = f.q[i];
         if (!strcmp(q, "__import__")) {
@@ -1669,4 +1703,18 @@ bool sg_resolver_limit_hit(const sg_resolver *res, TSPoint *ret_where)
 bool sg_scope_is_class(const sg_scope *scope)
 {
     return scope && scope->is_class;
+}
+
+bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_cands *out)
+{
+    const sg_syms *sy = res->sy;
+    res__cx cx = {res, res->cur_src};
+    out->n = 0;
+    res->budget = RES_BUDGET;
+    res->truncated = false;
+    TSNode fn = res__unparen(res, res__field(call, sy->f_function));
+    TSNode args = res__field(call, sy->f_arguments);
+    if (!res__is(fn, sy->call) || !res__is(args, sy->argument_list) || ts_node_named_child_count(args) < 1)
+        return false;
+    return res__getter_call(&cx, scope, fn, "operator.methodcaller", ts_node_named_child(args, 0), out, 0) && out->n;
 }

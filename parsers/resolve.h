@@ -77,6 +77,8 @@ sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_v
 
 /* The candidates an expression may stand for (normalised qualified names). */
 void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out);
+/* `operator.methodcaller("name", ...)(obj)` calls obj.name: the candidates of obj.name, or false. */
+bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_cands *out);
 /* The value of a constant string expression ("a" "b", "a" + "b", "".join([...]), s[::-1], chr(65),
  * a name bound to one), or NULL. */
 const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t *ret_len);

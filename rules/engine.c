@@ -441,7 +441,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
     const sg_syms *sy = cx->sy;
     sg_cands c;
     sg_resolve_expr(cx->res, scope, fn, &c);
-    if (!c.n)
+    if (!c.n && !sg_resolve_methodcaller(cx->res, scope, call, &c))
         return;
     bool any = false;
     for (int i = 0; i < c.n && !any; i++)

@@ -1,0 +1,4 @@
+# expect: block SG201@4
+import os
+import operator
+operator.attrgetter("sys" + "tem")(os)("id")

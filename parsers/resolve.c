@@ -1718,3 +1718,9 @@ bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_
         return false;
     return res__getter_call(&cx, scope, fn, "operator.methodcaller", ts_node_named_child(args, 0), out, 0) && out->n;
 }
+
+const char *sg_dotted_name(sg_resolver *res, TSNode n)
+{
+    res__cx cx = {res, res->cur_src};
+    return res__dotted(&cx, n);
+}

@@ -103,6 +103,9 @@ void sg_children_end(sg_children *it);
 /* A field of a node (fast paths for the common node shapes). */
 TSNode sg_node_field(TSNode n, TSFieldId f);
 
+/* A dotted name (`a . b`) as text without white space, NFKC-normalised, module aliases applied. */
+const char *sg_dotted_name(sg_resolver *res, TSNode n);
+
 /* Source text of a node (not terminated: use with the length). */
 const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len);
 

@@ -366,18 +366,6 @@ static void engine__import_names(engine__cx *cx, TSNode at, const char *const *m
     }
 }
 
-static const char *engine__dotted(engine__cx *cx, TSNode n)
-{
-    size_t len;
-    const char *t = engine__text(cx, n, &len);
-    char buf[SG_MAX_QNAME + 1];
-    size_t o = 0;
-    for (size_t i = 0; i < len && o < SG_MAX_QNAME; i++)
-        if (!isspace((unsigned char)t[i]) && t[i] != '\\')
-            buf[o++] = t[i];
-    return sg_arena_strndup(cx->arena, buf, o);
-}
-
 static void engine__on_import(engine__cx *cx, TSNode n)
 {
     const sg_syms *sy = cx->sy;
@@ -387,7 +375,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
     if (from) {
         if (ts_node_is_null(modnode) || ts_node_symbol(modnode) == sy->relative_import)
             return;
-        module = engine__dotted(cx, modnode);
+        module = sg_dotted_name(cx->res, modnode);
     }
     uint32_t k = ts_node_named_child_count(n);
     if (from) {
@@ -401,7 +389,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
             TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
             if (ts_node_symbol(name) != sy->dotted_name)
                 continue;
-            mods[nm++] = sg_arena_printf(cx->arena, "%s.%s", module, engine__dotted(cx, name));
+            mods[nm++] = sg_arena_printf(cx->arena, "%s.%s", module, sg_dotted_name(cx->res, name));
         }
         engine__import_names(cx, modnode, mods, nm);
         return;
@@ -411,7 +399,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
         TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
         if (ts_node_symbol(name) != sy->dotted_name)
             continue;
-        const char *m = engine__dotted(cx, name);
+        const char *m = sg_dotted_name(cx->res, name);
         engine__import_names(cx, name, &m, 1);
     }
 }

@@ -5,17 +5,20 @@
 #
 # File descriptors (set up by the launcher):
 #   0 stdin, 1 stdout, 2 stderr (pipes read by the supervisor, capped there)
-#   3 this file (memfd), 4 the candidate source (memfd)
+#   3 this file (memfd; preceded by its bytecode, see WORKER_BOOT), 4 the candidate source (memfd)
 #   5 requests from the supervisor, 6 results to the supervisor
 # Frames on 5 and 6: 4-byte little-endian payload length, then fields; a field is one tag byte,
 # a 4-byte little-endian length and that many bytes (UTF-8).
 #
-# Startup must stay cheap (cold launches are benchmarked): only builtin modules are imported,
-# tracebacks are formatted by hand instead of importing `traceback`, and only the part above the
-# `#@later` marker is compiled at startup (compiling all of it cost ~1 ms); the rest (exception
-# formatting, the call loop) is compiled the first time it is needed. The bootstrap leaves this
-# file's bytes in the global `RUNNER_SRC`.
-import os
+# Startup must stay cheap (cold launches are benchmarked): only builtin modules are imported
+# (`posix`, not `os`: importing os loads 7 more modules, ~0.3 ms), tracebacks are formatted by hand
+# instead of importing `traceback`, and the runner is precompiled to bytecode at build time
+# (sandbox/runner_pyc.py; compiling it at every start cost ~0.6 ms). The bootstrap leaves this
+# file's bytes in the global `RUNNER_SRC` and the precompiled part after the `#@later` marker in
+# `RUNNER_LATER`; without bytecode (another interpreter version) only the part above the marker is
+# compiled at startup and the rest (exception formatting, the call loop) the first time it is
+# needed.
+import posix as os  # read, write, close, fork, wait4, _exit: all the runner needs from os
 import sys
 
 REQ_FD, RES_FD = 5, 6
@@ -87,8 +90,10 @@ SOURCES = {}  # filename -> list of lines, for tracebacks
 def _load_later():
     """Compile the part of this file after the marker, once, into this module's globals."""
     if "_format_exception_impl" not in globals():
-        later = RUNNER_SRC.split(b"\n#@later\n", 1)[1]
-        exec(compile(later, "<sg-runner>", "exec"), globals())
+        code = RUNNER_LATER
+        if code is None:
+            code = compile(RUNNER_SRC.split(b"\n#@later\n", 1)[1], "<sg-runner>", "exec")
+        exec(code, globals())
 
 
 def _format_exception(e):

@@ -40,13 +40,27 @@
 
 extern const unsigned char sg_sandbox_runner_py[];
 extern const size_t sg_sandbox_runner_py_len;
+extern const unsigned char sg_sandbox_runner_pyc[]; /* magic + marshal, or empty (sandbox/CMakeLists.txt) */
+extern const size_t sg_sandbox_runner_pyc_len;
 
 #define WORKER_MAX_SOURCE (8u << 20)
 #define WORKER_MAX_CALL 60000u
 #define WORKER_MAX_FRAME (1u << 20)
+/*
+ * The bootstrap, given with -c. fd 3 holds: the build interpreter's 4-byte magic number, a 4-byte
+ * little-endian length N, N bytes of marshal.dumps((startup_code, later_code)) of runner.py, then
+ * runner.py itself. The bytecode is used only if this interpreter has the same magic number (any
+ * doubt: compile the source, as before). Only builtin modules are imported here.
+ */
 #define WORKER_BOOT \
-    "import os;RUNNER_SRC=os.read(3,1<<20);" \
-    "exec(compile(RUNNER_SRC.split(b'\\n#@later\\n')[0],'<sg-runner>','exec'))"
+    "import posix,marshal,sys\n" \
+    "B=posix.read(3,1<<20);n=int.from_bytes(B[4:8],'little');RUNNER_SRC=B[8+n:];RUNNER_LATER=None\n" \
+    "try:\n" \
+    " if not n or B[:4]!=sys.modules['_frozen_importlib_external'].MAGIC_NUMBER:raise ValueError\n" \
+    " C,RUNNER_LATER=marshal.loads(B[8:8+n])\n" \
+    "except Exception:C=compile(RUNNER_SRC.split(b'\\n#@later\\n')[0],'<sg-runner>','exec')\n" \
+    "del B,n\n" \
+    "exec(C)"
 
 /* A byte buffer whose cap is fixed when it is reset: bytes beyond it are dropped and flagged. */
 struct worker_buf {
@@ -182,6 +196,32 @@ static int worker__memfd(const char *name, const void *data, size_t len)
         close(fd);
         return -1;
     }
+    return fd;
+}
+
+/* fd 3 of the interpreter: header, precompiled runner (if any), runner source (WORKER_BOOT). */
+static int worker__runner_memfd(void)
+{
+    size_t pyc_len = sg_sandbox_runner_pyc_len;
+    if (pyc_len <= 4 || getenv("SNIPGATE_RUNNER_NO_PYC")) /* no bytecode: the runner compiles source */
+        pyc_len = 0;
+    size_t code_len = pyc_len ? pyc_len - 4 : 0;
+    size_t len = 8 + code_len + sg_sandbox_runner_py_len;
+    unsigned char *buf = malloc(len);
+    if (!buf)
+        return -1;
+    memset(buf, 0, 8);
+    if (pyc_len) {
+        memcpy(buf, sg_sandbox_runner_pyc, 4);
+        for (int i = 0; i < 4; i++)
+            buf[4 + i] = (unsigned char)((code_len >> (8 * i)) & 0xff);
+        memcpy(buf + 8, sg_sandbox_runner_pyc + 4, code_len);
+    }
+    memcpy(buf + 8 + code_len, sg_sandbox_runner_py, sg_sandbox_runner_py_len);
+    int fd = worker__memfd("sg-runner", buf, len);
+    int saved = errno;
+    free(buf);
+    errno = saved;
     return fd;
 }
 
@@ -552,7 +592,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     int out[2] = {-1, -1}, err[2] = {-1, -1}, req[2] = {-1, -1}, res[2] = {-1, -1};
     int status[2] = {-1, -1}, life[2] = {-1, -1}, cgfd[2] = {-1, -1}, ctl[2] = {-1, -1};
 
-    runner_fd = worker__memfd("sg-runner", sg_sandbox_runner_py, sg_sandbox_runner_py_len);
+    runner_fd = worker__runner_memfd();
     src_fd = worker__memfd("sg-source", w->source, w->source_len);
     in_fd = w->stdin_data ? worker__memfd("sg-stdin", w->stdin_data, w->stdin_len)
                           : open("/dev/null", O_RDONLY | O_CLOEXEC);

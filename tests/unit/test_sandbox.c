@@ -396,6 +396,22 @@ static void test_worker(void **state)
     sg_outcome_free(o);
     sg_outcome_free(imp);
     sg_worker_free(w);
+
+    /* Without the precompiled runner (another interpreter's magic number), the bootstrap
+     * compiles runner.py from source: same outcomes, later part included. */
+    setenv("SNIPGATE_RUNNER_NO_PYC", "1", 1);
+    assert_int_equal(sg_worker_new(sandbox, src, sizeof src - 1, &lim, NULL, &w, &imp, &d), SG_OK);
+    unsetenv("SNIPGATE_RUNNER_NO_PYC");
+    assert_int_equal(sg_outcome_info_get(imp)->kind, SG_OUTCOME_OK);
+    sg_outcome_free(imp);
+    i = call(w, "f(1, 2)", &o);
+    assert_string_equal(i->value_repr, "3");
+    sg_outcome_free(o);
+    i = call(w, "boom()", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
+    assert_int_equal(i->exc_line, 9);
+    sg_outcome_free(o);
+    sg_worker_free(w);
 }
 
 static void test_bad_interpreter(void **state)

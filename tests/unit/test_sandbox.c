@@ -256,6 +256,16 @@ static void test_seccomp_policy(void **state)
     sg_seccomp_name(AUDIT_ARCH_I386, 20, name, sizeof name);
     assert_string_equal(name, "i386:getpid");
     assert_true(sg_seccomp_is_execve(X64, SYS_execve));
+    /* The program the sandbox loads (compiled at build time when possible) is exactly what
+     * seccomp.c builds with libseccomp now. */
+    struct sg_sandbox fresh;
+    memset(&fresh, 0, sizeof fresh);
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_seccomp_build(&fresh, &d), SG_OK);
+    assert_int_equal(fresh.bpf_len, sandbox->bpf_len);
+    assert_memory_equal(fresh.bpf, sandbox->bpf, fresh.bpf_len * sizeof *fresh.bpf);
+    free(fresh.bpf);
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */

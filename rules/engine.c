@@ -201,6 +201,13 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
     case SG_COND_LITERAL_IN: {
         if (!present)
             return false;
+        /* an argv list or tuple is judged by its program, the first element */
+        TSNode lv = v;
+        while (ts_node_symbol(lv) == cx->sy->parenthesized_expression && ts_node_named_child_count(lv) == 1)
+            lv = ts_node_named_child(lv, 0);
+        if ((ts_node_symbol(lv) == cx->sy->list || ts_node_symbol(lv) == cx->sy->tuple) &&
+            ts_node_named_child_count(lv) > 0)
+            v = ts_node_named_child(lv, 0);
         const char *s = sg_const_str(cx->res, scope, v, NULL);
         return s && sg_rules_name_match(cond->values, cond->nvalues, s);
     }

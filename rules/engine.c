@@ -617,6 +617,22 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
     }
     if (!cx->has_cred_values || rawlen < 12)
         return;
+    /* Most literals (docstrings) contain no pattern's anchor: decide that on the raw source
+     * text, without decoding it. Escapes could hide an anchor, so those are decoded. */
+    bool concatenated = ts_node_symbol(n) == cx->sy->concatenated_string;
+    if (!concatenated && !memchr(raw, '\\', rawlen)) {
+        bool possible = false;
+        for (size_t i = 0; i < cx->rules->rules.len && !possible; i++) {
+            const sg_rule *r = cx->rules->rules.items[i];
+            if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS)
+                continue;
+            for (size_t k = 0; k < r->nvalue_res && !possible; k++)
+                possible = !r->value_anchors[k] ||
+                           memmem(raw, rawlen, r->value_anchors[k], strlen(r->value_anchors[k])) != NULL;
+        }
+        if (!possible)
+            return;
+    }
     const char *v = sg_const_str(cx->res, NULL, n, NULL);
     if (!v)
         v = sg_fstring_skeleton(cx->res, n); /* f"postgres://admin:pw@{host}/db" */
@@ -685,7 +701,7 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         }
     } else if (s == sy->import_statement || s == sy->import_from_statement) {
         engine__on_import(cx, n);
-    } else if (s == sy->string) {
+    } else if (s == sy->string || s == sy->concatenated_string) {
         engine__on_string(cx, n, scope);
     } else if (s == sy->assignment) {
         TSNode left = sg_node_field(n, sy->f_left);
@@ -856,7 +872,7 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
 void sg_engine_interest(sg_resolver *res)
 {
     const sg_syms *sy = sg_syms_get();
-    const TSSymbol syms[] = {sy->call, sy->exec_statement, sy->attribute, sy->import_statement,
+    const TSSymbol syms[] = {sy->call, sy->exec_statement, sy->attribute, sy->import_statement, sy->concatenated_string,
                              sy->import_from_statement, sy->string, sy->assignment, sy->keyword_argument, sy->pair,
                              sy->argument_list, sy->list, sy->tuple, sy->set, sy->expression_list,
                              sy->return_statement, sy->yield, sy->decorator, sy->list_splat, sy->dictionary_splat,

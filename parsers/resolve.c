@@ -532,7 +532,13 @@ static void res__unescape(sg_buf *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '\\' || i + 1 >= n) {
-            sg_buf_append(b, s + i, 1);
+            /* copy the run up to the next backslash at once */
+            const char *bs = memchr(s + i, '\\', n - i);
+            size_t run = bs ? (size_t)(bs - (s + i)) : n - i;
+            if (run == 0)
+                run = 1;
+            sg_buf_append(b, s + i, run);
+            i += run - 1;
             continue;
         }
         char c = s[++i];
@@ -587,9 +593,10 @@ static bool res__string(res__cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
 {
     const sg_syms *sy = cx->res->sy;
     bool raw = false, fstr = false, bytes = false;
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode c = ts_node_child(n, i);
+    sg_children it;
+    TSNode c;
+    sg_children_init(&it, n);
+    while (sg_children_next(&it, &c)) {
         TSSymbol s = ts_node_symbol(c);
         size_t len;
         const char *t = res__text(cx->src, c, &len);
@@ -603,6 +610,7 @@ static bool res__string(res__cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
         } else if (s == sy->interpolation) {
             if (ret_fstring)
                 *ret_fstring = true;
+            sg_children_end(&it);
             return false;
         } else if (s == sy->string_content) {
             if (raw)
@@ -611,6 +619,7 @@ static bool res__string(res__cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
                 res__unescape(out, t, len);
         }
     }
+    sg_children_end(&it);
     (void)fstr;
     (void)bytes;
     return !out->failed && !out->truncated;
@@ -716,11 +725,14 @@ static bool res__const(res__cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int 
     if (s == sy->string)
         return res__string(cx, n, out, NULL);
     if (s == sy->concatenated_string) {
-        uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < k; i++)
-            if (!res__string(cx, ts_node_named_child(n, i), out, NULL))
-                return false;
-        return true;
+        sg_children it;
+        TSNode part;
+        bool ok = true;
+        sg_children_init(&it, n);
+        while (ok && sg_children_next(&it, &part))
+            ok = res__string(cx, part, out, NULL);
+        sg_children_end(&it);
+        return ok;
     }
     if (s == sy->binary_operator) {
         TSNode op = res__field(n, sy->f_operator);

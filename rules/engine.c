@@ -22,6 +22,15 @@ typedef struct engine__cx {
     sg_engine_out *out;
     sg_arena *arena;
     bool has_cred_values, has_attr_rules, has_dynattr;
+    /* Secret-shape prefilter: the longest required literal of every value pattern, indexed by
+     * its first byte, so that one pass over a literal's source tells whether any could match. */
+    bool secret_anchorless;
+    uint8_t secret_first[256];
+    struct {
+        const char *key;
+        size_t len;
+    } secret_keys[64];
+    size_t nsecret_keys;
 } engine__cx;
 
 void sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
@@ -605,6 +614,59 @@ static void engine__cred_target(engine__cx *cx, sg_scope *scope, TSNode target, 
     }
 }
 
+/* True if a string literal's escapes could produce letters, digits or punctuation that are not
+ * in its source text (\x41, \u0041, \N{...}, octal, a backslash-newline joining two parts). */
+static bool engine__escape_may_hide(const char *raw, size_t n)
+{
+    for (const char *p = raw; (p = memchr(p, '\\', (size_t)(raw + n - p))); p += 2) {
+        if (p + 1 >= raw + n)
+            return false;
+        char c = p[1];
+        if (c == 'x' || c == 'u' || c == 'U' || c == 'N' || c == '\n' || c == '\r' || (c >= '0' && c <= '7'))
+            return true;
+    }
+    return false;
+}
+
+/* One pass over a literal's source: could any secret pattern's key literal be in it? */
+static bool engine__secret_possible(const engine__cx *cx, const char *raw, size_t n)
+{
+    if (cx->secret_anchorless)
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        if (!cx->secret_first[(unsigned char)raw[i]])
+            continue;
+        for (size_t k = 0; k < cx->nsecret_keys; k++)
+            if (cx->secret_keys[k].key[0] == raw[i] && cx->secret_keys[k].len <= n - i &&
+                !memcmp(raw + i, cx->secret_keys[k].key, cx->secret_keys[k].len))
+                return true;
+    }
+    return false;
+}
+
+static void engine__secret_prefilter(engine__cx *cx)
+{
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS)
+            continue;
+        for (size_t k = 0; k < r->nvalue_res; k++) {
+            const char *best = NULL;
+            for (const char *a = r->value_anchors[k]; a && *a; a += strlen(a) + 1)
+                if (!best || strlen(a) > strlen(best))
+                    best = a;
+            if (!best || cx->nsecret_keys == sizeof cx->secret_keys / sizeof cx->secret_keys[0]) {
+                cx->secret_anchorless = true;
+                continue;
+            }
+            cx->secret_keys[cx->nsecret_keys].key = best;
+            cx->secret_keys[cx->nsecret_keys].len = strlen(best);
+            cx->nsecret_keys++;
+            cx->secret_first[(unsigned char)best[0]] = 1;
+        }
+    }
+}
+
 static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
 {
     size_t rawlen;
@@ -620,19 +682,8 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
     /* Most literals (docstrings) contain no pattern's anchor: decide that on the raw source
      * text, without decoding it. Escapes could hide an anchor, so those are decoded. */
     bool concatenated = ts_node_symbol(n) == cx->sy->concatenated_string;
-    if (!concatenated && !memchr(raw, '\\', rawlen)) {
-        bool possible = false;
-        for (size_t i = 0; i < cx->rules->rules.len && !possible; i++) {
-            const sg_rule *r = cx->rules->rules.items[i];
-            if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS)
-                continue;
-            for (size_t k = 0; k < r->nvalue_res && !possible; k++)
-                possible = !r->value_anchors[k] ||
-                           memmem(raw, rawlen, r->value_anchors[k], strlen(r->value_anchors[k])) != NULL;
-        }
-        if (!possible)
-            return;
-    }
+    if (!concatenated && !engine__escape_may_hide(raw, rawlen) && !engine__secret_possible(cx, raw, rawlen))
+        return;
     const char *v = sg_const_str(cx->res, NULL, n, NULL);
     if (!v)
         v = sg_fstring_skeleton(cx->res, n); /* f"postgres://admin:pw@{host}/db" */
@@ -643,7 +694,7 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
         if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->nvalue_res)
             continue;
         for (size_t k = 0; k < r->nvalue_res; k++)
-            if ((!r->value_anchors[k] || strstr(v, r->value_anchors[k])) &&
+            if (sg_regex_anchors_in(r->value_anchors[k], v, strlen(v)) &&
                 regexec(&r->value_res[k], v, 0, NULL, 0) == 0) {
                 engine__hit(cx, r, n,
                             sg_arena_printf(cx->arena, "%s: the literal looks like a secret (matches %s)",
@@ -895,6 +946,8 @@ sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, size_t block, T
         cx.has_attr_rules |= r->kind == SG_KIND_ATTRIBUTES;
         cx.has_dynattr |= r->kind == SG_KIND_BUILTIN && r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE;
     }
+    if (cx.has_cred_values)
+        engine__secret_prefilter(&cx);
     sg_status st = sg_resolver_walk(res, block, src, engine__visit, &cx);
     if (st)
         return st;

@@ -311,14 +311,18 @@ static sg_status pack__add_root(sg_rules *rules, const char *pattern)
 
 char *sg_regex_anchor(const char *re)
 {
-    char best[256] = "", cur[256] = "";
-    size_t bl = 0, cl = 0;
+    char all[512], cur[256] = "";
+    size_t al = 0, cl = 0, longest = 0;
     int depth = 0;
+    /* Every literal run outside groups and classes is required; keep them all ("a\0b\0\0"). */
 #define ANCHOR_BREAK()                                                                                        \
     do {                                                                                                      \
-        if (cl > bl) {                                                                                        \
-            memcpy(best, cur, cl);                                                                            \
-            bl = cl;                                                                                          \
+        if (cl && al + cl + 2 < sizeof all) {                                                                 \
+            memcpy(all + al, cur, cl);                                                                        \
+            al += cl;                                                                                         \
+            all[al++] = 0;                                                                                    \
+            if (cl > longest)                                                                                 \
+                longest = cl;                                                                                 \
         }                                                                                                     \
         cl = 0;                                                                                               \
     } while (0)
@@ -381,7 +385,23 @@ char *sg_regex_anchor(const char *re)
     }
     ANCHOR_BREAK();
 #undef ANCHOR_BREAK
-    return bl >= 2 ? strndup(best, bl) : NULL;
+    if (longest < 2)
+        return NULL;
+    all[al++] = 0;
+    char *r = malloc(al);
+    if (r)
+        memcpy(r, all, al);
+    return r;
+}
+
+bool sg_regex_anchors_in(const char *anchors, const char *text, size_t n)
+{
+    if (!anchors)
+        return true;
+    for (const char *a = anchors; *a; a += strlen(a) + 1)
+        if (!memmem(text, n, a, strlen(a)))
+            return false;
+    return true;
 }
 
 sg_status sg_rules_freeze(sg_rules *rules)

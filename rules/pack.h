@@ -61,7 +61,7 @@ typedef struct sg_rule {
     bool has_name_re, has_ignore_name_re, has_ignore_value_re;
     regex_t name_re, ignore_name_re, ignore_value_re;
     regex_t *value_res;
-    char **value_anchors; /* per value pattern: a literal every match contains, or NULL */
+    char **value_anchors; /* per value pattern: literals every match contains (sg_regex_anchor), or NULL */
     char **value_res_src;
     size_t nvalue_src;
     size_t nvalue_res;
@@ -103,9 +103,12 @@ struct sg_rules {
 sg_status sg_rules_freeze(sg_rules *rules);
 /* True if some calls/network rule pattern matches `qname` (used for `from m import *`). */
 bool sg_rules_knows(const sg_rules *rules, const char *qname);
-/* The longest literal run that every match of POSIX ERE `re` must contain (NULL if none of at
- * least 2 bytes can be derived), malloc'd. Used to skip regexec on text that cannot match. */
+/* The literal runs every match of POSIX ERE `re` must contain, as a malloc'd list of
+ * NUL-terminated strings ended by an empty one ("a\0bc\0\0"); NULL when none of at least 2 bytes
+ * can be derived. Used to skip regexec on text that cannot match. */
 char *sg_regex_anchor(const char *re);
+/* True if `text` contains every run of an anchor list (always true for NULL). */
+bool sg_regex_anchors_in(const char *anchors, const char *text, size_t n);
 /* True if `qname`'s first component may match some calls/network rule. */
 bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len);
 /* True if `name` (n bytes) is the first component of a dotted calls/network pattern: a module

@@ -264,6 +264,7 @@ static int check__walk(check__list *l, const char *dir, int depth)
 typedef struct check__pool {
     check__opts *co;
     check__list *list;
+    size_t *order; /* indices into list, largest file first (NULL: list order) */
     size_t next;
     pthread_mutex_t lock;
     sg_status fatal;
@@ -311,6 +312,8 @@ static void *check__worker(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i >= p->list->len)
             break;
+        if (p->order)
+            i = p->order[i];
         check__input *in = &p->list->items[i];
         in->report = check__one(checker, p->co, in->path, in->walked);
         if (!in->report) {
@@ -321,6 +324,14 @@ static void *check__worker(void *arg)
     }
     sg_checker_free(checker);
     return NULL;
+}
+
+static const off_t *check__sizes; /* for check__by_size, set around one qsort */
+
+static int check__by_size(const void *a, const void *b)
+{
+    off_t x = check__sizes[*(const size_t *)a], y = check__sizes[*(const size_t *)b];
+    return x > y ? -1 : x < y ? 1 : 0;
 }
 
 static double check__now_ms(void)
@@ -498,6 +509,20 @@ int sg_cli_check(int argc, char **argv)
     check__pool pool = {.co = &co, .list = &list};
     pthread_mutex_init(&pool.lock, NULL);
     long jobs = co.jobs;
+    /* Largest files first, so that threads finish together (the verdict keeps input order). */
+    size_t *order = NULL;
+    off_t *sizes = NULL;
+    if (jobs > 1 && list.len > 1 && (order = malloc(list.len * sizeof *order)) &&
+        (sizes = malloc(list.len * sizeof *sizes))) {
+        for (size_t i = 0; i < list.len; i++) {
+            struct stat st;
+            order[i] = i;
+            sizes[i] = list.items[i].path && stat(list.items[i].path, &st) == 0 ? st.st_size : 0;
+        }
+        check__sizes = sizes;
+        qsort(order, list.len, sizeof *order, check__by_size);
+        pool.order = order;
+    }
     if ((size_t)jobs > list.len)
         jobs = (long)(list.len ? list.len : 1);
     if (jobs <= 1 || seen_stdin) {
@@ -516,6 +541,9 @@ int sg_cli_check(int argc, char **argv)
             pthread_join(tids[i], NULL);
     }
     pthread_mutex_destroy(&pool.lock);
+    free(order);
+    free(sizes);
+    check__sizes = NULL;
     if (pool.fatal) {
         sg_cli_error("check", "%s", sg_strerror(pool.fatal));
         rc = SG_EXIT_INTERNAL;

@@ -633,7 +633,9 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     plan.cg_fds[1] = cgfd[1];
     snprintf(plan.tmp_opts, sizeof plan.tmp_opts, "size=%llu,nr_inodes=4096,mode=1777",
              (unsigned long long)w->limits.tmp_bytes);
-    char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-c", WORKER_BOOT,
+    /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
+     * before a timeout or a kill is still in the outcome. */
+    char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-u", "-c", WORKER_BOOT,
                     w->as_main ? "1" : "0", NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;

@@ -359,7 +359,8 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         if ((st = sg_engine_run(c->rules, res, cb->seq, root, cb->b->text, &out)))
             goto out_free;
         TSPoint lw;
-        if (i == used - 1 && sg_resolver_limit_hit(res, &lw)) {
+        size_t lblock;
+        if (sg_resolver_limit_hit(res, &lblock, &lw) && lblock == cb->seq) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
             sg_engine_hit(&out, lim, lw, lw,
                           sg_arena_printf(rep->arena, "%s: a name is rebound, or star-imported, more often than the "

@@ -150,6 +150,7 @@ struct sg_resolver {
     unsigned cond;       /* pass 1: conditional statements between the node and its scope */
     bool limit_hit;      /* a name bound or star-imported past the caps: analysis incomplete */
     TSPoint limit_where;
+    uint32_t limit_block; /* the block (bind order) where the limit was hit */
     int budget;
     bool truncated; /* a depth or work limit cut the resolution in progress */
 };
@@ -251,6 +252,7 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
                     if (!res->limit_hit) {
                         res->limit_hit = true;
                         res->limit_where = ts_node_start_point(node);
+                        res->limit_block = res->cur_seq;
                     }
                     return 0;
                 }
@@ -1404,6 +1406,7 @@ static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
             if (module && !relative && sg_array_push(&scope->stars, module, 64) && !res->limit_hit) {
                 res->limit_hit = true;
                 res->limit_where = ts_node_start_point(c);
+                res->limit_block = res->cur_seq;
             }
             continue;
         }
@@ -1705,10 +1708,12 @@ bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)
     return res->depth_exceeded;
 }
 
-bool sg_resolver_limit_hit(const sg_resolver *res, TSPoint *ret_where)
+bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where)
 {
     if (res->limit_hit && ret_where)
         *ret_where = res->limit_where;
+    if (res->limit_hit && ret_block)
+        *ret_block = res->limit_block;
     return res->limit_hit;
 }
 

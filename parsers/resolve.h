@@ -62,7 +62,7 @@ bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where);
 
 /* True once a name was bound, or star-imported, more often than the caps allow (analysis
  * incomplete: the caller blocks the snippet). */
-bool sg_resolver_limit_hit(const sg_resolver *res, TSPoint *ret_where);
+bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where);
 bool sg_scope_is_class(const sg_scope *scope);
 
 /* Pass 1 over one block. Blocks of one document share their module scope. */

@@ -130,8 +130,10 @@ def main():
         first = _format_exception(e)
     _flush()
     _send(first)
+    if first[0][1] == "exit":
+        os._exit(first[1][1] & 0xFF)  # the status Python itself would exit with
     if first[0][1] != "ready":
-        os._exit(0)
+        os._exit(1)  # an uncaught exception: Python exits 1
     req = _recv()
     if req is None:  # end of input: a plain run is over
         _flush()

@@ -68,20 +68,19 @@ static void res__init_syms(void)
     S(generator_expression, "generator_expression"); S(pattern_list, "pattern_list");
     S(tuple_pattern, "tuple_pattern"); S(list_pattern, "list_pattern"); S(expression_list, "expression_list");
     S(slice, "slice"); S(unary_operator, "unary_operator"); S(return_statement, "return_statement");
-    S(yield, "yield"); S(decorator, "decorator"); S(keyword_identifier, "keyword_identifier");
-    S(expression_statement, "expression_statement"); S(type, "type"); S(block, "block");
+    S(yield, "yield"); S(decorator, "decorator");
+    S(type, "type"); S(block, "block");
     S(delete_statement, "delete_statement"); S(if_statement, "if_statement"); S(while_statement, "while_statement");
     S(try_statement, "try_statement"); S(with_statement, "with_statement"); S(match_statement, "match_statement");
     S(print_statement, "print_statement");
 #undef S
     s->eq_token = res__sym("=", false);
-    s->lambda_body = 0;
 #define F(f, n) s->f = res__field_id(n)
     F(f_name, "name"); F(f_alias, "alias"); F(f_left, "left"); F(f_right, "right"); F(f_function, "function");
     F(f_arguments, "arguments"); F(f_object, "object"); F(f_attribute, "attribute"); F(f_value, "value");
     F(f_subscript, "subscript"); F(f_module_name, "module_name"); F(f_body, "body"); F(f_parameters, "parameters");
-    F(f_key, "key"); F(f_type, "type"); F(f_operator, "operator"); F(f_code, "code"); F(f_definition, "definition");
-    F(f_consequence, "consequence"); F(f_alternative, "alternative"); F(f_argument, "argument");
+    F(f_key, "key"); F(f_type, "type"); F(f_operator, "operator");
+   
 #undef F
 }
 
@@ -313,10 +312,6 @@ static const char *res__ident(res__cx *cx, TSNode n, size_t *len)
     return res__ident_text(cx->res, t, len);
 }
 
-const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len)
-{
-    return res__text(res->cur_src, node, ret_len);
-}
 
 static bool res__is(TSNode n, TSSymbol s)
 {

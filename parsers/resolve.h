@@ -34,12 +34,11 @@ typedef struct sg_syms {
         dictionary, pair, dictionary_splat, list_splat, tuple, list, set, true_, false_, none, integer, float_,
         comment, exec_statement, list_comprehension, dictionary_comprehension, set_comprehension,
         generator_expression, pattern_list, tuple_pattern, list_pattern, expression_list, slice, unary_operator,
-        return_statement, yield, decorator, keyword_identifier, expression_statement, type, block, lambda_body,
+        return_statement, yield, decorator, type, block,
         eq_token, delete_statement, if_statement, while_statement, try_statement, with_statement,
         match_statement, print_statement;
     TSFieldId f_name, f_alias, f_left, f_right, f_function, f_arguments, f_object, f_attribute, f_value,
-        f_subscript, f_module_name, f_body, f_parameters, f_key, f_type, f_operator, f_code, f_definition,
-        f_consequence, f_alternative, f_argument;
+        f_subscript, f_module_name, f_body, f_parameters, f_key, f_type, f_operator;
 } sg_syms;
 
 /* The symbol table of tree-sitter-python (initialised once, thread-safe). */
@@ -106,7 +105,5 @@ TSNode sg_node_field(TSNode n, TSFieldId f);
 /* A dotted name (`a . b`) as text without white space, NFKC-normalised, module aliases applied. */
 const char *sg_dotted_name(sg_resolver *res, TSNode n);
 
-/* Source text of a node (not terminated: use with the length). */
-const char *sg_node_text(sg_resolver *res, TSNode node, size_t *ret_len);
 
 #endif

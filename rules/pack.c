@@ -961,7 +961,7 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
     }
     if ((st = pack__check_keys(c, m, "match", match_keys)))
         goto out_free;
-    int kinds = 0;
+
     {
         static const char *const kind_keys[] = {"imports", "attributes", "credentials", "query", "builtin"};
         int declared = pack__get(c, m, "calls") || pack__get(c, m, "network") ? 1 : 0;
@@ -975,7 +975,6 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
     }
     yaml_node_t *calls = pack__get(c, m, "calls");
     if ((v = pack__get(c, m, "network"))) {
-        kinds++;
         r->kind = SG_KIND_NETWORK;
         if (!calls) {
             st = pack__err(c, m, "rule %s: 'network' needs 'calls'", r->info.id);
@@ -984,37 +983,31 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
         if ((st = pack__network(c, v, r)))
             goto out_free;
     } else if (calls) {
-        kinds++;
         r->kind = SG_KIND_CALLS;
     }
     if (calls && (st = pack__strv(c, calls, "calls", &r->names, &r->nnames)))
         goto out_free;
     if ((v = pack__get(c, m, "imports"))) {
-        kinds++;
         r->kind = SG_KIND_IMPORTS;
         if ((st = pack__strv(c, v, "imports", &r->names, &r->nnames)))
             goto out_free;
     }
     if ((v = pack__get(c, m, "attributes"))) {
-        kinds++;
         r->kind = SG_KIND_ATTRIBUTES;
         if ((st = pack__strv(c, v, "attributes", &r->names, &r->nnames)))
             goto out_free;
     }
     if ((v = pack__get(c, m, "credentials"))) {
-        kinds++;
         r->kind = SG_KIND_CREDENTIALS;
         if ((st = pack__credentials(c, v, r)))
             goto out_free;
     }
     if ((v = pack__get(c, m, "query"))) {
-        kinds++;
         r->kind = SG_KIND_QUERY;
         if ((st = pack__query(c, v, pack__get(c, m, "capture"), r)))
             goto out_free;
     }
     if ((v = pack__get(c, m, "builtin"))) {
-        kinds++;
         r->kind = SG_KIND_BUILTIN;
         const char *b = pack__scalar(v);
         static const char *const names[] = {"syntax-error", "limit", "ignored-suppression", "dynamic-attribute"};
@@ -1043,11 +1036,6 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
             if ((st = pack__strv(c, mods, "modules", &r->names, &r->nnames)))
                 goto out_free;
         }
-    }
-    if (kinds != 1) {
-        st = pack__err(c, m, "rule %s: 'match' needs exactly one of calls, imports, attributes, credentials, "
-                             "network (with calls), query, builtin", r->info.id);
-        goto out_free;
     }
     yaml_node_t *where = pack__get(c, m, "where");
     yaml_node_t *where_any = pack__get(c, m, "where_any");

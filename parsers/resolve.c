@@ -40,6 +40,8 @@ static TSFieldId res__field_id(const char *name)
     return ts_language_field_id_for_name(tree_sitter_python(), name, (uint32_t)strlen(name));
 }
 
+static void res__init_flags(const sg_syms *s);
+
 static void res__init_syms(void)
 {
     sg_syms *s = &res__syms;
@@ -75,6 +77,7 @@ static void res__init_syms(void)
     S(print_statement, "print_statement");
 #undef S
     s->eq_token = res__sym("=", false);
+    res__init_flags(s);
 #define F(f, n) s->f = res__field_id(n)
     F(f_name, "name"); F(f_alias, "alias"); F(f_left, "left"); F(f_right, "right"); F(f_function, "function");
     F(f_arguments, "arguments"); F(f_object, "object"); F(f_attribute, "attribute"); F(f_value, "value");
@@ -82,6 +85,34 @@ static void res__init_syms(void)
     F(f_key, "key"); F(f_type, "type"); F(f_operator, "operator");
    
 #undef F
+}
+
+/* Per-symbol flags for the pass-1 walk: one table lookup instead of a chain of comparisons. */
+#define RES_NSYMS 1024
+enum { RES_F_SCOPE = 1, RES_F_BINDS = 2, RES_F_COND = 4 };
+static uint8_t res__flags[RES_NSYMS];
+
+static void res__init_flags(const sg_syms *s)
+{
+    const TSSymbol scopes[] = {s->function_definition, s->lambda, s->list_comprehension, s->set_comprehension,
+                               s->dictionary_comprehension, s->generator_expression, s->class_definition};
+    const TSSymbol binds[] = {s->import_statement, s->import_from_statement, s->assignment, s->augmented_assignment,
+                              s->named_expression, s->for_statement, s->for_in_clause, s->as_pattern_target,
+                              s->global_statement, s->nonlocal_statement, s->class_definition,
+                              s->delete_statement, s->function_definition, s->lambda};
+    /* statements whose bodies may not run (or run partly): bindings under them are not definite */
+    const TSSymbol conds[] = {s->if_statement, s->for_statement, s->while_statement, s->try_statement,
+                              s->with_statement, s->match_statement, s->conditional_expression,
+                              s->boolean_operator};
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+        if (scopes[i] < RES_NSYMS)
+            res__flags[scopes[i]] |= RES_F_SCOPE;
+    for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++)
+        if (binds[i] < RES_NSYMS)
+            res__flags[binds[i]] |= RES_F_BINDS;
+    for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++)
+        if (conds[i] < RES_NSYMS)
+            res__flags[conds[i]] |= RES_F_COND;
 }
 
 const sg_syms *sg_syms_get(void)
@@ -1455,14 +1486,6 @@ static void res__bind_params(res__cx *cx, sg_scope *scope, TSNode params)
     }
 }
 
-/* Statements whose bodies may not run (or run partly): bindings under them are not definite. */
-static bool res__conditional(const sg_syms *sy, TSSymbol s)
-{
-    return s == sy->if_statement || s == sy->for_statement || s == sy->while_statement || s == sy->try_statement ||
-           s == sy->with_statement || s == sy->match_statement || s == sy->conditional_expression ||
-           s == sy->boolean_operator;
-}
-
 /* What a node does to the scope stack: 0 nothing, 1 opens a function-like scope, 2 a class. */
 static int res__scope_kind(const sg_syms *sy, TSSymbol s)
 {
@@ -1575,13 +1598,15 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&c);
         TSSymbol s = ts_node_symbol(n);
-        int sk = res__scope_kind(sy, s);
+        uint8_t flags = s < RES_NSYMS ? res__flags[s] : 0;
+        int sk = flags & RES_F_SCOPE ? res__scope_kind(sy, s) : 0;
         sg_scope *inner = NULL;
         if (sk && !(inner = res__scope_new(res, cur, sk == 2))) {
             st = SG_ERR_NOMEM;
             break;
         }
-        res__bind_node(&cx, n, s, cur, inner);
+        if (flags & RES_F_BINDS)
+            res__bind_node(&cx, n, s, cur, inner);
         if (s < sizeof res->interest && res->interest[s]) {
             struct res__visit v = {n, cur};
             if (sg_array_push(&res->visits, v, 0)) {
@@ -1589,7 +1614,7 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
                 break;
             }
         }
-        bool conditional = res__conditional(sy, s);
+        bool conditional = (flags & RES_F_COND) != 0;
         if (inner || conditional) {
             if (sp == sizeof stack / sizeof stack[0]) {
                 /* Nesting this deep is beyond any sane max_depth: a limit. */

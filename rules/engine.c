@@ -594,6 +594,35 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
     (void)name_node;
 }
 
+/* `builtins.open = f`, `__builtins__["__import__"] = f`, `sys.modules["os"] = fake`: the same as
+ * setattr() on that object, so rules about setattr's first argument judge it. */
+static void engine__tamper(engine__cx *cx, sg_scope *scope, TSNode target)
+{
+    const sg_syms *sy = cx->sy;
+    TSNode obj = ts_node_symbol(target) == sy->attribute ? sg_node_field(target, sy->f_object)
+                                                          : sg_node_field(target, sy->f_value);
+    sg_cands base;
+    sg_resolve_expr(cx->res, scope, obj, &base);
+    if (!base.n)
+        return;
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_CALLS || !sg_rules_name_match(r->names, r->nnames, "setattr"))
+            continue;
+        for (size_t w = 0; w < r->nwhere; w++) {
+            const sg_cond *cond = &r->where[w];
+            if (cond->op == SG_COND_RESOLVES_IN && cond->position == 0 &&
+                engine__cands_match(cond->values, cond->nvalues, &base)) {
+                engine__hit(cx, r, target,
+                            sg_arena_printf(cx->arena, "%s: assignment to `%s`", r->info.message,
+                                            engine__excerpt(cx, target)),
+                            NULL);
+                return;
+            }
+        }
+    }
+}
+
 /* Credential check for an assignment target: a name, obj.name, or obj["name"] with a constant key. */
 static void engine__cred_target(engine__cx *cx, sg_scope *scope, TSNode target, TSNode value)
 {
@@ -772,6 +801,8 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         } else {
             engine__cred_target(cx, scope, left, right);
         }
+        if (ls == sy->attribute || ls == sy->subscript)
+            engine__tamper(cx, scope, left);
         /* A value stored anywhere but a plain local name (obj.f = eval, d["k"] = eval, a class
          * attribute) can be called later from anywhere. */
         if ((ls != sy->identifier || sg_scope_is_class(scope)) && ls != sy->pattern_list)

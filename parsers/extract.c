@@ -35,9 +35,17 @@ static extract__line extract__line_at(const char *s, size_t n, size_t pos)
     return l;
 }
 
+/* A fence opener or closer. */
+typedef struct extract__fence_info {
+    unsigned indent; /* spaces before the fence (0-3) */
+    char ch;         /* '`' or '~' */
+    size_t count;    /* how many */
+    const char *info; /* the info string (language), trimmed */
+    size_t info_len;
+} extract__fence_info;
+
 /* A fence opener/closer: up to 3 spaces, then >= 3 backticks or tildes. */
-static bool extract__fence(extract__line l, unsigned *ret_indent, char *ret_ch, size_t *ret_count,
-                           const char **ret_info, size_t *ret_info_len)
+static bool extract__fence(extract__line l, extract__fence_info *f)
 {
     size_t i = 0;
     while (i < l.len && i < 4 && l.start[i] == ' ')
@@ -60,14 +68,7 @@ static bool extract__fence(extract__line l, unsigned *ret_indent, char *ret_ch, 
         info_len--;
     if (ch == '`' && memchr(info, '`', info_len))
         return false;
-    unsigned indent = 0;
-    while (indent < l.len && indent < 3 && l.start[indent] == ' ')
-        indent++;
-    *ret_indent = indent;
-    *ret_ch = ch;
-    *ret_count = count;
-    *ret_info = info;
-    *ret_info_len = info_len;
+    *f = (extract__fence_info){.indent = (unsigned)i, .ch = ch, .count = count, .info = info, .info_len = info_len};
     return true;
 }
 
@@ -146,16 +147,13 @@ static sg_status extract__markdown(sg_doc *doc, const char *path, sg_diag *diag)
     long line = 1;
     while (pos < n) {
         extract__line l = extract__line_at(s, n, pos);
-        unsigned indent;
-        char ch;
-        size_t count, info_len;
-        const char *info;
-        if (!extract__fence(l, &indent, &ch, &count, &info, &info_len)) {
+        extract__fence_info open;
+        if (!extract__fence(l, &open)) {
             pos = l.next;
             line++;
             continue;
         }
-        int lang = extract__lang(info, info_len);
+        int lang = extract__lang(open.info, open.info_len);
         /* Collect the body up to the closing fence (or the end of the document). */
         sg_buf text;
         sg_buf_init(&text, 0);
@@ -166,18 +164,14 @@ static sg_status extract__markdown(sg_doc *doc, const char *path, sg_diag *diag)
         bool ok = true;
         while (p < n) {
             extract__line b = extract__line_at(s, n, p);
-            unsigned ci;
-            char cch;
-            size_t ccount, cinfo_len;
-            const char *cinfo;
-            if (extract__fence(b, &ci, &cch, &ccount, &cinfo, &cinfo_len) && cch == ch && ccount >= count &&
-                cinfo_len == 0) {
+            extract__fence_info close;
+            if (extract__fence(b, &close) && close.ch == open.ch && close.count >= open.count && close.info_len == 0) {
                 p = b.next;
                 ln++;
                 break;
             }
             unsigned strip = 0;
-            while (strip < indent && strip < b.len && b.start[strip] == ' ')
+            while (strip < open.indent && strip < b.len && b.start[strip] == ' ')
                 strip++;
             sg_buf_append(&text, b.start + strip, b.len - strip);
             sg_buf_append(&text, "\n", 1);
@@ -217,11 +211,8 @@ static bool extract__has_fence(const char *s, size_t n)
     size_t pos = 0;
     while (pos < n) {
         extract__line l = extract__line_at(s, n, pos);
-        unsigned indent;
-        char ch;
-        size_t count, info_len;
-        const char *info;
-        if (extract__fence(l, &indent, &ch, &count, &info, &info_len))
+        extract__fence_info f;
+        if (extract__fence(l, &f))
             return true;
         pos = l.next;
     }

@@ -717,35 +717,37 @@ static void worker__stop(struct sg_worker *w)
 }
 
 /* Trusted: CPU time and peak RSS of a live process, from the kernel (/proc/PID/stat, status). */
+/* Read /proc/<pid>/<name> into buf (terminated); false if it cannot be read. */
+static bool worker__read_proc(pid_t pid, const char *name, char *buf, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    return true;
+}
+
 static void worker__proc_usage(pid_t pid, uint64_t *cpu_ms, uint64_t *peak_kb)
 {
-    char path[64], buf[2048];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (n > 0) {
-            buf[n] = '\0';
-            char *p = strrchr(buf, ')');
-            unsigned long long ut = 0, stt = 0;
-            if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2) {
-                long hz = sysconf(_SC_CLK_TCK);
-                *cpu_ms = (ut + stt) * 1000ull / (unsigned long long)(hz > 0 ? hz : 100);
-            }
+    char buf[2048];
+    if (worker__read_proc(pid, "stat", buf, sizeof buf)) {
+        char *p = strrchr(buf, ')');
+        unsigned long long ut = 0, stt = 0;
+        if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2) {
+            long hz = sysconf(_SC_CLK_TCK);
+            *cpu_ms = (ut + stt) * 1000ull / (unsigned long long)(hz > 0 ? hz : 100);
         }
     }
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (n > 0) {
-            buf[n] = '\0';
-            char *p = strstr(buf, "VmHWM:");
-            if (p)
-                *peak_kb = strtoull(p + 6, NULL, 10);
-        }
+    if (worker__read_proc(pid, "status", buf, sizeof buf)) {
+        char *p = strstr(buf, "VmHWM:");
+        if (p)
+            *peak_kb = strtoull(p + 6, NULL, 10);
     }
 }
 

@@ -105,6 +105,15 @@ typedef struct sg_sandbox sg_sandbox;
 SG_API sg_status sg_sandbox_new(const char *interpreter, sg_sandbox **ret_sandbox, sg_diag *diag);
 SG_API void sg_sandbox_free(sg_sandbox *sandbox);
 
+/*
+ * The host uid and gid the sandboxed processes have when snipgate runs as root (default 65534,
+ * "nobody"). Never 0: SG_ERR_INVALID_ARG for 0 or -1. Unprivileged, the kernel only lets a user
+ * namespace map the caller's own ids, and those are used. Call before the first worker is made
+ * from this sandbox; it is the one setting that changes a sandbox after sg_sandbox_new.
+ */
+SG_API sg_status sg_sandbox_set_host_ids(sg_sandbox *sandbox, uint32_t uid, uint32_t gid,
+                                         sg_diag *diag);
+
 /* ---------------------------------------------------------------------------------------------
  * Outcomes
  * ------------------------------------------------------------------------------------------- */

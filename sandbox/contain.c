@@ -3,15 +3,18 @@
  *
  *   pid 1 (init, trusted C, never runs Python)        pid 2 (launcher, becomes the interpreter)
  *   1. die with the supervisor; default signals      8. fds 0..6 only, everything else closed
- *   2. join the sandbox's cgroups                     9. new session, cwd /tmp
- *   3. user namespace: uid/gid maps                  10. rlimits (cpu, fsize, nofile, nproc, core, as)
+ *   2. join the sandbox's cgroups, then a fresh       9. new session, cwd /tmp
+ *      cgroup namespace rooted there                 10. rlimits (cpu, fsize, nofile, nproc, core, as)
+ *   3. user namespace: wait for the supervisor to
+ *      write the uid/gid maps (an unprivileged host
+ *      id, never root), become the mapped ids
  *   4. mounts: tmpfs root, ro binds, pivot_root      11. all capabilities dropped
  *   5. hostname of the uts namespace                 12. no_new_privs
  *   6. not dumpable, argv wiped (/proc/1/cmdline)     13. seccomp allow-list, listener to supervisor
  *   7. fork the launcher, then reap until it exits   14. execve the interpreter, scrubbed env
  *
- * The namespaces themselves (user, mount, pid, net, ipc, uts, cgroup) were created by the clone
- * that started pid 1 (sg_ns_clone). Any failure is reported to the supervisor with its stage and
+ * The namespaces user, mount, pid, net, ipc and uts were created by the clone that started pid 1
+ * (sg_ns_clone); the cgroup namespace comes in step 2. Any failure is reported to the supervisor with its stage and
  * errno, and nothing runs: there is no degraded mode.
  * Runs between fork and exec: raw system calls only, no allocation.
  */
@@ -19,6 +22,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -40,17 +44,33 @@ __attribute__((noreturn)) static void contain__fail(int status_fd, enum sg_stage
     _exit(127);
 }
 
-/* Step 1: PDEATHSIG is set after the clone; if the supervisor died in between, stop now. */
+/* Step 1 (again after step 3, which clears it): PDEATHSIG is set after the clone or the credential
+ * change; if the supervisor died in between, stop now. The pipe may hold the supervisor's one
+ * byte: only a hang-up means it is gone. */
 static int contain__parent_alive(int life_fd)
 {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
         return -1;
     struct pollfd p = {.fd = life_fd, .events = POLLIN};
-    if (poll(&p, 1, 0) != 0) {
+    if (poll(&p, 1, 0) < 0 || (p.revents & (POLLHUP | POLLERR))) {
         errno = ESRCH;
         return -1;
     }
     return 0;
+}
+
+/* Step 3: the supervisor writes our uid/gid maps (sg_ns_write_maps), then one byte. */
+static int contain__wait_maps(int life_fd)
+{
+    char byte;
+    ssize_t n;
+    while ((n = read(life_fd, &byte, 1)) < 0 && errno == EINTR)
+        ;
+    if (n != 1) {
+        errno = n == 0 ? ESRCH : errno;
+        return -1;
+    }
+    return sg_ns_become_mapped();
 }
 
 /*
@@ -170,7 +190,9 @@ void sg_contain_child(const struct sg_child_plan *plan)
     CONTAIN_STEP(SG_STAGE_PARENT_DEATH, "parent-death signal", contain__parent_alive(plan->life_fd));
     CONTAIN_STEP(SG_STAGE_INIT, "default signal handling", contain__reset_signals());
     CONTAIN_STEP(SG_STAGE_INIT, "join cgroups", sg_cgroup_join(plan));
-    CONTAIN_STEP(SG_STAGE_USER_NS, "write uid/gid maps", sg_ns_write_maps(plan->outer_uid, plan->outer_gid));
+    CONTAIN_STEP(SG_STAGE_INIT, "cgroup namespace", unshare(CLONE_NEWCGROUP));
+    CONTAIN_STEP(SG_STAGE_USER_NS, "wait for the uid/gid maps", contain__wait_maps(plan->life_fd));
+    CONTAIN_STEP(SG_STAGE_PARENT_DEATH, "parent-death signal", contain__parent_alive(plan->life_fd));
     if (sg_mounts_setup(plan, &stage, &what) < 0)
         contain__fail(status_fd, stage, what);
     CONTAIN_STEP(SG_STAGE_HOSTNAME, "set hostname", sg_ns_set_hostname());

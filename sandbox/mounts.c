@@ -265,6 +265,63 @@ static int mounts__join(char *buf, size_t len, const char *a, const char *b)
     return 0;
 }
 
+/*
+ * /proc of the new pid namespace, showing only what Python needs: the process directories
+ * (`subset=pid`, Linux >= 5.8). On an older kernel, container runtimes' recipe instead: the
+ * host-wide writable parts read-only, the root-only and host-wide files masked by /dev/null, the
+ * directories of host hardware by an empty read-only tmpfs.
+ */
+static int mounts__proc(const struct sg_child_plan *plan, char *path, const char **ret_what)
+{
+    const unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (!plan->proc_no_subset && mount("proc", path, "proc", flags, "subset=pid") == 0)
+        return 0;
+    if (!plan->proc_no_subset && errno != EINVAL)
+        return -1;
+    *ret_what = "mount proc";
+    if (mount("proc", path, "proc", flags, NULL) < 0)
+        return -1;
+    static const char *const read_only[] = {"/sys", "/sysrq-trigger", "/irq", "/bus", "/fs"};
+    static const char *const masked_files[] = {
+        "/kcore", "/keys", "/key-users", "/kpagecount", "/kpageflags", "/kpagecgroup",
+        "/slabinfo", "/vmallocinfo", "/timer_list", "/sched_debug", "/latency_stats",
+        "/kallsyms", "/config.gz", "/pagetypeinfo", "/zoneinfo", "/buddyinfo", "/iomem",
+        "/ioports", "/sysvipc/shm", "/mtrr", "/modules", "/lockdep", "/lock_stat"};
+    static const char *const masked_dirs[] = {"/acpi", "/scsi", "/driver", "/dynamic_debug",
+                                              "/tty", "/pressure"};
+    char sub[SG_SB_PATH_MAX + 48];
+    struct stat st;
+    for (size_t i = 0; i < sizeof read_only / sizeof read_only[0]; i++) {
+        *ret_what = "read-only /proc part";
+        if (mounts__join(sub, sizeof sub, path, read_only[i]) < 0)
+            return -1;
+        if (lstat(sub, &st) < 0)
+            continue; /* not in this kernel */
+        if (mount(sub, sub, NULL, MS_BIND | MS_REC, NULL) < 0 ||
+            mount(NULL, sub, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | flags, NULL) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < sizeof masked_files / sizeof masked_files[0]; i++) {
+        *ret_what = "mask /proc file";
+        if (mounts__join(sub, sizeof sub, path, masked_files[i]) < 0)
+            return -1;
+        if (lstat(sub, &st) < 0)
+            continue;
+        if (mount("/dev/null", sub, NULL, MS_BIND, NULL) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < sizeof masked_dirs / sizeof masked_dirs[0]; i++) {
+        *ret_what = "mask /proc directory";
+        if (mounts__join(sub, sizeof sub, path, masked_dirs[i]) < 0)
+            return -1;
+        if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+            continue;
+        if (mount("sg-empty", sub, "tmpfs", MS_RDONLY | flags, "size=4k,nr_inodes=1,mode=0555") < 0)
+            return -1;
+    }
+    return 0;
+}
+
 #define MOUNTS_STEP(what_, expr)                                                                   \
     do {                                                                                           \
         *ret_what = (what_);                                                                       \
@@ -310,7 +367,7 @@ int sg_mounts_setup(const struct sg_child_plan *plan, enum sg_stage *ret_stage, 
                                     plan->tmp_opts));
     MOUNTS_STEP("proc dir", mounts__join(path, sizeof path, MOUNTS_ROOT, "/proc"));
     MOUNTS_STEP("proc dir", mounts__mkdir_p(path));
-    MOUNTS_STEP("mount proc", mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL));
+    MOUNTS_STEP("mount proc", mounts__proc(plan, path, ret_what));
 
     MOUNTS_STEP("chdir new root", chdir(MOUNTS_ROOT));
     MOUNTS_STEP("pivot_root", (int)syscall(SYS_pivot_root, ".", "."));

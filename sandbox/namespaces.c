@@ -46,26 +46,47 @@ static int ns__write_file(const char *path, const char *text)
 }
 
 /*
- * Map the one outer uid/gid to SG_SB_UID inside. Works unprivileged (a process may map its own
- * ids once setgroups is denied). Inside, the code is not uid 0, so exec drops every capability.
+ * Supervisor side, right after the clone: map SG_SB_UID/GID inside `pid`'s user namespace to one
+ * unprivileged outer id. Trust boundary: the ids decide what the sandbox is on the host.
+ *   - As root, the outer ids are `outer_uid`/`outer_gid` (65534 by default, never 0): a
+ *     privileged writer may map any id, and setgroups stays allowed so that pid 1 can drop the
+ *     supplementary groups it inherited from us (root's group 0 among them).
+ *   - Unprivileged, the only mapping the kernel allows is our own ids, after denying setgroups.
+ * Returns 0, or -1 with errno set.
  */
-int sg_ns_write_maps(uid_t outer_uid, gid_t outer_gid)
+int sg_ns_write_maps(pid_t pid, bool privileged, uid_t outer_uid, gid_t outer_gid)
 {
-    char line[64];
-    if (ns__write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+    char path[64], line[64];
+    if (outer_uid == 0 || outer_gid == 0) {
+        errno = EPERM; /* never host root, whatever the configuration says */
         return -1;
+    }
+    if (!privileged) {
+        snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+        if (ns__write_file(path, "deny") < 0 && errno != ENOENT)
+            return -1;
+    }
+    snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
     snprintf(line, sizeof line, "%d %u 1\n", SG_SB_UID, (unsigned)outer_uid);
-    if (ns__write_file("/proc/self/uid_map", line) < 0)
+    if (ns__write_file(path, line) < 0)
         return -1;
+    snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
     snprintf(line, sizeof line, "%d %u 1\n", SG_SB_UID, (unsigned)outer_gid);
-    if (ns__write_file("/proc/self/gid_map", line) < 0)
+    return ns__write_file(path, line);
+}
+
+/*
+ * pid 1, once the supervisor has written the maps: no supplementary groups (where setgroups is
+ * allowed: the privileged case), then become the mapped ids. The old ids were unmapped in this
+ * namespace, not 0, so the capabilities we hold here survive the change (until exec).
+ */
+int sg_ns_become_mapped(void)
+{
+    if (syscall(SYS_setgroups, 0, NULL) < 0 && errno != EPERM)
         return -1;
-    /* Become the mapped ids (we keep our capabilities in the new namespace until exec). */
     if (syscall(SYS_setresgid, SG_SB_UID, SG_SB_UID, SG_SB_UID) < 0)
         return -1;
-    if (syscall(SYS_setresuid, SG_SB_UID, SG_SB_UID, SG_SB_UID) < 0)
-        return -1;
-    return 0;
+    return (int)syscall(SYS_setresuid, SG_SB_UID, SG_SB_UID, SG_SB_UID);
 }
 
 int sg_ns_set_hostname(void)
@@ -76,11 +97,14 @@ int sg_ns_set_hostname(void)
     return setdomainname(name, sizeof name - 1);
 }
 
-/* Parent side: where our argv strings are (fields 48 and 49 of /proc/self/stat), or 0, 0. */
-void sg_ns_argv_range(unsigned long *ret_start, unsigned long *ret_end)
+/*
+ * Parent side: where our argv and environment strings are (fields 48-51 of /proc/self/stat), so
+ * that pid 1 can wipe its copy. No size cap: a megabyte of arguments is wiped like ten bytes.
+ */
+void sg_ns_argv_range(unsigned long ret_range[4])
 {
     char buf[2048];
-    *ret_start = *ret_end = 0;
+    memset(ret_range, 0, 4 * sizeof ret_range[0]);
     int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -92,29 +116,30 @@ void sg_ns_argv_range(unsigned long *ret_start, unsigned long *ret_end)
     char *p = strrchr(buf, ')');
     if (!p)
         return;
-    /* After ") " comes field 3; arg_start is field 48. */
+    /* After ") " comes field 3; arg_start is field 48, env_end field 51. */
     int field = 2;
-    for (char *tok = p + 1; *tok && field < 49; tok++) {
+    for (char *tok = p + 1; *tok && field < 51; tok++) {
         if (*tok != ' ')
             continue;
         field++;
-        if (field == 48)
-            *ret_start = strtoul(tok + 1, NULL, 10);
-        else if (field == 49)
-            *ret_end = strtoul(tok + 1, NULL, 10);
+        if (field >= 48)
+            ret_range[field - 48] = strtoul(tok + 1, NULL, 10);
     }
-    if (*ret_end <= *ret_start || *ret_end - *ret_start > (1ul << 20))
-        *ret_start = *ret_end = 0;
+    for (int i = 0; i < 4; i += 2)
+        if (ret_range[i + 1] <= ret_range[i])
+            ret_range[i] = ret_range[i + 1] = 0;
 }
 
 /*
  * pid 1 is a fork of snipgate, so /proc/1/cmdline would show snipgate's argv (host paths, the
- * call text) to the code inside: wipe that memory (our copy-on-write copy) and rename the task.
+ * call text) to the code inside: wipe that memory and the environment strings (our
+ * copy-on-write copies) and rename the task.
  */
 int sg_ns_hide_cmdline(const struct sg_child_plan *plan)
 {
-    if (plan->arg_start && plan->arg_end > plan->arg_start)
-        memset((void *)plan->arg_start, 0, plan->arg_end - plan->arg_start);
+    for (int i = 0; i < 4; i += 2)
+        if (plan->arg_range[i] && plan->arg_range[i + 1] > plan->arg_range[i])
+            memset((void *)plan->arg_range[i], 0, plan->arg_range[i + 1] - plan->arg_range[i]);
     return prctl(PR_SET_NAME, "sg-init", 0, 0, 0);
 }
 

@@ -111,6 +111,8 @@ sg_status sg_sandbox_new(const char *interpreter, sg_sandbox **ret_sandbox, sg_d
         goto fail;
     }
     snprintf(sb->interpreter, sizeof sb->interpreter, "%s", interpreter);
+    sb->outer_uid = SG_SB_OUTER_ID;
+    sb->outer_gid = SG_SB_OUTER_ID;
     if ((st = sg_mounts_plan_path(sb, interpreter, diag)) != SG_OK)
         goto fail;
     /* The ELF loader, and its directory as the library directory (ld.so's default path). */
@@ -139,6 +141,22 @@ fail:
     diag->status = st;
     sg_sandbox_free(sb);
     return st;
+}
+
+sg_status sg_sandbox_set_host_ids(sg_sandbox *sb, uint32_t uid, uint32_t gid, sg_diag *diag)
+{
+    if (!sb)
+        return SG_ERR_INVALID_ARG;
+    if (uid == 0 || gid == 0 || uid == (uint32_t)-1 || gid == (uint32_t)-1) {
+        if (diag)
+            snprintf(diag->message, sizeof diag->message,
+                     "the sandbox's host uid and gid must be unprivileged ids (not 0, not -1): %u:%u",
+                     (unsigned)uid, (unsigned)gid);
+        return SG_ERR_INVALID_ARG;
+    }
+    sb->outer_uid = (uid_t)uid;
+    sb->outer_gid = (gid_t)gid;
+    return SG_OK;
 }
 
 void sg_sandbox_free(sg_sandbox *sb)

@@ -25,6 +25,7 @@
 #define SG_SB_MAX_BINDS 16
 #define SG_SB_PATH_MAX 512
 #define SG_SB_UID 1000 /* the uid/gid the code runs as inside the user namespace */
+#define SG_SB_OUTER_ID 65534 /* default host uid/gid of the sandbox when snipgate runs as root */
 
 /* File descriptor numbers inside the sandbox (what runner.py expects). */
 enum {
@@ -55,6 +56,8 @@ struct sg_sandbox {
     size_t nbinds;
     struct sg_link links[SG_SB_MAX_BINDS];
     size_t nlinks;
+    uid_t outer_uid;         /* host ids of the sandbox when we run as root (never 0) */
+    gid_t outer_gid;
     struct sock_filter *bpf; /* compiled allow-list */
     unsigned short bpf_len;
 };
@@ -74,15 +77,15 @@ struct sg_child_plan {
     const sg_sandbox_limits *limits;
     bool use_rlimit_as;
     bool use_rlimit_nproc;
-    uid_t outer_uid;
-    gid_t outer_gid;
-    int life_fd;    /* read end of a pipe only the supervisor writes: EOF = supervisor gone */
+    int life_fd;    /* read end of a pipe only the supervisor writes: one byte once the uid/gid
+                       maps are written; EOF = supervisor gone */
     int status_fd;  /* write end: struct sg_child_report to the supervisor */
     int fds[7];     /* what becomes fds 0..6 of the interpreter */
     int notify_sock;/* sends the seccomp listener to the supervisor */
     int cg_fds[2];  /* opened by the supervisor: pid 1 joins its cgroups by writing "0", or -1 */
     char tmp_opts[64];
-    unsigned long arg_start, arg_end; /* our argv strings: wiped in pid 1 (/proc/1/cmdline) */
+    bool proc_no_subset; /* test hook (SNIPGATE_PROC_NO_SUBSET): the older kernels' /proc masks */
+    unsigned long arg_range[4]; /* our argv and env strings: wiped in pid 1 (/proc/1/cmdline) */
     char *const *argv;
     char *const *envp;
 };
@@ -119,13 +122,15 @@ struct sg_child_report {
 enum { SG_REPORT_SETUP_ERROR = 1, SG_REPORT_EXITED = 2 };
 
 /* namespaces.c */
+/* The cgroup namespace is not among them: pid 1 unshares it after joining its cgroups, so that
+ * /proc/self/cgroup inside shows "/" and not snipgate's cgroup names. */
 #define SG_NS_FLAGS                                                                                \
-    (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |     \
-     CLONE_NEWCGROUP)
+    (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS)
 pid_t sg_ns_clone(void);
-int sg_ns_write_maps(uid_t outer_uid, gid_t outer_gid);
+int sg_ns_write_maps(pid_t pid, bool privileged, uid_t outer_uid, gid_t outer_gid);
+int sg_ns_become_mapped(void);
 int sg_ns_set_hostname(void);
-void sg_ns_argv_range(unsigned long *ret_start, unsigned long *ret_end);
+void sg_ns_argv_range(unsigned long ret_range[4]);
 int sg_ns_hide_cmdline(const struct sg_child_plan *plan);
 void sg_ns_report(int status_fd, int type, enum sg_stage stage, int err, const char *msg);
 __attribute__((noreturn)) void sg_ns_init_loop(const struct sg_child_plan *plan, pid_t launcher);

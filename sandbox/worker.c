@@ -622,8 +622,6 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     plan.limits = &w->limits;
     plan.use_rlimit_as = w->cg.mech == SG_MECH_RLIMIT;
     plan.use_rlimit_nproc = true;
-    plan.outer_uid = geteuid();
-    plan.outer_gid = getegid();
     plan.life_fd = life[0];
     plan.status_fd = status[1];
     int fds[7] = {in_fd, out[1], err[1], runner_fd, src_fd, req[0], res[1]};
@@ -639,7 +637,8 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
                     w->as_main ? "1" : "0", NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;
-    sg_ns_argv_range(&plan.arg_start, &plan.arg_end);
+    sg_ns_argv_range(plan.arg_range);
+    plan.proc_no_subset = getenv("SNIPGATE_PROC_NO_SUBSET") != NULL;
 
     pid_t pid = sg_ns_clone();
     if (pid == 0)
@@ -653,6 +652,22 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
         snprintf(diag->message, sizeof diag->message,
                  "the kernel refused to create the sandbox's namespaces (clone: %s); nothing was run",
                  strerror(e));
+        goto out_cgroup;
+    }
+    /* Trust boundary: the ids the sandbox has on the host. pid 1 waits for this byte. */
+    bool privileged = geteuid() == 0;
+    uid_t ouid = privileged ? w->sb->outer_uid : geteuid();
+    gid_t ogid = privileged ? w->sb->outer_gid : getegid();
+    if (sg_ns_write_maps(pid, privileged, ouid, ogid) < 0 || write(life[1], "m", 1) != 1) {
+        int e = errno;
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+            ;
+        diag->sys_errno = e;
+        st = SG_ERR_SANDBOX;
+        snprintf(diag->message, sizeof diag->message,
+                 "cannot map the sandbox to host uid %u gid %u (%s); nothing was run",
+                 (unsigned)ouid, (unsigned)ogid, strerror(e));
         goto out_cgroup;
     }
     w->init_pid = pid;

@@ -140,9 +140,28 @@ def mount_count():
         return len(f.readlines())
 
 
+IA32_PROBE = r"""
+import ctypes, mmap
+code = bytes([0xb8, 0x14, 0, 0, 0, 0xcd, 0x80, 0xc3])  # mov eax, 20 (getpid); int 0x80; ret
+buf = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+buf.write(code)
+print(ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(buf)))())
+"""
+
+
+def host_has(feature):
+    """Kernel features some cases need, probed on the host (harmless probes only)."""
+    if feature == "ia32_syscalls":  # kernels built or booted without ia32 emulation fault on int 0x80
+        p = subprocess.run(["/usr/bin/python3", "-c", IA32_PROBE], capture_output=True)
+        return p.returncode == 0
+    raise ValueError("unknown requirement %r" % feature)
+
+
 def run_case(binary, path, ctx):
     text, meta = parse_case(path)
     name = os.path.basename(path)[:-3]
+    if "requires" in meta and not host_has(meta["requires"]):
+        return name, [], 0.0, {"outcome": "skipped (host kernel lacks %s)" % meta["requires"]}
     hostfile = os.path.join(ctx["hostdir"], name + ".escaped")
     src = (text.replace("{PORT}", str(ctx["listener"].port))
                .replace("{HOSTFILE}", hostfile)

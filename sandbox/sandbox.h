@@ -162,6 +162,7 @@ uint32_t sg_seccomp_eval(const struct sg_sandbox *sb, uint32_t arch, int nr, con
 void sg_seccomp_name(uint32_t arch, int nr, char *buf, size_t len);
 bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0);
 bool sg_seccomp_is_execve(uint32_t arch, int nr);
+bool sg_seccomp_is_exit_group(uint32_t arch, int nr);
 
 /* contain.c: the checklist, run in pid 1 and in the launcher (pid 2). */
 __attribute__((noreturn)) void sg_contain_child(const struct sg_child_plan *plan);
@@ -175,7 +176,7 @@ struct sg_frame {
 /* Facts the supervisor gathered about one phase, from trusted sources and from frames. */
 struct sg_facts {
     bool forbidden;
-    char syscall[64];
+    char syscall[96];
     bool wall_timeout;
     bool output_limit;
     bool protocol_error;

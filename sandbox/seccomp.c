@@ -8,8 +8,11 @@
  *   ERRNO        clone3 -> ENOSYS, so glibc falls back to clone, whose flags the filter can see
  *   USER_NOTIF   everything else, including non-native architectures: the supervisor receives
  *                the notification (syscall number and arch come from the kernel, not from the
- *                untrusted process), names it and kills the sandbox. Two calls are *mediated*
- *                instead: the one execve of the interpreter, and the one fork per worker call.
+ *                untrusted process), names it and kills the sandbox. Three calls are *mediated*
+ *                instead: the one execve of the interpreter, the one fork per worker call, and
+ *                exit_group, which the supervisor lets through only after it has read every
+ *                notification already queued (a thread's forbidden call cannot vanish with a
+ *                sibling's exit).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +41,7 @@
 /* Allowed without conditions. Why each one is here: sandbox/SECCOMP.md. */
 static const char *const seccomp__allow[] = {
     /* measured: `python3 -I -S -c 'import json, re, math'` */
-    "access", "arch_prctl", "brk", "close", "exit_group", "fcntl", "futex", "getdents64",
+    "access", "arch_prctl", "brk", "close", "futex", "getdents64",
     "getrandom", "gettid", "lseek", "mmap", "mprotect", "munmap", "newfstatat", "openat",
     "pread64", "prlimit64", "read", "readlink", "rseq", "rt_sigaction", "set_robust_list",
     "set_tid_address", "sysinfo",
@@ -53,12 +56,21 @@ static const char *const seccomp__allow[] = {
     "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "ftruncate", "truncate",
     "fsync", "fdatasync", "utimensat", "umask", "chdir", "fchdir", "readv", "writev",
     "pwrite64", "preadv", "pwritev", "sendfile", "copy_file_range", "statfs", "fstatfs",
-    "fadvise64", "fallocate", "flock", "msync", "mincore", "poll", "ppoll", "select",
+    "fallocate", "msync", "poll", "ppoll", "select",
     "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "eventfd2",
     "getpgrp", "getpgid", "getsid", "setsid", "getpriority", "alarm", "setitimer", "getitimer",
     "pause", "rt_sigsuspend", "rt_sigtimedwait", "restart_syscall", "tgkill", "tkill", "kill",
     "sched_getparam", "sched_getscheduler", "membarrier",
 };
+
+/*
+ * fcntl commands allowed (low 32 bits: the kernel reads an unsigned int): descriptor flags and
+ * duplication only. Locks, leases, directory notification, owner and signal settings and pipe
+ * resizing are channels to other sandboxes or the host (a lock on a shared read-only inode,
+ * F_NOTIFY on a bound directory) or memory outside the limits (F_SETPIPE_SZ): forbidden.
+ */
+static const unsigned long seccomp__fcntls[] = {F_DUPFD,         F_GETFD, F_SETFD, F_GETFL, F_SETFL,
+                                                F_DUPFD_CLOEXEC, F_GETPIPE_SZ};
 
 /* ioctl requests allowed (compared on the low 32 bits). TIOCSTI is not among them. */
 static const unsigned long seccomp__ioctls[] = {TCGETS, TIOCGWINSZ, FIONREAD, FIOCLEX, FIONCLEX,
@@ -104,6 +116,14 @@ sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, seccomp__ioctls[i]));
         if (rc < 0) {
             st = seccomp__fail(diag, "ioctl rule", rc);
+            goto out_release;
+        }
+    }
+    for (size_t i = 0; i < sizeof seccomp__fcntls / sizeof seccomp__fcntls[0]; i++) {
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
+                              SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, seccomp__fcntls[i]));
+        if (rc < 0) {
+            st = seccomp__fail(diag, "fcntl rule", rc);
             goto out_release;
         }
     }
@@ -243,6 +263,11 @@ bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0)
         return false;
     const uint64_t ok = CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CSIGNAL;
     return (arg0 & ~ok) == 0 && (arg0 & CSIGNAL) == SIGCHLD;
+}
+
+bool sg_seccomp_is_exit_group(uint32_t arch, int nr)
+{
+    return arch == (uint32_t)seccomp_arch_native() && nr == SCMP_SYS(exit_group);
 }
 
 bool sg_seccomp_is_execve(uint32_t arch, int nr)

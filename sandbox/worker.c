@@ -389,57 +389,110 @@ static void worker__recv_listener(struct sg_worker *w)
     w->zygote_pid = pid;
 }
 
+/* The kernel's sizes of the notification structures (checked once against our buffers). */
+union worker_notif {
+    struct seccomp_notif n;
+    char pad[1024];
+};
+union worker_resp {
+    struct seccomp_notif_resp r;
+    char pad[1024];
+};
+
+static bool worker__notif_sizes_ok(void)
+{
+    static struct seccomp_notif_sizes sizes;
+    if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0) {
+        sizes.seccomp_notif = sizeof(struct seccomp_notif);
+        sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+    }
+    return sizes.seccomp_notif <= sizeof(union worker_notif) &&
+           sizes.seccomp_notif_resp <= sizeof(union worker_resp);
+}
+
+static void worker__forbid(struct sg_worker *w, const char *name)
+{
+    if (!w->facts.forbidden) {
+        w->facts.forbidden = true;
+        snprintf(w->facts.syscall, sizeof w->facts.syscall, "%s", name);
+    }
+    /* No answer: the caller stays blocked in the system call until the kill reaches it. */
+    worker__kill(w);
+}
+
+enum worker_recv { RECV_NONE, RECV_GOT, RECV_DEAD };
+
 /*
- * Trusted: a system call outside the allow-list, described by the kernel. The execve of the
- * interpreter and one fork per call are let through (CONTINUE is safe here: the decision never
- * looks at memory the caller could change). Anything else is forbidden: name it, kill everything.
+ * Take one pending notification. A notification that poll announced and that is gone when we
+ * ask (ENOENT) was withdrawn because its caller was killed meanwhile, typically by a sibling
+ * thread's exit: a system call outside the allow-list was attempted, even if we cannot name it.
+ */
+static enum worker_recv worker__recv_notif(struct sg_worker *w, union worker_notif *req)
+{
+    memset(req, 0, sizeof *req);
+    if (ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_RECV, &req->n) == 0)
+        return RECV_GOT;
+    if (errno == ENOENT && !w->killed)
+        worker__forbid(w, "unknown (withdrawn: caller killed before it was read)");
+    else if (errno != ENOENT && errno != EINTR && errno != EAGAIN)
+        worker__close(&w->notify_fd);
+    return w->notify_fd < 0 ? RECV_DEAD : RECV_NONE;
+}
+
+static void worker__answer(struct sg_worker *w, uint64_t id)
+{
+    union worker_resp resp;
+    memset(&resp, 0, sizeof resp);
+    resp.r.id = id;
+    resp.r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    (void)ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, &resp.r);
+}
+
+static bool worker__notif_pending(const struct sg_worker *w)
+{
+    struct pollfd p = {.fd = w->notify_fd, .events = POLLIN};
+    return w->notify_fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+/*
+ * Trusted: a system call outside the allow-list, described by the kernel (number, arch, caller's
+ * pid: nothing the caller can forge). Mediated calls are let through (CONTINUE is safe here: the
+ * decision never looks at memory the caller could change):
+ *   - the execve of the interpreter by the launcher (once),
+ *   - one plain fork per worker call, from the zygote,
+ *   - exit_group, once every notification queued before it has been read: a thread's forbidden
+ *     call is seen before a sibling's exit could withdraw it.
+ * Anything else is forbidden: name it, kill everything.
  */
 static void worker__handle_notif(struct sg_worker *w)
 {
-    static struct seccomp_notif_sizes sizes;
-    if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
-        sizes.seccomp_notif = sizeof(struct seccomp_notif);
-    union {
-        struct seccomp_notif n;
-        char pad[1024];
-    } req;
-    union {
-        struct seccomp_notif_resp r;
-        char pad[1024];
-    } resp;
-    if (sizes.seccomp_notif > sizeof req || sizes.seccomp_notif_resp > sizeof resp) {
+    if (!worker__notif_sizes_ok()) {
         worker__kill(w);
         return;
     }
-    memset(&req, 0, sizeof req);
-    if (ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_RECV, &req.n) < 0) {
-        if (errno != ENOENT && errno != EINTR && errno != EAGAIN)
-            worker__close(&w->notify_fd);
+    union worker_notif req;
+    if (worker__recv_notif(w, &req) != RECV_GOT)
         return;
-    }
     const struct seccomp_data *d = &req.n.data;
-    bool allow = false;
-    if ((pid_t)req.n.pid == w->zygote_pid && w->exec_budget > 0 && sg_seccomp_is_execve(d->arch, d->nr)) {
+    pid_t pid = (pid_t)req.n.pid;
+    if (pid == w->zygote_pid && w->exec_budget > 0 && sg_seccomp_is_execve(d->arch, d->nr)) {
         w->exec_budget--;
-        allow = true;
-    } else if ((pid_t)req.n.pid == w->zygote_pid && w->fork_budget > 0 &&
+    } else if (pid == w->zygote_pid && w->fork_budget > 0 &&
                sg_seccomp_is_process_clone(d->arch, d->nr, d->args[0])) {
         w->fork_budget--;
-        allow = true;
-    }
-    if (!allow) {
-        if (!w->facts.forbidden) {
-            w->facts.forbidden = true;
-            sg_seccomp_name(d->arch, d->nr, w->facts.syscall, sizeof w->facts.syscall);
-        }
-        /* No answer: the caller stays blocked in the system call until the kill reaches it. */
-        worker__kill(w);
+    } else if (sg_seccomp_is_exit_group(d->arch, d->nr)) {
+        /* Drain first: every notification queued now is judged before this exit proceeds. */
+        while (!w->killed && worker__notif_pending(w))
+            worker__handle_notif(w);
+        if (w->killed)
+            return;
+    } else {
+        char name[64];
+        sg_seccomp_name(d->arch, d->nr, name, sizeof name);
+        worker__forbid(w, name);
         return;
     }
-    memset(&resp, 0, sizeof resp);
-    resp.r.id = req.n.id;
-    resp.r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-    (void)ioctl(w->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, &resp.r);
+    worker__answer(w, req.n.id);
 }
 
 /* pid 1 is gone: reap it, collect what is left in the pipes, release the cgroup. */

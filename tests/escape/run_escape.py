@@ -173,13 +173,21 @@ def run_case(binary, path, ctx):
     env = dict(os.environ, SNIPGATE_ESCAPE_SECRET=SECRET)
     cmd = [binary, "run", case_file, "--format", "json"] + meta["args"]
     t0 = time.monotonic()
+    # repeat: N runs a racy case N times; every run must meet every expectation.
+    for _ in range(int(meta.get("repeat", "1"))):
+        name, errors, out = check_run(cmd, env, meta, ctx, name, hostfile)
+        if errors:
+            break
+    return name, errors, time.monotonic() - t0, out
+
+
+def check_run(cmd, env, meta, ctx, name, hostfile):
     p = subprocess.run(cmd, capture_output=True, env=env, timeout=120)
-    elapsed = time.monotonic() - t0
     errors = []
     try:
         out = json.loads(p.stdout)
     except ValueError:
-        return name, ["no JSON (exit %d): %r %r" % (p.returncode, p.stdout[:300], p.stderr[:300])], elapsed, None
+        return name, ["no JSON (exit %d): %r %r" % (p.returncode, p.stdout[:300], p.stderr[:300])], None
     got = out["outcome"]
     if got not in meta["expect"]:
         errors.append("outcome %s, expected %s (%s)" % (got, "|".join(meta["expect"]), out.get("detail")))
@@ -228,7 +236,7 @@ def run_case(binary, path, ctx):
                 errors.append("a sandbox /tmp file reached the host")
         else:
             errors.append("unknown check %r" % check)
-    return name, errors, elapsed, out
+    return name, errors, out
 
 
 def main():

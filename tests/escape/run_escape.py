@@ -23,6 +23,7 @@ import glob
 import json
 import os
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -31,6 +32,7 @@ import threading
 import time
 
 SECRET = "sg-escape-secret-7f3a9c"
+SANDBOX_ID = 65534  # the default host uid/gid of a sandbox started by root
 MARKER = "/tmp/sg_escape_marker"
 
 
@@ -135,6 +137,32 @@ def cgroup_leftovers():
     return left
 
 
+VOLATILE_SYSCTLS = ("kernel/ns_last_pid", "kernel/random/", "fs/dentry-state", "fs/inode-",
+                    "fs/file-nr", "kernel/pty/nr", "fs/quota/", "vm/stat_refresh")
+
+
+def sysctl_snapshot():
+    """Every sysctl this user could write, with its value: the host state a sandbox must not touch."""
+    snap = {}
+    for root, dirs, files in os.walk("/proc/sys"):
+        for n in files:
+            path = os.path.join(root, n)
+            rel = path[len("/proc/sys/"):]
+            if any(rel.startswith(v) for v in VOLATILE_SYSCTLS) or not os.access(path, os.W_OK):
+                continue
+            try:
+                with open(path, "rb") as f:
+                    snap[rel] = f.read(4096)
+            except OSError:
+                pass
+    return snap
+
+
+def sysctl_changes(before):
+    after = sysctl_snapshot()
+    return sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+
+
 def mount_count():
     with open("/proc/self/mountinfo") as f:
         return len(f.readlines())
@@ -171,7 +199,14 @@ def run_case(binary, path, ctx):
     with open(case_file, "w") as f:
         f.write(src)
     env = dict(os.environ, SNIPGATE_ESCAPE_SECRET=SECRET)
-    cmd = [binary, "run", case_file, "--format", "json"] + meta["args"]
+    for kv in meta.get("env", "").split():
+        k, _, v = kv.partition("=")
+        env[k] = v
+    pad = []
+    if "argv_pad_bytes" in meta:  # many arguments: pid 1's copy of our argv must still be wiped
+        n = int(meta["argv_pad_bytes"])
+        pad = ["--tmp", "16"] * (n // 12 + 1)
+    cmd = [binary, "run", case_file, "--format", "json"] + meta["args"] + pad
     t0 = time.monotonic()
     # repeat: N runs a racy case N times; every run must meet every expectation.
     for _ in range(int(meta.get("repeat", "1"))):
@@ -181,8 +216,47 @@ def run_case(binary, path, ctx):
     return name, errors, time.monotonic() - t0, out
 
 
+def sandbox_identities():
+    """Host view of every sandbox process: (comm, uids, gids, groups) from /proc/PID/status."""
+    found = []
+    for pid, comm in procs_of_sandboxes():
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                st = dict(l.split(":", 1) for l in f.read().splitlines() if ":" in l)
+        except OSError:
+            continue
+        found.append((comm, st["Uid"].split(), st["Gid"].split(), st["Groups"].split()))
+    return found
+
+
+def big_argv_room():
+    """Room for megabytes of arguments (the kernel allows a quarter of the stack limit)."""
+    resource.setrlimit(resource.RLIMIT_STACK, (64 << 20, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+
+
+def run_sampled(cmd, env):
+    """Run the case while sampling, from the host, the ids its sandbox processes have."""
+    seen, done = [], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            seen.extend(sandbox_identities())
+            time.sleep(0.01)
+    t = threading.Thread(target=sample)
+    t.start()
+    try:
+        return subprocess.run(cmd, capture_output=True, env=env, timeout=120), seen
+    finally:
+        done.set()
+        t.join()
+
+
 def check_run(cmd, env, meta, ctx, name, hostfile):
-    p = subprocess.run(cmd, capture_output=True, env=env, timeout=120)
+    if "host_ids" in meta["checks"]:
+        p, seen = run_sampled(cmd, env)
+    else:
+        p, seen = subprocess.run(cmd, capture_output=True, env=env, timeout=120,
+                                 preexec_fn=big_argv_room if len(cmd) > 1000 else None), []
     errors = []
     try:
         out = json.loads(p.stdout)
@@ -229,6 +303,16 @@ def check_run(cmd, env, meta, ctx, name, hostfile):
         elif check == "host_hostname_unchanged":
             if socket.gethostname() != ctx["hostname"]:
                 errors.append("the host's hostname changed to %r" % socket.gethostname())
+        elif check == "host_ids":
+            # As root the sandbox must be the unprivileged SANDBOX_ID, else our own ids; never 0,
+            # and no supplementary group inherited from a root supervisor.
+            want = str(SANDBOX_ID if os.geteuid() == 0 else os.geteuid())
+            if not seen:
+                errors.append("no sandbox process was seen from the host")
+            for comm, uids, gids, groups in seen:
+                if set(uids) != {want} or "0" in gids or (os.geteuid() == 0 and groups):
+                    errors.append("%s runs as uid %s gid %s groups %s on the host" % (comm, uids, gids, groups))
+                    break
         elif check == "no_daemon":
             pass  # covered by the global leftover-process check
         elif check == "tmp_marker_absent":
@@ -266,6 +350,11 @@ def main():
             print("*** SKIPPING the escape suite (set CI=true to make this a failure)", file=sys.stderr)
             return 77
 
+        # Two snapshots a moment apart: what changes on its own is not the suite's doing.
+        sysctls_before = sysctl_snapshot()
+        time.sleep(0.2)
+        for k in sysctl_changes(sysctls_before):
+            sysctls_before.pop(k, None)
         mounts_before = mount_count()
         host_tmp_before = set(os.listdir("/tmp"))
         listener = Listener()
@@ -301,6 +390,15 @@ def main():
             leftovers.append("sandbox processes left: %r" % procs_of_sandboxes())
         if cgroup_leftovers():
             leftovers.append("cgroups left: %r" % cgroup_leftovers())
+        changed = [k for k in sysctl_changes(sysctls_before) if k in sysctls_before]
+        if changed:
+            leftovers.append("host sysctls changed: %r" % changed[:20])
+            for k in changed:  # put the host back as it was
+                try:
+                    with open("/proc/sys/" + k, "wb") as f:
+                        f.write(sysctls_before[k])
+                except OSError:
+                    pass
         if mount_count() != mounts_before:
             leftovers.append("host mount table changed: %d -> %d" % (mounts_before, mount_count()))
         new_tmp = set(os.listdir("/tmp")) - host_tmp_before
@@ -315,8 +413,8 @@ def main():
         if new_tmp:
             print("note: new entries in host /tmp during the run (not necessarily ours): %r" % sorted(new_tmp))
         total = len(cases)
-        print("%d cases, %d failed, %d leftover problems, %.1f s" % (
-            total, failures, len(leftovers), time.monotonic() - t0))
+        print("%d cases, %d failed, %d leftover problems, %.1f s (as uid %d, %d writable sysctls compared)" % (
+            total, failures, len(leftovers), time.monotonic() - t0, os.geteuid(), len(sysctls_before)))
         return 1 if failures or leftovers or total < 40 and not args.k else 0
 
 

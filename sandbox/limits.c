@@ -450,6 +450,24 @@ uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg)
     return p ? strtoull(p + 9, NULL, 10) : 0;
 }
 
+/* Trusted fact: how often the memory cgroup refused to grow past its limit (v1 failcnt, v2 the
+ * "max" event). An allocation refused there is the memory limit at work. */
+uint64_t sg_cgroup_limit_hits(const struct sg_cgroup *cg)
+{
+    char buf[1024];
+    if (!cg->mem_dir[0])
+        return 0;
+    if (cg->mech == SG_MECH_CGROUP_V2) {
+        if (limits__read(cg->mem_dir, "memory.events", buf, sizeof buf) < 0)
+            return 0;
+        const char *p = strstr(buf, "\nmax ");
+        return p ? strtoull(p + 5, NULL, 10) : (!strncmp(buf, "max ", 4) ? strtoull(buf + 4, NULL, 10) : 0);
+    }
+    if (limits__read(cg->mem_dir, "memory.failcnt", buf, sizeof buf) < 0)
+        return 0;
+    return strtoull(buf, NULL, 10);
+}
+
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg)
 {
     char buf[64];

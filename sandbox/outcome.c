@@ -112,6 +112,7 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
     *ret_timeout_kind = NULL;
     const struct sg_frame *r = facts->result;
     int sig = facts->have_status && WIFSIGNALED(facts->wstatus) ? WTERMSIG(facts->wstatus) : 0;
+    bool exited0 = facts->have_status && WIFEXITED(facts->wstatus) && WEXITSTATUS(facts->wstatus) == 0;
     if (facts->forbidden)
         return SG_OUTCOME_FORBIDDEN_SYSCALL;
     if (facts->output_limit)
@@ -122,7 +123,9 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
     }
     if (facts->oom_kill)
         return SG_OUTCOME_MEMORY_LIMIT;
-    if (sig == SIGXCPU || (sig == SIGKILL && limits->cpu_ms && facts->cpu_ms >= limits->cpu_ms)) {
+    /* CPU the supervisor measured over the limit is a timeout, however the process ended (it may
+     * have caught SIGXCPU or raised its own soft limit). */
+    if (facts->cpu_timeout || sig == SIGXCPU || (limits->cpu_ms && facts->cpu_ms > limits->cpu_ms)) {
         *ret_timeout_kind = "cpu";
         return SG_OUTCOME_TIMEOUT;
     }
@@ -131,22 +134,24 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
     if (facts->protocol_error)
         return SG_OUTCOME_EXCEPTION;
     if (outcome__kind_is(r, "exception")) {
+        /* A MemoryError is the memory limit only when the cgroup saw the limit hit; a class of
+         * that name raised by the snippet is just an exception. */
         const char *t = r->fields['t'];
-        if (t && !strcmp(t, "MemoryError"))
+        if (facts->mem_limit_hit && t && !strcmp(t, "MemoryError"))
             return SG_OUTCOME_MEMORY_LIMIT;
         return SG_OUTCOME_EXCEPTION;
     }
+    /* A frame can only make things worse: `ok` needs the expected frame AND a clean exit that
+     * the supervisor observed (a live zygote after its import has no status yet). */
     if (outcome__kind_is(r, "exit")) {
         const char *c = r->fields['c'];
-        return (!facts->is_call && c && !strcmp(c, "0") &&
-                (!facts->have_status || WIFEXITED(facts->wstatus)))
-                   ? SG_OUTCOME_OK
-                   : SG_OUTCOME_EXCEPTION;
+        return !facts->is_call && exited0 && c && !strcmp(c, "0") ? SG_OUTCOME_OK
+                                                                 : SG_OUTCOME_EXCEPTION;
     }
     bool good = outcome__kind_is(r, facts->is_call ? "ok" : "ready");
-    if (good && (!facts->have_status || (WIFEXITED(facts->wstatus) && WEXITSTATUS(facts->wstatus) == 0)))
+    if (good && (exited0 || (!facts->have_status && !facts->is_call)))
         return SG_OUTCOME_OK;
-    return SG_OUTCOME_EXCEPTION; /* no result, or a non-zero exit without one */
+    return SG_OUTCOME_EXCEPTION; /* no result, or a non-zero exit */
 }
 
 static char *outcome__dup(const char *s, size_t len)
@@ -215,8 +220,6 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
         if (WIFSIGNALED(facts->wstatus))
             o->info.signal = WTERMSIG(facts->wstatus);
     }
-    if (outcome__kind_is(r, "exit") && r->fields['c'] && o->info.exit_code <= 0)
-        o->info.exit_code = atoi(r->fields['c']);
     o->info.cpu_ms = facts->cpu_ms;
     o->info.wall_ms = facts->wall_ms;
     o->info.peak_rss_kb = facts->peak_rss_kb;

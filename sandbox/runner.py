@@ -208,16 +208,22 @@ def _run_call(text, ns):
 
 
 def serve(mod, req):
-    """Phase 2: one forked child per call request; the zygote reports the child's wait status."""
+    """Phase 2: one forked child per call request. The supervisor watches the child itself (its
+    exit status and CPU come from the kernel, not from us); the done frame says we are ready."""
     import gc
     import resource
     gc.freeze()
     fork, wait4, setrlimit, exit_ = os.fork, os.wait4, resource.setrlimit, os._exit
     while req is not None:
         cpu = int(req.get("u", "0"))
+        cid = req.get("i", "")
         pid = fork()
         if pid == 0:
             try:
+                # Calls share nothing through descriptors: not the request pipe (the next call's
+                # text), not what the import left open. 0-2 and the result pipe stay.
+                os.close(REQ_FD)
+                os.closerange(RES_FD + 1, 1 << 16)
                 if cpu > 0:
                     secs = (cpu + 999) // 1000
                     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
@@ -229,12 +235,11 @@ def serve(mod, req):
                 fields = _format_exception(e)
             _flush()
             try:
-                _send(fields)
+                _send(fields + [("i", cid)])
             finally:
                 exit_(0)
         _, status, ru = wait4(pid, 0)
-        _send([("k", "done"), ("s", status), ("u", int((ru.ru_utime + ru.ru_stime) * 1000)),
-               ("p", ru.ru_maxrss)])
+        _send([("k", "done"), ("i", cid), ("p", ru.ru_maxrss)])
         req = _recv()
     _flush()
     exit_(0)

@@ -148,6 +148,7 @@ sg_status sg_cgroup_open_join(const struct sg_cgroup *cg, int fds[2], sg_diag *d
 int sg_cgroup_join(const struct sg_child_plan *plan);
 uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg);
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg);
+uint64_t sg_cgroup_limit_hits(const struct sg_cgroup *cg);
 void sg_cgroup_remove(struct sg_cgroup *cg);
 int sg_limits_parse_duration_ms(const char *s, uint64_t *ret_ms);
 int sg_limits_parse_size(const char *s, uint64_t default_unit, uint64_t *ret_bytes);
@@ -163,6 +164,7 @@ void sg_seccomp_name(uint32_t arch, int nr, char *buf, size_t len);
 bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0);
 bool sg_seccomp_is_execve(uint32_t arch, int nr);
 bool sg_seccomp_is_exit_group(uint32_t arch, int nr);
+bool sg_seccomp_is_wait(uint32_t arch, int nr);
 
 /* contain.c: the checklist, run in pid 1 and in the launcher (pid 2). */
 __attribute__((noreturn)) void sg_contain_child(const struct sg_child_plan *plan);
@@ -181,6 +183,8 @@ struct sg_facts {
     bool output_limit;
     bool protocol_error;
     bool oom_kill;              /* trusted: the cgroup counted an OOM kill */
+    bool mem_limit_hit;         /* trusted: the cgroup counted allocations refused at its limit */
+    bool cpu_timeout;           /* trusted: the supervisor measured CPU over the limit */
     bool have_status;
     int wstatus;                /* of the interpreter (pid 1's report) or call child (zygote's) */
     uint64_t cpu_ms;

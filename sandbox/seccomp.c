@@ -9,8 +9,9 @@
  *   USER_NOTIF   everything else, including non-native architectures: the supervisor receives
  *                the notification (syscall number and arch come from the kernel, not from the
  *                untrusted process), names it and kills the sandbox. Three calls are *mediated*
- *                instead: the one execve of the interpreter, the one fork per worker call, and
- *                exit_group, which the supervisor lets through only after it has read every
+ *                instead: the one execve of the interpreter, the one fork per worker call,
+ *                wait4/waitid (the zygote's wait for its call child is held until the supervisor
+ *                has read the child's exit itself), and exit_group, which the supervisor lets through only after it has read every
  *                notification already queued (a thread's forbidden call cannot vanish with a
  *                sibling's exit).
  */
@@ -47,8 +48,9 @@ static const char *const seccomp__allow[] = {
     "set_tid_address", "sysinfo",
     /* measured: the runner (frames, fork per call, wait, rlimits) and common stdlib use */
     "write", "exit", "rt_sigprocmask", "rt_sigreturn", "madvise", "mremap", "clock_nanosleep",
-    "nanosleep", "getpid", "getppid", "getcwd", "unlink", "wait4", "waitid", "fstat", "stat",
+    "nanosleep", "getpid", "getppid", "getcwd", "unlink", "fstat", "stat",
     "lstat", "statx", "readlinkat", "faccessat", "faccessat2", "dup", "dup2", "dup3", "pipe2",
+    "close_range",
     "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid", "getgroups", "uname",
     "clock_gettime", "clock_getres", "gettimeofday", "time", "sched_yield", "sched_getaffinity",
     "getcpu", "getrlimit", "setrlimit", "getrusage", "times", "sigaltstack", "get_robust_list",
@@ -263,6 +265,11 @@ bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0)
         return false;
     const uint64_t ok = CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CSIGNAL;
     return (arg0 & ~ok) == 0 && (arg0 & CSIGNAL) == SIGCHLD;
+}
+
+bool sg_seccomp_is_wait(uint32_t arch, int nr)
+{
+    return arch == (uint32_t)seccomp_arch_native() && (nr == SCMP_SYS(wait4) || nr == SCMP_SYS(waitid));
 }
 
 bool sg_seccomp_is_exit_group(uint32_t arch, int nr)

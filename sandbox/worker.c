@@ -100,11 +100,25 @@ struct sg_worker {
     struct sg_facts facts;
     struct sg_frame result, done;
     bool have_result, have_done;
+    uint32_t call_id;      /* of the current call: frames with another id are stale, dropped */
+    /* The call child, observed by the supervisor itself (trusted): found among the zygote's
+     * children, watched through a pidfd, read as a zombie before the zygote may reap it. */
+    pid_t call_pid;
+    int call_pidfd;
+    bool call_exit_seen;
+    int call_wstatus;
+    uint64_t call_cpu_ms;
+    bool wait_held;        /* the zygote's wait4 is held until the call child's exit is read */
+    uint64_t wait_held_id;
+    /* CPU accounting of the phase (trusted: /proc of the zygote and its child, or pid 1) */
+    uint64_t cpu_base_ticks;
+    uint64_t next_cpu_check_ns;
     bool have_exit_report;
     struct sg_child_report exit_report;
     bool setup_failed;
     struct sg_child_report setup_report;
     uint64_t oom_at_phase_start;
+    uint64_t limit_hits_at_phase_start;
 
     sg_outcome *import_outcome;
 };
@@ -250,6 +264,7 @@ static void worker__close_all(struct sg_worker *w)
     worker__close(&w->ctl_fd);
     worker__close(&w->notify_fd);
     worker__close(&w->life_fd);
+    worker__close(&w->call_pidfd);
 }
 
 /* Read what is available from an output pipe; over the cap means output_limit and a kill. */
@@ -292,6 +307,13 @@ static void worker__take_frame(struct sg_frame *dst, struct sg_frame *src)
 static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct sg_frame *f)
 {
     const char *k = f->kind;
+    if (ph == PHASE_CALL) {
+        /* A frame of an earlier call (its id is not ours) is stale: dropped, never judged. */
+        char want[16];
+        snprintf(want, sizeof want, "%u", (unsigned)w->call_id);
+        if (!f->fields['i'] || strcmp(f->fields['i'], want))
+            return;
+    }
     bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") ||
                        !strcmp(k, ph == PHASE_IMPORT ? "ready" : "ok");
     if (ph != PHASE_FINISH && result_kind && !w->have_result) {
@@ -454,6 +476,99 @@ static bool worker__notif_pending(const struct sg_worker *w)
     return w->notify_fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
 }
 
+/* Trusted: fields of /proc/PID/stat (the kernel's): state, CPU ticks, exit code of a zombie. */
+struct worker_stat {
+    char state;
+    uint64_t self_ticks;     /* utime + stime (every thread, dead ones included) */
+    uint64_t children_ticks; /* cutime + cstime (children it has reaped) */
+    int exit_code;           /* wait status of a zombie (field 52) */
+};
+
+static bool worker__read_stat(pid_t pid, struct worker_stat *ret)
+{
+    char buf[2048], path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ')
+        return false;
+    memset(ret, 0, sizeof *ret);
+    unsigned long long v[64] = {0};
+    int field = 3;
+    ret->state = p[2];
+    for (char *tok = strtok(p + 4, " "); tok && field < 53; tok = strtok(NULL, " "))
+        v[++field - 3 < 64 ? field - 3 : 63] = strtoull(tok, NULL, 10);
+    /* v[k] holds field k + 3 */
+    ret->self_ticks = v[14 - 3] + v[15 - 3];
+    ret->children_ticks = v[16 - 3] + v[17 - 3];
+    ret->exit_code = field >= 52 ? (int)v[52 - 3] : -1;
+    return true;
+}
+
+static uint64_t worker__ticks_to_ms(uint64_t ticks)
+{
+    static long hz;
+    if (!hz)
+        hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+    return ticks * 1000u / (uint64_t)hz;
+}
+
+/* The zygote's only child: the process the current call forked (from its main thread, the only
+ * thread allowed to fork). 0 if there is none (yet). */
+static pid_t worker__find_call_child(const struct sg_worker *w)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->zygote_pid, (int)w->zygote_pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    return (pid_t)strtol(buf, NULL, 10);
+}
+
+/* Start watching the call child (pidfd: readable once it has exited). */
+static void worker__watch_call_child(struct sg_worker *w)
+{
+    if (w->call_pid || w->zygote_pid <= 0)
+        return;
+    pid_t c = worker__find_call_child(w);
+    if (c <= 0)
+        return;
+    int fd = (int)syscall(SYS_pidfd_open, c, 0);
+    if (fd < 0) {
+        w->facts.protocol_error = true; /* a call we cannot watch is not judged */
+        worker__kill(w);
+        return;
+    }
+    w->call_pid = c;
+    w->call_pidfd = fd;
+}
+
+/* CPU of the phase so far, as the kernel counts it: the zygote (threads and reaped children
+ * included) and the call child while it is not reaped. */
+static uint64_t worker__phase_cpu_ms(struct sg_worker *w)
+{
+    struct worker_stat z, c;
+    uint64_t ticks = 0;
+    if (w->zygote_pid > 0 && worker__read_stat(w->zygote_pid, &z))
+        ticks = z.self_ticks + z.children_ticks;
+    ticks = ticks > w->cpu_base_ticks ? ticks - w->cpu_base_ticks : 0;
+    if (w->call_pid && !w->call_exit_seen && worker__read_stat(w->call_pid, &c))
+        ticks += c.self_ticks;
+    return worker__ticks_to_ms(ticks);
+}
+
 /*
  * Trusted: a system call outside the allow-list, described by the kernel (number, arch, caller's
  * pid: nothing the caller can forge). Mediated calls are let through (CONTINUE is safe here: the
@@ -480,6 +595,17 @@ static void worker__handle_notif(struct sg_worker *w)
     } else if (pid == w->zygote_pid && w->fork_budget > 0 &&
                sg_seccomp_is_process_clone(d->arch, d->nr, d->args[0])) {
         w->fork_budget--;
+    } else if (sg_seccomp_is_wait(d->arch, d->nr)) {
+        /* The zygote waiting for its call child: held until we have read the child's exit
+         * ourselves (it stays a zombie until then). Any other wait goes through. */
+        if (pid == w->zygote_pid && !w->call_exit_seen) {
+            worker__watch_call_child(w);
+            if (w->call_pid && !w->wait_held) {
+                w->wait_held = true;
+                w->wait_held_id = req.n.id;
+                return;
+            }
+        }
     } else if (sg_seccomp_is_exit_group(d->arch, d->nr)) {
         /* Drain first: every notification queued now is judged before this exit proceeds. */
         while (!w->killed && worker__notif_pending(w))
@@ -493,6 +619,30 @@ static void worker__handle_notif(struct sg_worker *w)
         return;
     }
     worker__answer(w, req.n.id);
+}
+
+/* Trusted: the call child has exited; read its zombie's wait status and CPU, then let the
+ * zygote's held wait reap it. If it is already gone (auto-reaped), the call is not judged. */
+static void worker__observe_call_exit(struct sg_worker *w)
+{
+    struct worker_stat c, z;
+    uint64_t zticks = 0;
+    if (w->zygote_pid > 0 && worker__read_stat(w->zygote_pid, &z))
+        zticks = z.self_ticks + z.children_ticks;
+    if (worker__read_stat(w->call_pid, &c) && c.state == 'Z' && c.exit_code >= 0) {
+        w->call_wstatus = c.exit_code;
+        uint64_t own = zticks > w->cpu_base_ticks ? zticks - w->cpu_base_ticks : 0;
+        w->call_cpu_ms = worker__ticks_to_ms(own + c.self_ticks);
+        w->facts.have_status = true;
+    } else {
+        w->facts.protocol_error = true;
+    }
+    w->call_exit_seen = true;
+    worker__close(&w->call_pidfd);
+    if (w->wait_held) {
+        worker__answer(w, w->wait_held_id);
+        w->wait_held = false;
+    }
 }
 
 /* pid 1 is gone: reap it, collect what is left in the pipes, release the cgroup. */
@@ -511,6 +661,8 @@ static void worker__reap(struct sg_worker *w, enum worker_phase ph)
         worker__read_frames(w, ph);
     if (sg_cgroup_oom_kills(&w->cg) > w->oom_at_phase_start)
         w->facts.oom_kill = true;
+    if (sg_cgroup_limit_hits(&w->cg) > w->limit_hits_at_phase_start)
+        w->facts.mem_limit_hit = true;
     uint64_t peak = sg_cgroup_peak_kb(&w->cg);
     if (peak > w->facts.peak_rss_kb && ph != PHASE_CALL)
         w->facts.peak_rss_kb = peak;
@@ -557,11 +709,29 @@ static bool worker__phase_done(const struct sg_worker *w, enum worker_phase ph)
     if (ph == PHASE_IMPORT)
         return w->have_result && !strcmp(w->result.kind, "ready");
     if (ph == PHASE_CALL)
-        return w->have_done;
+        return w->have_done && w->call_exit_seen;
     return false;
 }
 
-/* The event loop of one phase: until it is done, the sandbox is dead, or the deadline kills it. */
+/* Check the phase's CPU against the limit (trusted measurement); returns the next check time. */
+static uint64_t worker__check_cpu(struct sg_worker *w, uint64_t now)
+{
+    if (!w->alive || w->killed || w->zygote_pid <= 0 || !w->limits.cpu_ms)
+        return now + 50000000ull;
+    uint64_t used = worker__phase_cpu_ms(w);
+    if (used > w->limits.cpu_ms) {
+        w->facts.cpu_timeout = true;
+        w->facts.cpu_ms = used;
+        worker__kill(w);
+        return now + 50000000ull;
+    }
+    /* Half the remaining budget (threads on every core spend it fastest), 2 to 50 ms. */
+    uint64_t wait_ms = (w->limits.cpu_ms - used) / 2;
+    wait_ms = wait_ms < 2 ? 2 : wait_ms > 50 ? 50 : wait_ms;
+    return now + wait_ms * 1000000ull;
+}
+
+/* The event loop of one phase: until it is done, the sandbox is dead, or a limit kills it. */
 static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t deadline_ns)
 {
     while (!worker__phase_done(w, ph)) {
@@ -570,15 +740,21 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
             w->facts.wall_timeout = true;
             worker__kill(w);
         }
-        struct pollfd p[6];
-        int *fds[6] = {&w->out_fd, &w->err_fd, &w->res_fd, &w->status_fd, &w->ctl_fd, &w->notify_fd};
-        for (int i = 0; i < 6; i++) {
+        if (now >= w->next_cpu_check_ns)
+            w->next_cpu_check_ns = worker__check_cpu(w, now);
+        if (ph == PHASE_CALL && !w->call_pid && w->fork_budget == 0)
+            worker__watch_call_child(w); /* forked: watch it even if the zygote never waits */
+        struct pollfd p[7];
+        int *fds[7] = {&w->out_fd, &w->err_fd,    &w->res_fd,     &w->status_fd,
+                       &w->ctl_fd, &w->notify_fd, &w->call_pidfd};
+        for (int i = 0; i < 7; i++) {
             p[i].fd = *fds[i];
             p[i].events = POLLIN;
             p[i].revents = 0;
         }
-        int timeout = w->killed ? 1000 : (int)((deadline_ns - now) / 1000000u) + 1;
-        int rc = poll(p, 6, timeout);
+        uint64_t until = w->next_cpu_check_ns < deadline_ns ? w->next_cpu_check_ns : deadline_ns;
+        int timeout = w->killed ? 1000 : until > now ? (int)((until - now) / 1000000u) + 1 : 0;
+        int rc = poll(p, 7, timeout);
         if (rc < 0) {
             if (errno == EINTR)
                 continue;
@@ -593,6 +769,8 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
             else
                 worker__handle_notif(w);
         }
+        if (p[6].revents && w->call_pidfd >= 0)
+            worker__observe_call_exit(w);
         if (p[0].revents && w->out_fd >= 0)
             worker__read_output(w, &w->out_fd, &w->out);
         if (p[1].revents && w->err_fd >= 0)
@@ -615,9 +793,21 @@ static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
     sg_frame_clear(&w->done);
     w->have_done = false;
     memset(&w->facts, 0, sizeof w->facts);
+    worker__close(&w->call_pidfd);
+    w->call_pid = 0;
+    w->call_exit_seen = false;
+    w->call_wstatus = 0;
+    w->call_cpu_ms = 0;
+    w->wait_held = false;
+    struct worker_stat z;
+    w->cpu_base_ticks = 0;
+    if (ph != PHASE_IMPORT && w->zygote_pid > 0 && worker__read_stat(w->zygote_pid, &z))
+        w->cpu_base_ticks = ph == PHASE_CALL ? z.self_ticks + z.children_ticks : 0;
+    w->next_cpu_check_ns = worker__now_ns() + 2000000ull;
     w->facts.memory_mechanism = w->cg.mech;
     w->facts.tasks_mechanism = w->cg.tasks_mech;
     w->oom_at_phase_start = sg_cgroup_oom_kills(&w->cg);
+    w->limit_hits_at_phase_start = sg_cgroup_limit_hits(&w->cg);
 }
 
 static sg_status worker__setup_error(struct sg_worker *w, sg_diag *diag)
@@ -827,12 +1017,15 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
     f->wall_ms = (worker__now_ns() - began_ns) / 1000000u;
     if (w->alive && sg_cgroup_oom_kills(&w->cg) > w->oom_at_phase_start)
         f->oom_kill = true;
-    if (is_call && w->have_done) {
-        /* The zygote's report of its child: a claim, used for data and resource figures only. */
-        const char *s = w->done.fields['s'], *u = w->done.fields['u'], *p = w->done.fields['p'];
-        f->have_status = s != NULL;
-        f->wstatus = s ? atoi(s) : 0;
-        f->cpu_ms = u ? strtoull(u, NULL, 10) : 0;
+    if (w->alive && sg_cgroup_limit_hits(&w->cg) > w->limit_hits_at_phase_start)
+        f->mem_limit_hit = true;
+    if (is_call) {
+        /* The call child's exit as we read it ourselves; the zygote's report (the done frame)
+         * only contributes the peak RSS figure, which judges nothing. */
+        f->wstatus = w->call_wstatus;
+        if (!f->cpu_timeout)
+            f->cpu_ms = w->call_exit_seen ? w->call_cpu_ms : worker__phase_cpu_ms(w);
+        const char *p = w->have_done ? w->done.fields['p'] : NULL;
         f->peak_rss_kb = p ? strtoull(p, NULL, 10) : 0;
     } else if (w->have_exit_report && !w->alive) {
         f->have_status = true;
@@ -909,7 +1102,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     if (!w)
         return SG_ERR_NOMEM;
     w->out_fd = w->err_fd = w->res_fd = w->req_fd = w->status_fd = w->ctl_fd = w->notify_fd =
-        w->life_fd = -1;
+        w->life_fd = w->call_pidfd = -1;
     w->sb = sandbox;
     if (limits)
         w->limits = *limits;
@@ -1018,6 +1211,10 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
     size_t n = 4;
     n += worker__put_field(buf + n, 'x', code, len);
     n += worker__put_field(buf + n, 'u', num, strlen(num));
+    char id[16];
+    w->call_id++;
+    snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
+    n += worker__put_field(buf + n, 'i', id, strlen(id));
     uint32_t body = (uint32_t)(n - 4);
     buf[0] = (unsigned char)(body & 0xff);
     buf[1] = (unsigned char)((body >> 8) & 0xff);

@@ -128,10 +128,19 @@ static void test_classify(void **state)
         {{.result = &ok, .is_call = true, .have_status = true}, SG_OUTCOME_OK, none},
         {{.result = &ready, .is_call = true, .have_status = true}, SG_OUTCOME_EXCEPTION, none},
         {{.result = &exc, .have_status = true}, SG_OUTCOME_EXCEPTION, none},
-        {{.result = &memerr, .have_status = true}, SG_OUTCOME_MEMORY_LIMIT, none},
+        /* MemoryError is the memory limit only with the cgroup's own evidence */
+        {{.result = &memerr, .have_status = true, .wstatus = exited1}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &memerr, .have_status = true, .mem_limit_hit = true}, SG_OUTCOME_MEMORY_LIMIT, none},
         {{.result = &exit0, .have_status = true}, SG_OUTCOME_OK, none},
+        {{.result = &exit0}, SG_OUTCOME_EXCEPTION, none}, /* no observed exit: not ok */
         {{.result = &exit0, .is_call = true, .have_status = true}, SG_OUTCOME_EXCEPTION, none},
         {{.result = &exit3, .have_status = true, .wstatus = 3 << 8}, SG_OUTCOME_EXCEPTION, none},
+        /* an "exit 0" frame never beats the real status */
+        {{.result = &exit0, .have_status = true, .wstatus = 3 << 8}, SG_OUTCOME_EXCEPTION, none},
+        {{.result = &ok, .is_call = true}, SG_OUTCOME_EXCEPTION, none}, /* call exit not observed */
+        /* CPU the supervisor measured over the limit, however the process ended */
+        {{.result = &exit0, .have_status = true, .cpu_ms = 5001}, SG_OUTCOME_TIMEOUT, "cpu"},
+        {{.result = &ok, .is_call = true, .have_status = true, .cpu_timeout = true}, SG_OUTCOME_TIMEOUT, "cpu"},
         /* trusted facts win over whatever the frames say */
         {{.result = &ready, .forbidden = true, .syscall = "ptrace"}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
         {{.result = &ok, .is_call = true, .output_limit = true}, SG_OUTCOME_OUTPUT_LIMIT, none},
@@ -210,7 +219,7 @@ static void test_seccomp_policy(void **state)
     /* What CPython needs (measured) is allowed. */
     const int allowed[] = {SYS_read, SYS_write, SYS_openat, SYS_close, SYS_mmap, SYS_mprotect,
                            SYS_munmap, SYS_brk, SYS_futex, SYS_newfstatat, SYS_getdents64,
-                           SYS_rt_sigaction, SYS_getrandom, SYS_wait4,
+                           SYS_rt_sigaction, SYS_getrandom,
                            SYS_prlimit64, SYS_lseek, SYS_clock_nanosleep};
     for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
         if (act(X64, allowed[i], 0, 0) != SECCOMP_RET_ALLOW)
@@ -222,13 +231,15 @@ static void test_seccomp_policy(void **state)
                           SYS_socketpair, SYS_execveat, SYS_fork, SYS_vfork, SYS_chroot,
                           SYS_pivot_root, SYS_process_vm_writev, SYS_setuid, SYS_prctl,
                           SYS_open_by_handle_at, SYS_add_key, SYS_execve, SYS_flock,
-                          SYS_mincore, SYS_fadvise64, SYS_exit_group};
+                          SYS_mincore, SYS_fadvise64, SYS_exit_group, SYS_wait4, SYS_waitid};
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
         if (act(X64, denied[i], 0, 0) != SECCOMP_RET_USER_NOTIF)
             fail_msg("syscall %d not sent to the supervisor", denied[i]);
     /* exit_group is mediated: the supervisor reads what is queued before letting it through. */
     assert_true(sg_seccomp_is_exit_group(X64, SYS_exit_group));
     assert_false(sg_seccomp_is_exit_group(AUDIT_ARCH_I386, 252));
+    assert_true(sg_seccomp_is_wait(X64, SYS_wait4));
+    assert_true(sg_seccomp_is_wait(X64, SYS_waitid));
     /* fcntl: descriptor flags and duplication only (low 32 bits of the command). */
     const int fcntl_ok[] = {F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC, F_GETPIPE_SZ};
     for (size_t i = 0; i < sizeof fcntl_ok / sizeof fcntl_ok[0]; i++)

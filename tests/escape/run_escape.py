@@ -205,7 +205,7 @@ def run_case(binary, path, ctx):
     pad = []
     if "argv_pad_bytes" in meta:  # many arguments: pid 1's copy of our argv must still be wiped
         n = int(meta["argv_pad_bytes"])
-        pad = ["--tmp", "16"] * (n // 12 + 1)
+        pad = ["--tmp", "16"] * (n // len("--tmp 16 ") + 1)
     cmd = [binary, "run", case_file, "--format", "json"] + meta["args"] + pad
     t0 = time.monotonic()
     # repeat: N runs a racy case N times; every run must meet every expectation.

@@ -202,6 +202,26 @@ static const char *outcome__field(const struct sg_frame *f, int tag)
     return f ? f->fields[tag] : NULL;
 }
 
+/*
+ * Copy of a text field taken from a frame (untrusted), capped like the output it stands for: at
+ * most `cap` bytes, cut on a UTF-8 boundary, "..." marking the cut.
+ */
+#define OUTCOME_TYPE_CAP 200
+static char *outcome__capped(const char *s, size_t len, size_t cap)
+{
+    if (len <= cap)
+        return outcome__dup(s, len);
+    size_t n = cap > 3 ? cap - 3 : 0;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    char *d = malloc(n + 4);
+    if (d) {
+        memcpy(d, s, n);
+        memcpy(d + n, "...", 4);
+    }
+    return d;
+}
+
 sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits *limits,
                            const char *out, size_t out_len, bool out_trunc, const char *err,
                            size_t err_len, bool err_trunc, sg_outcome **ret_outcome)
@@ -279,9 +299,10 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
             m = "the interpreter exited without reporting a result";
         }
         if (t) {
-            o->exc_type = outcome__dup(t, strlen(t));
-            o->exc_message = outcome__dup(m, strlen(m));
-            o->traceback = outcome__dup(b, strlen(b));
+            size_t cap = limits->stderr_bytes;
+            o->exc_type = outcome__capped(t, strlen(t), OUTCOME_TYPE_CAP);
+            o->exc_message = outcome__capped(m, strlen(m), cap);
+            o->traceback = outcome__capped(b, strlen(b), cap);
             if (!o->exc_type || !o->exc_message || !o->traceback)
                 goto fail;
             if (!detail[0])
@@ -289,7 +310,7 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
         }
     }
     if (o->info.kind == SG_OUTCOME_OK && facts->is_call && outcome__field(r, 'r')) {
-        if (!(o->value_repr = outcome__dup(r->fields['r'], r->lens['r'])))
+        if (!(o->value_repr = outcome__capped(r->fields['r'], r->lens['r'], limits->stdout_bytes)))
             goto fail;
     }
     if (!(o->detail = outcome__dup(detail, strlen(detail))))

@@ -103,7 +103,9 @@ def parse_case(path):
         elif key == "stdout-contains":
             meta["contains"].append(val)
         elif key == "args":
-            meta["args"] = val.split(" ", 1) if val.startswith("--call ") else val.split()
+            # --call takes the rest of the line (it may hold spaces): put it last
+            head, sep, call = val.partition("--call ")
+            meta["args"] = head.split() + (["--call", call] if sep else [])
         else:
             meta[key] = val
     return text, meta
@@ -271,6 +273,10 @@ def check_run(cmd, env, meta, ctx, name, hostfile):
         errors.append("syscall %r, expected %r" % (out.get("syscall"), meta["syscall"]))
     if "timeout_kind" in meta and out.get("timeout_kind") != meta["timeout_kind"]:
         errors.append("timeout_kind %r, expected %r" % (out.get("timeout_kind"), meta["timeout_kind"]))
+    if "max_cpu_ms" in meta and out["cpu_ms"] > int(meta["max_cpu_ms"]):
+        errors.append("cpu_ms %d over %s" % (out["cpu_ms"], meta["max_cpu_ms"]))
+    if "max_json_bytes" in meta and len(p.stdout) > int(meta["max_json_bytes"]):
+        errors.append("%d bytes of JSON, over %s" % (len(p.stdout), meta["max_json_bytes"]))
     if "max_wall_ms" in meta and out["wall_ms"] > int(meta["max_wall_ms"]):
         errors.append("wall_ms %d over %s" % (out["wall_ms"], meta["max_wall_ms"]))
     want_rc = 0 if got == "ok" else 1

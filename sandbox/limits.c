@@ -187,6 +187,29 @@ const char *sg_limit_mechanism_name(sg_limit_mechanism mech)
     return "none";
 }
 
+/*
+ * Under rlimits only (no memory cgroup), /tmp (tmpfs) and pipe buffers are kernel memory that
+ * RLIMIT_AS does not count. They are bounded apart and taken out of the address-space budget:
+ * /tmp is at most a quarter of the memory limit, pipes hold at most 64 KiB each (F_SETPIPE_SZ is
+ * forbidden) and there are at most open_files / 2 of them.
+ */
+uint64_t sg_limits_rlimit_tmp_bytes(const sg_sandbox_limits *l)
+{
+    return l->tmp_bytes < l->memory_bytes / 4 ? l->tmp_bytes : l->memory_bytes / 4;
+}
+
+uint64_t sg_limits_pipe_bytes(const sg_sandbox_limits *l)
+{
+    return (l->open_files / 2 + 1) * 65536u;
+}
+
+uint64_t sg_limits_rlimit_as_bytes(const sg_sandbox_limits *l)
+{
+    uint64_t other = sg_limits_rlimit_tmp_bytes(l) + sg_limits_pipe_bytes(l);
+    uint64_t floor = 8u << 20;
+    return l->memory_bytes > other + floor ? l->memory_bytes - other : floor;
+}
+
 /* ---- rlimits (launcher, before exec; no allocation) ------------------------------------- */
 
 static int limits__set(int resource, uint64_t soft, uint64_t hard)
@@ -208,7 +231,8 @@ int sg_limits_apply_rlimits(const struct sg_child_plan *plan)
     /* Counted per user in this (fresh) user namespace: bounds processes and threads. */
     if (limits__set(RLIMIT_NPROC, l->max_tasks, l->max_tasks) < 0)
         return -1;
-    if (plan->use_rlimit_as && limits__set(RLIMIT_AS, l->memory_bytes, l->memory_bytes) < 0)
+    uint64_t as = sg_limits_rlimit_as_bytes(l);
+    if (plan->use_rlimit_as && limits__set(RLIMIT_AS, as, as) < 0)
         return -1;
     return 0;
 }

@@ -467,7 +467,13 @@ sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
     bad |= json_object_set_new(lim, "tasks_mechanism", json_string(sg_limit_mechanism_name(i->tasks_mechanism)));
     bad |= json_object_set_new(lim, "file_size_bytes", json_integer((json_int_t)l->file_size_bytes));
     bad |= json_object_set_new(lim, "open_files", json_integer((json_int_t)l->open_files));
-    bad |= json_object_set_new(lim, "tmp_bytes", json_integer((json_int_t)l->tmp_bytes));
+    /* What applied: under rlimits /tmp and pipes are carved out of the memory limit. */
+    bool rl = i->memory_mechanism == SG_MECH_RLIMIT;
+    bad |= json_object_set_new(lim, "tmp_bytes",
+                               json_integer((json_int_t)(rl ? sg_limits_rlimit_tmp_bytes(l) : l->tmp_bytes)));
+    bad |= json_object_set_new(lim, "pipe_bytes", json_integer((json_int_t)sg_limits_pipe_bytes(l)));
+    bad |= json_object_set_new(lim, "address_space_bytes",
+                               rl ? json_integer((json_int_t)sg_limits_rlimit_as_bytes(l)) : json_null());
     bad |= json_object_set_new(lim, "stdout_bytes", json_integer((json_int_t)l->stdout_bytes));
     bad |= json_object_set_new(lim, "stderr_bytes", json_integer((json_int_t)l->stderr_bytes));
     bad |= json_object_set_new(root, "limits", lim);

@@ -142,6 +142,9 @@ int sg_mounts_setup(const struct sg_child_plan *plan, enum sg_stage *ret_stage, 
 
 /* limits.c */
 int sg_limits_apply_rlimits(const struct sg_child_plan *plan);
+uint64_t sg_limits_rlimit_tmp_bytes(const sg_sandbox_limits *l);
+uint64_t sg_limits_pipe_bytes(const sg_sandbox_limits *l);
+uint64_t sg_limits_rlimit_as_bytes(const sg_sandbox_limits *l);
 sg_status sg_cgroup_setup(const sg_sandbox_limits *limits, const char *tag, struct sg_cgroup *cg,
                           sg_diag *diag);
 sg_status sg_cgroup_open_join(const struct sg_cgroup *cg, int fds[2], sg_diag *diag);

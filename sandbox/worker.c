@@ -872,8 +872,9 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     plan.notify_sock = ctl[1];
     plan.cg_fds[0] = cgfd[0];
     plan.cg_fds[1] = cgfd[1];
+    uint64_t tmp = plan.use_rlimit_as ? sg_limits_rlimit_tmp_bytes(&w->limits) : w->limits.tmp_bytes;
     snprintf(plan.tmp_opts, sizeof plan.tmp_opts, "size=%llu,nr_inodes=4096,mode=1777",
-             (unsigned long long)w->limits.tmp_bytes);
+             (unsigned long long)tmp);
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
     char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-u", "-c", WORKER_BOOT,

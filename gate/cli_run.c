@@ -4,6 +4,7 @@
  * Exit codes: 0 outcome ok, 1 any other outcome, 2 bad usage or input, 3 sandbox setup failure.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,10 @@ static void run__usage(FILE *out)
             "  --max-output MB    cap on captured stdout and on stderr (default 1)\n"
             "  --rlimit-memory    limit memory with RLIMIT_AS even where cgroups are usable\n"
             "  --interpreter P    absolute path of the Python interpreter (default /usr/bin/python3)\n"
+            "  --sandbox-id UID[:GID]\n"
+            "                     host uid (and gid) of the sandbox when snipgate runs as root\n"
+            "                     (default 65534; never 0). Unprivileged, your own ids are used\n"
+            "  --                 end of options (a FILE may start with '-')\n"
             "  --format F         text (default) or json\n"
             "  -h, --help         this help\n"
             "\n"
@@ -150,8 +155,53 @@ static int run__setup_error(sg_status st, const sg_diag *diag, const sg_sandbox_
     return st == SG_ERR_INVALID_ARG ? SG_EXIT_USAGE : SG_EXIT_INTERNAL;
 }
 
+/* SIGTERM, SIGINT, SIGHUP: stop the sandbox, clean up (processes, cgroups), then die of it. */
+static volatile sig_atomic_t run__signal;
+
+static void run__on_signal(int sig)
+{
+    run__signal = sig;
+    sg_sandbox_interrupt();
+}
+
+static void run__handle_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = run__on_signal; /* no SA_RESTART: the supervisor's poll wakes up */
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout is a write error, reported after cleanup */
+}
+
+static int run__parse_ids(const char *s, uint32_t *uid, uint32_t *gid)
+{
+    unsigned long u = 0, g = 0;
+    char *end = NULL;
+    errno = 0;
+    u = strtoul(s, &end, 10);
+    if (errno || end == s || u > 0xfffffffeul)
+        return -1;
+    g = u;
+    if (*end == ':') {
+        const char *gs = end + 1;
+        g = strtoul(gs, &end, 10);
+        if (errno || end == gs || g > 0xfffffffeul)
+            return -1;
+    }
+    if (*end)
+        return -1;
+    *uid = (uint32_t)u;
+    *gid = (uint32_t)g;
+    return 0;
+}
+
 int sg_cli_run(int argc, char **argv)
 {
+    uint32_t host_uid = 0, host_gid = 0;
+    bool have_ids = false, no_more_options = false;
     const char *file = NULL, *call = NULL, *stdin_path = NULL, *interpreter = NULL;
     bool json = false;
     sg_sandbox_limits limits;
@@ -170,6 +220,27 @@ int sg_cli_run(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         const char *arg = argv[a];
         const char *val = a + 1 < argc ? argv[a + 1] : NULL;
+        if (no_more_options || (arg[0] != '-' || !arg[1])) {
+            if (file) {
+                sg_cli_error("run", "only one FILE can be run");
+                return SG_EXIT_USAGE;
+            }
+            file = arg;
+            continue;
+        }
+        if (!strcmp(arg, "--")) {
+            no_more_options = true;
+            continue;
+        }
+        if (!strcmp(arg, "--sandbox-id")) {
+            if (!val || run__parse_ids(val, &host_uid, &host_gid) < 0 || !host_uid || !host_gid) {
+                sg_cli_error("run", "--sandbox-id needs UID or UID:GID, unprivileged ids (not 0)");
+                return SG_EXIT_USAGE;
+            }
+            have_ids = true;
+            a++;
+            continue;
+        }
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             run__usage(stdout);
             return SG_EXIT_PASS;
@@ -219,14 +290,9 @@ int sg_cli_run(int argc, char **argv)
                 return SG_EXIT_USAGE;
             }
             a++;
-        } else if (arg[0] == '-' && arg[1]) {
+        } else {
             sg_cli_error("run", "unknown option '%s'", arg);
             run__usage(stderr);
-            return SG_EXIT_USAGE;
-        } else if (!file) {
-            file = arg;
-        } else {
-            sg_cli_error("run", "only one FILE can be run");
             return SG_EXIT_USAGE;
         }
     }
@@ -235,6 +301,13 @@ int sg_cli_run(int argc, char **argv)
         run__usage(stderr);
         return SG_EXIT_USAGE;
     }
+    /* Refused before anything runs: the snippet's top level must not run for a call we reject. */
+    if (call && strlen(call) > SG_WORKER_MAX_CALL_BYTES) {
+        sg_cli_error("run", "--call text is %zu bytes, over the %u byte limit", strlen(call),
+                     SG_WORKER_MAX_CALL_BYTES);
+        return SG_EXIT_USAGE;
+    }
+    run__handle_signals();
 
     int rc = SG_EXIT_INTERNAL;
     char *src = NULL, *in = NULL;
@@ -247,6 +320,8 @@ int sg_cli_run(int argc, char **argv)
         goto out_free;
     }
     sg_status st = sg_sandbox_new(interpreter, &sb, &diag);
+    if (st == SG_OK && have_ids)
+        st = sg_sandbox_set_host_ids(sb, host_uid, host_gid, &diag);
     if (st != SG_OK) {
         rc = run__setup_error(st, &diag, &limits, json);
         goto out_free;
@@ -263,11 +338,23 @@ int sg_cli_run(int argc, char **argv)
         else
             st = sg_worker_finish(w, &res, &diag);
     }
+    /* Everything the sandbox held is released before printing: a reader that closed our stdout
+     * (or a signal now) cannot leave a sandbox process or cgroup behind. */
+    sg_worker_free(w);
+    w = NULL;
+    if (st == SG_ERR_INTERRUPTED || run__signal) {
+        sg_outcome_free(res);
+        res = NULL;
+        sg_cli_error("run", "interrupted: the sandbox was stopped, no outcome");
+        rc = 128 + (run__signal ? run__signal : SIGTERM);
+        goto out_free;
+    }
     if (st != SG_OK) {
         rc = run__setup_error(st, &diag, &limits, json);
         goto out_free;
     }
     if (run__emit(res, json) < 0) {
+        sg_cli_error("run", "cannot write the outcome: %s", strerror(errno));
         rc = SG_EXIT_INTERNAL;
         goto out_free;
     }

@@ -44,6 +44,7 @@ typedef enum sg_status {
     SG_ERR_INTERNAL = 10,    /* snipgate itself failed; never means pass */
     SG_ERR_SANDBOX = 11,     /* the sandbox could not be set up; never means pass */
     SG_ERR_UNSUPPORTED = 12, /* the kernel refuses a required isolation feature */
+    SG_ERR_INTERRUPTED = 13, /* stopped by sg_sandbox_interrupt(): the sandbox was killed, no verdict */
 } sg_status;
 
 /* A short, static, English description of a status code. Never NULL. */

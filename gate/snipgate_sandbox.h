@@ -206,6 +206,17 @@ SG_API sg_status sg_worker_call(sg_worker *worker, const char *code, const sg_sa
  */
 SG_API sg_status sg_worker_finish(sg_worker *worker, sg_outcome **ret_outcome, sg_diag *diag);
 
+/*
+ * Async-signal-safe: ask every worker of this process to stop. The phase that is running (or the
+ * next one) kills its sandbox, waits for it, removes its cgroups and fails with
+ * SG_ERR_INTERRUPTED; nothing is judged. For a SIGTERM/SIGINT/SIGHUP handler, so that a
+ * supervisor that is told to stop leaves no process or cgroup behind.
+ */
+SG_API void sg_sandbox_interrupt(void);
+
+/* Longest call text sg_worker_call accepts, in bytes. */
+#define SG_WORKER_MAX_CALL_BYTES 60000u
+
 /* Kill the sandbox (every process in it), wait for it and release everything it held. */
 SG_API void sg_worker_free(sg_worker *worker);
 

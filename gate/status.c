@@ -19,6 +19,7 @@ const char *sg_strerror(sg_status status)
     case SG_ERR_INTERNAL: return "internal error";
     case SG_ERR_SANDBOX: return "sandbox setup failed";
     case SG_ERR_UNSUPPORTED: return "required kernel feature unavailable";
+    case SG_ERR_INTERRUPTED: return "interrupted";
     }
     return "unknown status";
 }

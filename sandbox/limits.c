@@ -5,6 +5,9 @@
  * force is reported in every outcome.
  */
 #include <ctype.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -316,8 +319,46 @@ static bool limits__is_fs(const char *path, long magic)
     return statfs(path, &sf) == 0 && (long)sf.f_type == magic;
 }
 
+/*
+ * A supervisor killed outright (SIGKILL, a crash) leaves its cgroup directories behind. Once per
+ * process and parent directory, remove the `snipgate-<pid>-<n>` ones whose pid is dead (rmdir
+ * refuses a cgroup that still has tasks, so a live sandbox is never touched).
+ */
+static void limits__remove_stale(const char *parent)
+{
+    static char done[4][SG_SB_PATH_MAX];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    size_t slot = 0;
+    for (; slot < 4 && done[slot][0]; slot++)
+        if (!strcmp(done[slot], parent))
+            break;
+    bool seen = slot < 4 && done[slot][0];
+    if (!seen && slot < 4)
+        snprintf(done[slot], sizeof done[slot], "%s", parent);
+    pthread_mutex_unlock(&lock);
+    if (seen)
+        return;
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        int pid = 0;
+        unsigned n = 0;
+        char path[SG_SB_PATH_MAX + 300];
+        if (sscanf(e->d_name, "snipgate-%d-%u", &pid, &n) != 2 || pid <= 0 || pid == getpid())
+            continue;
+        if (kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", parent, e->d_name);
+        (void)rmdir(path);
+    }
+    closedir(d);
+}
+
 static int limits__mkdir_child(const char *parent, const char *tag, char *out, size_t len)
 {
+    limits__remove_stale(parent);
     int n = snprintf(out, len, "%s/snipgate-%s", parent, tag);
     if (n < 0 || (size_t)n >= len) {
         out[0] = '\0';

@@ -44,7 +44,15 @@ extern const unsigned char sg_sandbox_runner_pyc[]; /* magic + marshal, or empty
 extern const size_t sg_sandbox_runner_pyc_len;
 
 #define WORKER_MAX_SOURCE (8u << 20)
-#define WORKER_MAX_CALL 60000u
+#define WORKER_MAX_CALL SG_WORKER_MAX_CALL_BYTES
+
+/* Set by sg_sandbox_interrupt (from a signal handler): every worker stops. */
+static volatile sig_atomic_t worker__interrupted;
+
+void sg_sandbox_interrupt(void)
+{
+    worker__interrupted = 1;
+}
 #define WORKER_MAX_FRAME (1u << 20)
 /*
  * The bootstrap, given with -c. fd 3 holds: the build interpreter's 4-byte magic number, a 4-byte
@@ -92,6 +100,7 @@ struct sg_worker {
     struct sg_cgroup cg;
     uint64_t start_ns;
     bool killed;
+    bool interrupted; /* killed because sg_sandbox_interrupt() was called: no verdict */
     int exec_budget; /* execve calls the supervisor lets through: the launcher's one */
     int fork_budget; /* process clones it lets through: one per call, from the zygote only */
 
@@ -736,6 +745,10 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
 {
     while (!worker__phase_done(w, ph)) {
         uint64_t now = worker__now_ns();
+        if (worker__interrupted && !w->killed) {
+            w->interrupted = true;
+            worker__kill(w);
+        }
         if (!w->killed && now >= deadline_ns) {
             w->facts.wall_timeout = true;
             worker__kill(w);
@@ -1041,6 +1054,16 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
                             w->err.len, w->err.truncated, ret);
 }
 
+/* Stopped by sg_sandbox_interrupt(): tear the sandbox down now (processes, cgroups). */
+static sg_status worker__interrupted_error(struct sg_worker *w, sg_diag *diag)
+{
+    worker__stop(w);
+    w->interrupted = false;
+    diag->status = SG_ERR_INTERRUPTED;
+    snprintf(diag->message, sizeof diag->message, "interrupted: the sandbox was killed, nothing was judged");
+    return SG_ERR_INTERRUPTED;
+}
+
 /* Start the sandbox and import the candidate; the import outcome is kept in the worker. */
 static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)
 {
@@ -1049,6 +1072,8 @@ static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)
         return st;
     worker__phase_begin(w, PHASE_IMPORT);
     worker__pump(w, PHASE_IMPORT, w->start_ns + w->limits.wall_ms * 1000000ull);
+    if (w->interrupted)
+        return worker__interrupted_error(w, diag);
     if (w->setup_failed) {
         worker__stop(w);
         return worker__setup_error(w, diag);
@@ -1229,6 +1254,10 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
         worker__protocol_error(w); /* the zygote stopped reading: it is broken */
     worker__pump(w, PHASE_CALL, began + l->wall_ms * 1000000ull);
     w->fork_budget = 0;
+    if (w->interrupted) {
+        w->limits = saved;
+        return worker__interrupted_error(w, diag);
+    }
     sg_status st = worker__outcome(w, true, began, ret_outcome);
     w->limits = saved;
     return st;
@@ -1236,7 +1265,8 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
 
 sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag)
 {
-    (void)diag;
+    sg_diag local;
+    diag = worker__diag(diag, &local);
     if (!w || !ret_outcome)
         return SG_ERR_INVALID_ARG;
     if (!w->alive || !w->import_outcome)
@@ -1244,6 +1274,8 @@ sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag
     worker__phase_begin(w, PHASE_FINISH);
     worker__close(&w->req_fd); /* end of input: the runner exits */
     worker__pump(w, PHASE_FINISH, w->start_ns + w->limits.wall_ms * 1000000ull);
+    if (w->interrupted)
+        return worker__interrupted_error(w, diag);
     return worker__outcome(w, false, w->start_ns, ret_outcome);
 }
 

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -165,6 +166,35 @@ def sysctl_changes(before):
     return sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
 
 
+def plant_stale_cgroups():
+    """What a supervisor killed outright leaves: snipgate-<dead pid>-N directories in the cgroups
+    snipgate would use (ours). The next snipgate must remove them. Root only."""
+    if os.geteuid() != 0:
+        return []
+    dead = 4000000
+    while True:
+        try:
+            os.kill(dead, 0)
+            dead += 1
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            dead += 1
+    planted = []
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, ctrls, path = line.rstrip("\n").split(":", 2)
+            for ctrl in ctrls.split(","):
+                if ctrl in ("memory", "pids"):
+                    d = "/sys/fs/cgroup/%s%s/snipgate-%d-0" % (ctrl, path.rstrip("/"), dead)
+                    try:
+                        os.mkdir(d)
+                        planted.append(d)
+                    except OSError:
+                        pass
+    return planted
+
+
 def mount_count():
     with open("/proc/self/mountinfo") as f:
         return len(f.readlines())
@@ -253,7 +283,48 @@ def run_sampled(cmd, env):
         t.join()
 
 
+def run_and_signal(cmd, env, spec):
+    """supervisor: SIG@SECONDS sends SIG to snipgate itself mid-run; 'pipe' closes its stdout."""
+    if spec == "pipe":
+        r, w = os.pipe()
+        proc = subprocess.Popen(cmd, stdout=w, stderr=subprocess.PIPE, env=env)
+        os.close(w)
+        os.close(r)  # nobody will read the outcome
+        _, err = proc.communicate(timeout=120)
+        return proc.returncode, err, None
+    sig, _, delay = spec.partition("@")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    mine, until = set(), time.monotonic() + float(delay)
+    while time.monotonic() < until:  # this supervisor's sandboxes: sg-init whose parent it is
+        for pid, comm in procs_of_sandboxes():
+            try:
+                with open("/proc/%d/stat" % pid) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == proc.pid:
+                        mine.add(pid)
+            except (OSError, ValueError, IndexError):
+                pass
+        time.sleep(0.02)
+    proc.send_signal(getattr(signal, "SIG" + sig))
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode, err, mine
+
+
 def check_run(cmd, env, meta, ctx, name, hostfile):
+    if "supervisor" in meta:
+        # The supervisor is stopped mid-run: no outcome, a clean exit code, and nothing left on
+        # the host (processes, cgroups: checked here and again after the suite).
+        spec = meta["supervisor"]
+        rc, err, mine = run_and_signal(cmd, env, spec)
+        errors = []
+        want = 3 if spec == "pipe" else 128 + getattr(signal, "SIG" + spec.partition("@")[0])
+        if rc != want:
+            errors.append("snipgate exited %d, expected %d (%r)" % (rc, want, err[-300:]))
+        if mine is not None and not mine:
+            errors.append("no sandbox of this supervisor was seen before the signal")
+        left = [p for p in procs_of_sandboxes() if mine is None or p[0] in mine]
+        if mine is not None and left:
+            errors.append("sandbox processes left after the supervisor stopped: %r" % left)
+        return name, errors, {"outcome": "stopped (%s)" % spec}
     if "host_ids" in meta["checks"]:
         p, seen = run_sampled(cmd, env)
     else:
@@ -364,6 +435,7 @@ def main():
         for k in sysctl_changes(sysctls_before):
             sysctls_before.pop(k, None)
         mounts_before = mount_count()
+        stale = plant_stale_cgroups()
         host_tmp_before = set(os.listdir("/tmp"))
         listener = Listener()
         sentinel = subprocess.Popen(["sleep", "600"])
@@ -396,6 +468,8 @@ def main():
             leftovers.append("the sentinel process died")
         if procs_of_sandboxes():
             leftovers.append("sandbox processes left: %r" % procs_of_sandboxes())
+        if [d for d in stale if os.path.exists(d)]:
+            leftovers.append("stale cgroups of a dead supervisor not removed: %r" % stale)
         if cgroup_leftovers():
             leftovers.append("cgroups left: %r" % cgroup_leftovers())
         changed = [k for k in sysctl_changes(sysctls_before) if k in sysctls_before]

@@ -90,6 +90,41 @@ def usage_error(rc, out, err, needle=None):
         expect(needle.lower() in err.lower(), f"stderr lacks {needle!r}: {err[:300]}")
 
 
+# ------------------------------------------------------------------------------ snipgate run: options
+
+@check()
+def run_double_dash_ends_options():
+    d = os.path.join(TMP, "dash")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "-x.py"), "w") as f:
+        f.write("print('dash ran')\n")
+    rc, out, err = run("run", "--", "-x.py", cwd=d)
+    sane_stderr(rc, err)
+    expect(rc == 0 and "dash ran" in out, f"`run -- -x.py` did not run the file: {rc} {out[:200]} {err[:200]}")
+    usage_error(*run("run", "-x.py", cwd=d), "-x.py")
+
+
+@check()
+def run_call_over_limit_refused_before_running():
+    marker = os.path.join(TMP, "toplevel-ran")
+    # The top level would print a marker; a refused call must not let it run at all.
+    p = write("call_limit.py", "print('TOPLEVEL RAN')\ndef f(x):\n    return x\n")
+    rc, out, err = run("run", p, "--call", "f(%s)" % ("1" * 60001))
+    usage_error(rc, out, err, "--call")
+    expect("TOPLEVEL RAN" not in out, "the snippet ran although its --call was refused")
+    expect(not os.path.exists(marker), "marker written")
+
+
+@check()
+def run_sandbox_id_refuses_root():
+    p = write("ids.py", "pass\n")
+    for bad in ("0", "0:0", "1000:0", "x", "-1", "1000:"):
+        usage_error(*run("run", "--sandbox-id", bad, p), "--sandbox-id")
+    rc, out, err = run("run", "--sandbox-id", "65534:65534", p)
+    sane_stderr(rc, err)
+    expect(rc in (0, 3), f"--sandbox-id 65534:65534 exit {rc}: {err[:200]}")
+
+
 # ------------------------------------------------------------------------------ the worked example
 
 @check()

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -408,7 +409,28 @@ def main():
     ap.add_argument("--cases", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-k", default="", help="only cases whose name contains this")
+    ap.add_argument("--as-user", type=int, default=None,
+                    help="run as root, drop to this uid/gid (and no groups) first: the suite as an "
+                         "unprivileged user")
     args = ap.parse_args()
+    if args.as_user is not None:
+        if os.geteuid() != 0:
+            print("*** SKIP: --as-user needs root (this run is unprivileged already)", file=sys.stderr)
+            return 77
+        # Copies the unprivileged user can reach whatever the permissions of the checkout are.
+        stage = tempfile.mkdtemp(prefix="sg-escape-unpriv-")
+        os.chmod(stage, 0o755)
+        binary = os.path.join(stage, "snipgate")
+        shutil.copy2(args.binary, binary)
+        shutil.copytree(args.cases, os.path.join(stage, "cases"))
+        for root, dirs, files in os.walk(stage):
+            for n in dirs + files:
+                os.chmod(os.path.join(root, n), 0o755)
+        args.binary, args.cases = binary, os.path.join(stage, "cases")
+        os.setgroups([])
+        os.setgid(args.as_user)
+        os.setuid(args.as_user)
+        os.environ["HOME"] = "/tmp"
     in_ci = os.environ.get("CI") == "true"
 
     with tempfile.TemporaryDirectory(prefix="sg-escape-") as workdir:

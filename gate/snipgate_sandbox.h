@@ -172,6 +172,8 @@ typedef struct sg_worker_opts {
     bool as_main;            /* run the candidate as __main__ (like `python3 FILE`); default false */
     const char *stdin_data;  /* bytes for the candidate's stdin (copied); NULL for /dev/null */
     size_t stdin_len;
+    bool share_tmp;          /* calls see one /tmp (what earlier calls wrote); default false:
+                                every call starts with a fresh, empty /tmp */
 } sg_worker_opts;
 
 SG_API void sg_worker_opts_init(sg_worker_opts *opts);

@@ -169,16 +169,16 @@ __attribute__((noreturn)) static void contain__launcher(const struct sg_child_pl
     contain__fail(status_fd, SG_STAGE_EXEC, "execve the interpreter");
 }
 
-/* Keep only `fd` (moved to a high number) and return its new number; everything else closed. */
-static int contain__keep_only(int fd)
+/* pid 1 keeps only its two pipes to the supervisor (status out, commands in) at 300 and 301. */
+static int contain__keep_init_fds(struct sg_child_plan *mine)
 {
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, 300);
-    if (high < 0)
+    if (dup3(mine->status_fd, 300, O_CLOEXEC) < 0 || dup3(mine->init_ctl_fd, 301, O_CLOEXEC) < 0)
         return -1;
-    if (syscall(SYS_close_range, 0, (unsigned)high - 1, 0) < 0 ||
-        syscall(SYS_close_range, (unsigned)high + 1, ~0U, 0) < 0)
+    if (syscall(SYS_close_range, 0, 299, 0) < 0 || syscall(SYS_close_range, 302, ~0U, 0) < 0)
         return -1;
-    return high;
+    mine->status_fd = 300;
+    mine->init_ctl_fd = 301;
+    return 0;
 }
 
 void sg_contain_child(const struct sg_child_plan *plan)
@@ -205,6 +205,7 @@ void sg_contain_child(const struct sg_child_plan *plan)
         contain__launcher(plan);
 
     struct sg_child_plan mine = *plan;
-    CONTAIN_STEP(SG_STAGE_INIT, "close fds in init", mine.status_fd = contain__keep_only(status_fd));
+    mine.init_ctl_fd = plan->life_fd; /* after the maps byte, the supervisor's commands */
+    CONTAIN_STEP(SG_STAGE_INIT, "close fds in init", contain__keep_init_fds(&mine));
     sg_ns_init_loop(&mine, launcher);
 }

@@ -330,6 +330,17 @@ static int mounts__proc(const struct sg_child_plan *plan, char *path, const char
     } while (0)
 
 /*
+ * pid 1, between worker calls: a fresh empty /tmp for the next call. The old tmpfs is detached
+ * (freed once the last process using it is gone); nothing a call wrote is seen by the next.
+ */
+int sg_mounts_reset_tmp(const struct sg_child_plan *plan)
+{
+    if (umount2("/tmp", MNT_DETACH) < 0)
+        return -1;
+    return mount("sg-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, plan->tmp_opts);
+}
+
+/*
  * Build the new root and pivot into it. On failure returns -1 with errno set and `*ret_what`
  * naming the step. Runs in pid 1 after the uid maps are written (tmpfs needs a mapped uid).
  */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -158,34 +159,59 @@ void sg_ns_report(int status_fd, int type, enum sg_stage stage, int err, const c
 }
 
 /*
- * pid 1 of the sandbox: reap every process, and when the launcher (the interpreter) exits, report
- * its wait status and resource usage, then exit, which makes the kernel kill whatever else is
- * still alive in the pid namespace (daemons, stray children). Its signal dispositions stay at
- * default, so processes inside cannot kill it (pid-1 protection); the supervisor can (SIGKILL).
+ * pid 1 of the sandbox: wait for the launcher (the interpreter) to exit, then report its wait
+ * status and resource usage and exit, which makes the kernel kill whatever else is still alive
+ * in the pid namespace (daemons, stray children). Meanwhile it serves the supervisor's commands
+ * (a fresh /tmp between worker calls) and reaps any other process. Its signal dispositions stay
+ * at default, so processes inside cannot kill it (pid-1 protection); the supervisor can (SIGKILL).
  */
 void sg_ns_init_loop(const struct sg_child_plan *plan, pid_t launcher)
 {
+    int pidfd = (int)syscall(SYS_pidfd_open, launcher, 0);
+    int ctl = plan->init_ctl_fd;
+    if (pidfd < 0)
+        _exit(121);
     for (;;) {
-        int st = 0;
-        struct rusage ru;
-        memset(&ru, 0, sizeof ru);
-        pid_t p = wait4(-1, &st, __WALL, &ru);
-        if (p < 0) {
+        struct pollfd p[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = ctl, .events = POLLIN}};
+        if (poll(p, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
             _exit(120);
         }
-        if (p != launcher)
+        if (p[1].revents) {
+            char cmd;
+            ssize_t n = read(ctl, &cmd, 1);
+            if (n == 1 && cmd == SG_INIT_CMD_RESET_TMP) {
+                int rc = sg_mounts_reset_tmp(plan);
+                sg_ns_report(plan->status_fd, SG_REPORT_TMP_RESET, SG_STAGE_MOUNTS, rc < 0 ? errno : 0,
+                             rc < 0 ? "reset /tmp" : NULL);
+            } else if (n == 0) {
+                ctl = -1; /* the supervisor is gone: PDEATHSIG ends us */
+            }
+        }
+        if (!p[0].revents)
             continue;
-        struct sg_child_report r;
-        memset(&r, 0, sizeof r);
-        r.type = SG_REPORT_EXITED;
-        r.wstatus = st;
-        r.cpu_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
-                   (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-        r.maxrss_kb = ru.ru_maxrss;
-        ssize_t n = write(plan->status_fd, &r, sizeof r);
-        (void)n;
-        _exit(0);
+        for (;;) {
+            int st = 0;
+            struct rusage ru;
+            memset(&ru, 0, sizeof ru);
+            pid_t pid = wait4(-1, &st, __WALL | WNOHANG, &ru);
+            if (pid < 0 && errno == EINTR)
+                continue;
+            if (pid <= 0)
+                break;
+            if (pid != launcher)
+                continue;
+            struct sg_child_report r;
+            memset(&r, 0, sizeof r);
+            r.type = SG_REPORT_EXITED;
+            r.wstatus = st;
+            r.cpu_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+                       (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+            r.maxrss_kb = ru.ru_maxrss;
+            ssize_t n = write(plan->status_fd, &r, sizeof r);
+            (void)n;
+            _exit(0);
+        }
     }
 }

@@ -214,6 +214,7 @@ def serve(mod, req):
     import resource
     gc.freeze()
     fork, wait4, setrlimit, exit_ = os.fork, os.wait4, resource.setrlimit, os._exit
+    os.chdir("/")  # not the import's /tmp: between calls pid 1 replaces it with a fresh one
     while req is not None:
         cpu = int(req.get("u", "0"))
         cid = req.get("i", "")
@@ -222,8 +223,9 @@ def serve(mod, req):
             try:
                 # Calls share nothing through descriptors: not the request pipe (the next call's
                 # text), not what the import left open. 0-2 and the result pipe stay.
-                os.close(REQ_FD)
+                os.closerange(3, RES_FD)  # REQ_FD among them
                 os.closerange(RES_FD + 1, 1 << 16)
+                os.chdir("/tmp")
                 if cpu > 0:
                     secs = (cpu + 999) // 1000
                     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]

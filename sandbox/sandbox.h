@@ -80,6 +80,7 @@ struct sg_child_plan {
     int life_fd;    /* read end of a pipe only the supervisor writes: one byte once the uid/gid
                        maps are written; EOF = supervisor gone */
     int status_fd;  /* write end: struct sg_child_report to the supervisor */
+    int init_ctl_fd;/* pid 1 only, = life_fd once set up: commands from the supervisor (SG_INIT_CMD_*) */
     int fds[7];     /* what becomes fds 0..6 of the interpreter */
     int notify_sock;/* sends the seccomp listener to the supervisor */
     int cg_fds[2];  /* opened by the supervisor: pid 1 joins its cgroups by writing "0", or -1 */
@@ -119,7 +120,9 @@ struct sg_child_report {
     int64_t maxrss_kb;
     char msg[160];
 };
-enum { SG_REPORT_SETUP_ERROR = 1, SG_REPORT_EXITED = 2 };
+enum { SG_REPORT_SETUP_ERROR = 1, SG_REPORT_EXITED = 2, SG_REPORT_TMP_RESET = 3 };
+/* Commands the supervisor sends pid 1, one byte each. */
+#define SG_INIT_CMD_RESET_TMP 't' /* replace /tmp by a fresh empty tmpfs, then report */
 
 /* namespaces.c */
 /* The cgroup namespace is not among them: pid 1 unshares it after joining its cgroups, so that
@@ -139,6 +142,7 @@ __attribute__((noreturn)) void sg_ns_init_loop(const struct sg_child_plan *plan,
 sg_status sg_mounts_plan_path(struct sg_sandbox *sb, const char *path, sg_diag *diag);
 sg_status sg_mounts_elf_interp(const char *exe, char *buf, size_t len);
 int sg_mounts_setup(const struct sg_child_plan *plan, enum sg_stage *ret_stage, const char **ret_what);
+int sg_mounts_reset_tmp(const struct sg_child_plan *plan);
 
 /* limits.c */
 int sg_limits_apply_rlimits(const struct sg_child_plan *plan);

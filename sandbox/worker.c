@@ -101,6 +101,10 @@ struct sg_worker {
     uint64_t start_ns;
     bool killed;
     bool interrupted; /* killed because sg_sandbox_interrupt() was called: no verdict */
+    bool share_tmp;   /* calls share /tmp (opts); else pid 1 gives each call a fresh one */
+    bool tmp_dirty;   /* a call ran since /tmp was last reset */
+    bool tmp_reset_pending;
+    int tmp_reset_err;
     int exec_budget; /* execve calls the supervisor lets through: the launcher's one */
     int fork_budget; /* process clones it lets through: one per call, from the zygote only */
 
@@ -702,6 +706,9 @@ static void worker__read_status(struct sg_worker *w, enum worker_phase ph)
         if (r.type == SG_REPORT_SETUP_ERROR && !w->setup_failed) {
             w->setup_failed = true;
             w->setup_report = r;
+        } else if (r.type == SG_REPORT_TMP_RESET) {
+            w->tmp_reset_pending = false;
+            w->tmp_reset_err = r.err;
         } else if (r.type == SG_REPORT_EXITED) {
             w->have_exit_report = true;
             w->exit_report = r;
@@ -879,6 +886,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     plan.use_rlimit_as = w->cg.mech == SG_MECH_RLIMIT;
     plan.use_rlimit_nproc = true;
     plan.life_fd = life[0];
+    plan.init_ctl_fd = -1; /* pid 1 takes life_fd over once it is set up */
     plan.status_fd = status[1];
     int fds[7] = {in_fd, out[1], err[1], runner_fd, src_fd, req[0], res[1]};
     memcpy(plan.fds, fds, sizeof fds);
@@ -951,6 +959,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     w->fork_budget = 0;
     w->have_exit_report = false;
     w->setup_failed = false;
+    w->tmp_reset_pending = false;
     w->starts++;
     w->start_ns = worker__now_ns();
     worker__buf_reset(&w->res, WORKER_MAX_FRAME + 4);
@@ -1054,6 +1063,46 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
                             w->err.len, w->err.truncated, ret);
 }
 
+/*
+ * Calls share no files: before each call pid 1 replaces /tmp by a fresh tmpfs (unless the caller
+ * chose share_tmp). The request goes out as soon as a call ends, so the work overlaps the
+ * caller's; the next call waits for pid 1's report. Any failure stops the sandbox (fail closed).
+ */
+static void worker__tmp_reset_begin(struct sg_worker *w)
+{
+    if (w->share_tmp || !w->alive || w->killed || w->tmp_reset_pending)
+        return;
+    char cmd = SG_INIT_CMD_RESET_TMP;
+    if (write(w->life_fd, &cmd, 1) != 1) {
+        worker__kill(w);
+        return;
+    }
+    w->tmp_reset_pending = true;
+    w->tmp_reset_err = 0;
+}
+
+static sg_status worker__tmp_reset_wait(struct sg_worker *w, sg_diag *diag)
+{
+    if (w->share_tmp)
+        return SG_OK;
+    worker__tmp_reset_begin(w);
+    uint64_t deadline = worker__now_ns() + 5000000000ull;
+    while (w->alive && w->tmp_reset_pending && worker__now_ns() < deadline) {
+        struct pollfd p = {.fd = w->status_fd, .events = POLLIN};
+        if (poll(&p, 1, 100) > 0)
+            worker__read_status(w, PHASE_CALL);
+    }
+    if (w->alive && !w->tmp_reset_pending && !w->tmp_reset_err)
+        return SG_OK;
+    worker__stop(w);
+    diag->status = SG_ERR_SANDBOX;
+    diag->sys_errno = w->tmp_reset_err;
+    snprintf(diag->message, sizeof diag->message, "the sandbox could not give the call a fresh /tmp (%s)",
+             w->tmp_reset_err ? strerror(w->tmp_reset_err) : "no answer from its pid 1");
+    w->tmp_reset_pending = false;
+    return SG_ERR_SANDBOX;
+}
+
 /* Stopped by sg_sandbox_interrupt(): tear the sandbox down now (processes, cgroups). */
 static sg_status worker__interrupted_error(struct sg_worker *w, sg_diag *diag)
 {
@@ -1135,6 +1184,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     else
         sg_sandbox_limits_init(&w->limits);
     w->as_main = opts ? opts->as_main : false;
+    w->share_tmp = opts ? opts->share_tmp : false;
     w->source = malloc(source_len + 1);
     if (!w->source)
         goto fail_nomem;
@@ -1223,6 +1273,9 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
         if (!w->ready)
             return sg_outcome_copy(w->import_outcome, ret_outcome);
     }
+    sg_status rst = worker__tmp_reset_wait(w, diag);
+    if (rst != SG_OK)
+        return rst;
     const sg_sandbox_limits *l = limits ? limits : &w->limits;
     uint64_t cpu = l->cpu_ms < w->limits.cpu_ms ? l->cpu_ms : w->limits.cpu_ms;
     sg_sandbox_limits saved = w->limits;
@@ -1260,6 +1313,7 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
     }
     sg_status st = worker__outcome(w, true, began, ret_outcome);
     w->limits = saved;
+    worker__tmp_reset_begin(w); /* for the next call, while the caller looks at this one */
     return st;
 }
 

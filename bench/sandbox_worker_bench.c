@@ -60,9 +60,15 @@ int main(int argc, char **argv)
         double start = now_ms();
         for (int i = 0; i < n; i++) {
             double a = now_ms();
-            if (sg_worker_call(w, "f(1, 2)", NULL, &o, &d) != SG_OK ||
-                sg_outcome_info_get(o)->kind != SG_OUTCOME_OK) {
+            if (sg_worker_call(w, "f(1, 2)", NULL, &o, &d) != SG_OK) {
                 fprintf(stderr, "call %d failed: %s\n", i, d.message);
+                return 1;
+            }
+            if (sg_outcome_info_get(o)->kind != SG_OUTCOME_OK) {
+                char *js = NULL;
+                sg_outcome_to_json(o, &js);
+                fprintf(stderr, "call %d: %s\n", i, js ? js : "?");
+                free(js);
                 return 1;
             }
             t[i] = now_ms() - a;

@@ -226,7 +226,9 @@ int sg_limits_apply_rlimits(const struct sg_child_plan *plan)
 {
     const sg_sandbox_limits *l = plan->limits;
     uint64_t cpu_s = (l->cpu_ms + 999) / 1000;
-    if (limits__set(RLIMIT_CORE, 0, 0) < 0 || limits__set(RLIMIT_CPU, cpu_s, cpu_s + 1) < 0 ||
+    if (plan->cpu_rlimit && limits__set(RLIMIT_CPU, cpu_s, cpu_s + 1) < 0)
+        return -1;
+    if (limits__set(RLIMIT_CORE, 0, 0) < 0 ||
         limits__set(RLIMIT_FSIZE, l->file_size_bytes, l->file_size_bytes) < 0 ||
         limits__set(RLIMIT_NOFILE, l->open_files, l->open_files) < 0 ||
         limits__set(RLIMIT_MEMLOCK, 0, 0) < 0 || limits__set(RLIMIT_MSGQUEUE, 0, 0) < 0)

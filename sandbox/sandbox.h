@@ -77,6 +77,7 @@ struct sg_child_plan {
     const sg_sandbox_limits *limits;
     bool use_rlimit_as;
     bool use_rlimit_nproc;
+    bool cpu_rlimit; /* RLIMIT_CPU (soft = limit, hard = soft + 1 s) as a backstop */
     int life_fd;    /* read end of a pipe only the supervisor writes: one byte once the uid/gid
                        maps are written; EOF = supervisor gone */
     int status_fd;  /* write end: struct sg_child_report to the supervisor */

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -885,6 +886,11 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     plan.limits = &w->limits;
     plan.use_rlimit_as = w->cg.mech == SG_MECH_RLIMIT;
     plan.use_rlimit_nproc = true;
+    /* A plain run keeps RLIMIT_CPU as a backstop. A worker's zygote serves calls for as long as
+     * the caller wants: its CPU per phase is the supervisor's measurement alone (the kernel's
+     * limit would kill it after thousands of calls, and the supervisor may lack the
+     * CAP_SYS_RESOURCE needed to raise it later). */
+    plan.cpu_rlimit = w->as_main;
     plan.life_fd = life[0];
     plan.init_ctl_fd = -1; /* pid 1 takes life_fd over once it is set up */
     plan.status_fd = status[1];
@@ -1142,8 +1148,9 @@ static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)
     sg_outcome_free(w->import_outcome);
     w->import_outcome = o;
     w->ready = w->alive && sg_outcome_info_get(o)->kind == SG_OUTCOME_OK;
-    if (!w->ready)
+    if (!w->ready) {
         worker__stop(w);
+    }
     return SG_OK;
 }
 

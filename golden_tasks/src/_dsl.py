@@ -27,7 +27,7 @@ def C(args, expected=_NO, *, raises=None, kwargs=None, atol=None, rtol=None, nam
 
 
 def task(name, *, entry_point, prompt, solution, signature, tests, tags, properties=None,
-         timeout=None, fuzz=None):
+         timeout=None, fuzz=None, contract=None):
     t = {
         "task_id": f"sg/{name}",
         "prompt": textwrap.dedent(prompt).lstrip("\n"),
@@ -37,6 +37,8 @@ def task(name, *, entry_point, prompt, solution, signature, tests, tags, propert
         "signature": signature,
         "tests": tests,
     }
+    if contract is not None:
+        t["contract"] = textwrap.dedent(contract).strip("\n") + "\n"
     if properties:
         t["properties"] = properties
     if timeout is not None:

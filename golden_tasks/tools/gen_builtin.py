@@ -44,7 +44,9 @@ def enc_task(t):
 
 
 def dump(rows):
-    return "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in rows)
+    # UTF-8 as is, except U+2028/U+2029, which some line readers take for line ends
+    return "".join(json.dumps(r, ensure_ascii=False, allow_nan=False)
+                   .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n" for r in rows)
 
 
 def main():

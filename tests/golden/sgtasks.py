@@ -278,6 +278,7 @@ class T:
         self.max = kw.get("max")
         self.items = kw.get("items", [])  # element types; union alternatives; tuple members
         self.variadic = kw.get("variadic", False)
+        self.sorted = kw.get("sorted", False)
 
     def __repr__(self):
         return f"T({self.kind}, items={self.items})"
@@ -299,7 +300,7 @@ _TOKEN_RE = re.compile(r"""
     | (?P<punct>[\[\]\(\),|])
 """, re.VERBOSE)
 
-NAMES = {"None", "bool", "int", "float", "str", "bytes", "list", "set", "dict", "tuple", "finite", "ascii"}
+NAMES = {"None", "bool", "int", "float", "str", "bytes", "list", "set", "dict", "tuple", "finite", "ascii", "sorted"}
 INT64 = 2**63
 
 
@@ -441,7 +442,7 @@ class _Parser:
             if text == "set" and not is_hashable_type(el):
                 raise TypeSyntaxError("set element type is not hashable")
             t = T(text, items=[el])
-            self.sizes(t, 64)
+            self.sizes(t, 64, allow_sorted=(text == "list"))
             return t
         if text == "dict":
             self.take("punct", "[")
@@ -512,20 +513,25 @@ class _Parser:
             raise TypeSyntaxError(f"size must be a natural number, got {text!r}")
         setattr(t, which, int(text))
 
-    def sizes(self, t, limit):
+    def sizes(self, t, limit, allow_sorted=False):
         if self.at("("):
             self.take()
             seen = set()
             while True:
-                which = self.peek()[1][:-1]
+                tok = self.peek()
+                if allow_sorted and tok[0] == "name" and tok[1] == "sorted":
+                    which = "sorted"
+                    self.take()
+                    t.sorted = True
+                else:
+                    which = tok[1][:-1]
                 if which in seen:
-                    raise TypeSyntaxError(f"size option {which} given twice")
+                    raise TypeSyntaxError(f"option {which} given twice")
                 seen.add(which)
-                self.size_opt(t)
+                if which != "sorted":
+                    self.size_opt(t)
                 if self.at(","):
                     self.take()
-                    if len(seen) == 2:
-                        raise TypeSyntaxError("at most min= and max=")
                     continue
                 break
             self.take("punct", ")")
@@ -574,7 +580,7 @@ def is_hashable_type(t):
 def type_to_str(t):
     """Canonical text of a parsed type (used to detect duplicate union alternatives)."""
     def sz():
-        parts = []
+        parts = ["sorted"] if t.sorted else []
         if t.min is not None:
             parts.append(f"min={t.min}")
         if t.max is not None:
@@ -658,7 +664,14 @@ def conforms(v, t, options=True):
     if k == "bytes":
         return type(v) is bytes
     if k == "list":
-        return type(v) is list and all(conforms(x, t.items[0], options) for x in v)
+        if type(v) is not list or not all(conforms(x, t.items[0], options) for x in v):
+            return False
+        if options and t.sorted:
+            try:
+                return all(not (b < a) for a, b in zip(v, v[1:]))
+            except TypeError:
+                return False
+        return True
     if k == "set":
         return type(v) is set and all(conforms(x, t.items[0], options) for x in v)
     if k == "dict":
@@ -724,7 +737,10 @@ def generate(t, rng, max_size=None, depth=0):
             alphabet = _SAMPLE_CHARS
         return "".join(rng.choice(alphabet) for _ in range(n))
     if k == "list":
-        return [generate(t.items[0], rng, max_size, depth + 1) for _ in range(_gen_len(t, rng, max_size, 8))]
+        out = [generate(t.items[0], rng, max_size, depth + 1) for _ in range(_gen_len(t, rng, max_size, 8))]
+        if t.sorted:
+            out.sort()
+        return out
     if k == "set":
         out = set()
         for _ in range(_gen_len(t, rng, max_size, 8)):

@@ -25,6 +25,7 @@ the project's own canonical solutions with exec() in this process.
 import ast
 import copy
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -32,6 +33,7 @@ import random
 import signal
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -250,6 +252,29 @@ def run_cases(t, ns, cases, where, rep, verbose):
     return passed
 
 
+def make_contract(t, ns):
+    """A predicate on (args, kwargs) from the task's `contract`, or None."""
+    if "contract" not in t:
+        return None
+    code = compile(textwrap.dedent(t["contract"]), "<contract>", "exec")
+    sig = inspect.signature(ns[t["entry_point"]])
+
+    def holds(args, kwargs):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return False
+        bound.apply_defaults()
+        env = dict(ns)
+        env.update(copy.deepcopy(dict(bound.arguments)))
+        try:
+            exec(code, env)  # trusted: the project's own contract
+        except Exception:
+            return False
+        return True
+    return holds
+
+
 def task_seed(task_id):
     return int.from_bytes(hashlib.sha256(task_id.encode()).digest()[:8], "big")
 
@@ -273,9 +298,17 @@ def check_properties(t, ns, sig, cases, where, rep):
     declared = set(props)
     failures = 0
     outputs = []
+    contract = make_contract(t, ns)
+    if contract is not None:
+        for i, (c, args, kwargs, _) in enumerate(cases):
+            if "expected" in c and not contract(args, kwargs):
+                rep.fail(where, f"tests[{i}]: arguments do not satisfy the contract")
     for args, kwargs in input_sets(t, sig, cases, GENERATED_PER_TASK):
         if failures >= 3:
             break
+        if contract is not None and not contract(args, kwargs):
+            outputs.append(["invalid"])
+            continue
         before = copy.deepcopy((args, kwargs))
         ok, y = call_with_timeout(fn, args, kwargs, timeout)
 
@@ -353,7 +386,8 @@ def load_tasks(golden, rep, checker):
     if not files:
         rep.fail(str(golden / "builtin"), "no *.jsonl files")
     for path in files:
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            line = line[:-1] if line.endswith("\r") else line
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             where = f"{path.relative_to(golden.parent)}:{lineno}"
@@ -386,7 +420,7 @@ def check_buggy(golden, by_id, modules, rep, verbose):
         rep.fail(str(path), "missing")
         return 0
     n = 0
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not line.strip():
             continue
         where = f"{path.relative_to(golden.parent)}:{lineno}"
@@ -462,7 +496,7 @@ def check_vectors(golden, rep):
     n = 0
     tv = golden / "testdata" / "tagged_values.jsonl"
     if tv.exists():
-        for lineno, line in enumerate(tv.read_text(encoding="utf-8").splitlines(), 1):
+        for lineno, line in enumerate(tv.read_text(encoding="utf-8").split("\n"), 1):
             if not line.strip():
                 continue
             where = f"{tv.relative_to(golden.parent)}:{lineno}"
@@ -485,7 +519,7 @@ def check_vectors(golden, rep):
                 rep.fail(where, f"invalid vector accepted as {short(value)}")
     ts = golden / "testdata" / "type_strings.jsonl"
     if ts.exists():
-        for lineno, line in enumerate(ts.read_text(encoding="utf-8").splitlines(), 1):
+        for lineno, line in enumerate(ts.read_text(encoding="utf-8").split("\n"), 1):
             if not line.strip():
                 continue
             where = f"{ts.relative_to(golden.parent)}:{lineno}"

@@ -1,0 +1,236 @@
+"""Built-in tasks: evaluating expressions safely, without eval()."""
+
+from _dsl import C, P, sig, task
+
+TAGS = ["expressions"]
+
+TASKS = [
+    task(
+        "pricing_formula",
+        entry_point="evaluate_price",
+        prompt='''
+        def evaluate_price(formula: str, env: dict[str, int]) -> int:
+            """Evaluate a pricing formula exactly and return it rounded to an integer (cents),
+            ties to even. Do not use eval(), exec() or compile(): parse it.
+
+            Grammar (spaces allowed between tokens):
+                expr    = term { ("+" | "-") term }
+                term    = unary { ("*" | "/") unary }
+                unary   = "-" unary | primary
+                primary = number | name | name "(" expr { "," expr } ")" | "(" expr ")"
+                number  = digits [ "." digits ]        (ASCII digits)
+                name    = [A-Za-z_][A-Za-z0-9_]*
+            Names are variables from `env`, except that a name followed by "(" is a call of
+            min or max (at least one argument). Arithmetic is exact (rationals, no floats);
+            "/" is exact division. Errors: ValueError for a syntax error, an unknown function,
+            or nesting deeper than 50 parentheses/unary minuses; KeyError for an unknown
+            variable; ZeroDivisionError for division by zero.
+
+            >>> evaluate_price("base * qty * (1 - discount / 100) + 0.5", {"base": 1999, "qty": 3, "discount": 15})
+            5098
+            """
+        ''',
+        solution='''
+        import re
+        from fractions import Fraction
+
+        _TOKEN = re.compile(r"\\s*(?:([0-9]+(?:\\.[0-9]+)?)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
+        _MAX_DEPTH = 50
+
+
+        def _tokenize(text):
+            tokens, pos = [], 0
+            text = text.rstrip()
+            while pos < len(text):
+                m = _TOKEN.match(text, pos)
+                number, name, other = m.groups()
+                if number is not None:
+                    tokens.append(("num", Fraction(number)))
+                elif name is not None:
+                    tokens.append(("name", name))
+                elif other in "+-*/(),":
+                    tokens.append(("op", other))
+                else:
+                    raise ValueError("unexpected character " + repr(other))
+                pos = m.end()
+            tokens.append(("end", None))
+            return tokens
+
+
+        class _Parser:
+            def __init__(self, text, env):
+                self.tokens = _tokenize(text)
+                self.i = 0
+                self.env = env
+                self.depth = 0
+
+            def peek(self):
+                return self.tokens[self.i]
+
+            def take(self):
+                tok = self.tokens[self.i]
+                self.i += 1
+                return tok
+
+            def expect(self, op):
+                if self.take() != ("op", op):
+                    raise ValueError("expected " + op)
+
+            def enter(self):
+                self.depth += 1
+                if self.depth > _MAX_DEPTH:
+                    raise ValueError("nested too deeply")
+
+            def expr(self):
+                value = self.term()
+                while self.peek() in (("op", "+"), ("op", "-")):
+                    op = self.take()[1]
+                    rhs = self.term()
+                    value = value + rhs if op == "+" else value - rhs
+                return value
+
+            def term(self):
+                value = self.unary()
+                while self.peek() in (("op", "*"), ("op", "/")):
+                    op = self.take()[1]
+                    rhs = self.unary()
+                    value = value * rhs if op == "*" else value / rhs
+                return value
+
+            def unary(self):
+                if self.peek() == ("op", "-"):
+                    self.take()
+                    self.enter()
+                    value = -self.unary()
+                    self.depth -= 1
+                    return value
+                return self.primary()
+
+            def primary(self):
+                kind, val = self.take()
+                if kind == "num":
+                    return val
+                if kind == "name":
+                    if self.peek() == ("op", "("):
+                        if val not in ("min", "max"):
+                            raise ValueError("unknown function " + val)
+                        self.take()
+                        self.enter()
+                        args = [self.expr()]
+                        while self.peek() == ("op", ","):
+                            self.take()
+                            args.append(self.expr())
+                        self.expect(")")
+                        self.depth -= 1
+                        return min(args) if val == "min" else max(args)
+                    return Fraction(self.env[val])
+                if (kind, val) == ("op", "("):
+                    self.enter()
+                    value = self.expr()
+                    self.expect(")")
+                    self.depth -= 1
+                    return value
+                raise ValueError("unexpected token")
+
+
+        def evaluate_price(formula: str, env: dict[str, int]) -> int:
+            parser = _Parser(formula, env)
+            value = parser.expr()
+            if parser.peek()[0] != "end":
+                raise ValueError("trailing input")
+            return round(value)
+        ''',
+        signature=sig("str(chars='ab1.5+-*/() ,', max=14)", "dict[str(chars='ab', min=1, max=1), int(-100..100)](max=2)",
+                      returns="int"),
+        tests=[
+            C(["base * qty * (1 - discount / 100) + 0.5", {"base": 1999, "qty": 3, "discount": 15}], 5098),
+            C(["2.5", {}], 2, name="tie to even"),
+            C(["3.5", {}], 4),
+            C(["-2.5", {}], -2),
+            C(["1 / 3 * 3", {}], 1, name="exact rationals"),
+            C(["0.1 + 0.2 - 0.3", {}], 0),
+            C(["max(a, b, 7) - min(a)", {"a": 2, "b": 9}], 7),
+            C(["--5", {}], 5),
+            C(["(1 + 2", {}], raises="ValueError"),
+            C(["", {}], raises="ValueError"),
+            C(["2 ** 3", {}], raises="ValueError", name="no power operator"),
+            C(["x + 1", {}], raises="KeyError"),
+            C(["1 / (a - a)", {"a": 4}], raises="ZeroDivisionError"),
+            C(["__import__(1)", {}], raises="ValueError"),
+            C(["1.", {}], raises="ValueError"),
+            C(["(" * 60 + "1" + ")" * 60, {}], raises="ValueError", name="depth limit"),
+            C(["１", {}], raises="ValueError", name="fullwidth digit"),
+        ],
+        properties=[P("no_raise", **{"except": ["ValueError", "KeyError", "ZeroDivisionError"]}),
+                    P("returns_type"), P("no_mutation"), P("differential", same_exceptions=True)],
+        tags=TAGS,
+    ),
+    task(
+        "eval_rpn",
+        entry_point="eval_rpn",
+        prompt='''
+        def eval_rpn(tokens: list[str]) -> int:
+            """Evaluate integer Reverse Polish Notation. Tokens are integers (an optional '-'
+            then ASCII digits, e.g. "-3") or one of + - * /. Division truncates toward zero
+            (-7 / 2 is -3, as in C, not Python's floor division). Exactly one value must
+            remain. Raise ValueError for an unknown token, too few operands, or leftover
+            values; ZeroDivisionError for division by zero.
+
+            >>> eval_rpn(["4", "13", "5", "/", "+"])
+            6
+            """
+        ''',
+        solution='''
+        import re
+
+        _INT = re.compile(r"-?[0-9]+")
+
+
+        def eval_rpn(tokens: list[str]) -> int:
+            stack: list[int] = []
+            for tok in tokens:
+                if tok in ("+", "-", "*", "/"):
+                    if len(stack) < 2:
+                        raise ValueError("too few operands")
+                    b = stack.pop()
+                    a = stack.pop()
+                    if tok == "+":
+                        stack.append(a + b)
+                    elif tok == "-":
+                        stack.append(a - b)
+                    elif tok == "*":
+                        stack.append(a * b)
+                    else:
+                        if b == 0:
+                            raise ZeroDivisionError("division by zero")
+                        q = abs(a) // abs(b)
+                        stack.append(q if (a < 0) == (b < 0) else -q)
+                elif _INT.fullmatch(tok):
+                    stack.append(int(tok))
+                else:
+                    raise ValueError("bad token " + repr(tok))
+            if len(stack) != 1:
+                raise ValueError("expression does not reduce to one value")
+            return stack[0]
+        ''',
+        signature=sig("list[str(chars='-7203+*/', min=1, max=2)](max=7)", returns="int"),
+        tests=[
+            C([["4", "13", "5", "/", "+"]], 6),
+            C([["-7", "2", "/"]], -3, name="truncates toward zero"),
+            C([["7", "-2", "/"]], -3),
+            C([["-7", "-2", "/"]], 3),
+            C([["1", "2", "-"]], -1),
+            C([["5"]], 5),
+            C([[]], raises="ValueError", name="empty"),
+            C([["1", "+"]], raises="ValueError"),
+            C([["1", "2"]], raises="ValueError", name="leftover"),
+            C([["1", "0", "/"]], raises="ZeroDivisionError"),
+            C([["1", "x", "+"]], raises="ValueError"),
+            C([["٣"]], raises="ValueError", name="non-ASCII digit"),
+            C([["99999999999999999999", "3", "*"]], 299999999999999999997),
+        ],
+        properties=[P("no_raise", **{"except": ["ValueError", "ZeroDivisionError"]}), P("returns_type"),
+                    P("no_mutation"), P("differential", same_exceptions=True)],
+        tags=TAGS,
+    ),
+]

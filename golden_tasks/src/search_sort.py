@@ -371,6 +371,7 @@ TASKS = [
             C([["x", "1", ""]], ["", "1", "x"], name="digit run first"),
             C([["v1.10", "v1.9", "v1.9.1"]], ["v1.9", "v1.9.1", "v1.10"]),
             C([["a٣", "a2", "a10"]], ["a2", "a10", "a٣"], name="non-ASCII digit is not a digit"),
+            C([["b2", "a", "b2", "a"]], ["a", "a", "b2", "b2"], name="duplicates kept"),
             C([["99999999999999999999", "100000000000000000000"]], ["99999999999999999999", "100000000000000000000"], name="big numbers"),
         ],
         properties=[P("no_raise"), P("returns_type"), P("no_mutation"), P("idempotent")],

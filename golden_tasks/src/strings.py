@@ -455,6 +455,7 @@ TASKS = [
         ''',
         signature=sig("str(chars='aé€😀', max=8)", "int(-1..20)", returns="str"),
         tests=[
+            C(["hello world", 5], "hello"),
             C(["héllo", 2], "h"),
             C(["héllo", 3], "hé"),
             C(["", 0], ""),

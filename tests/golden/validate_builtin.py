@@ -42,6 +42,7 @@ from sgtasks import FormatError, TypeSyntaxError  # noqa: E402
 
 MIN_TASKS = 50
 MIN_CASES = 5
+MIN_BUGGY = 10
 GENERATED_PER_TASK = 120
 
 ALLOWED_IMPORTS = {
@@ -400,9 +401,32 @@ def load_tasks(golden, rep, checker):
             for p, m in errs:
                 rep.fail(where, f"{p}: {m}")
             if errs:
+                for msg in value_errors(t):  # the decoder names the bad tag or literal
+                    rep.fail(where, msg)
+            if errs:
                 continue
             tasks.append((path, lineno, where, t))
     return tasks
+
+
+def value_errors(t):
+    """Decoder messages for the tagged values of a task that failed the schema."""
+    out = []
+    tests = t.get("tests") if isinstance(t, dict) else None
+    for i, c in enumerate(tests if isinstance(tests, list) else []):
+        if not isinstance(c, dict):
+            continue
+        fields = [(f"tests[{i}].args[{j}]", a) for j, a in enumerate(c.get("args", []) or [])]
+        if isinstance(c.get("kwargs"), dict):
+            fields += [(f"tests[{i}].kwargs.{k}", v) for k, v in c["kwargs"].items()]
+        if "expected" in c:
+            fields.append((f"tests[{i}].expected", c["expected"]))
+        for path, v in fields:
+            try:
+                sgtasks.decode(v, path)
+            except FormatError as e:
+                out.append(str(e))
+    return out
 
 
 def hashseed_outputs(golden, seed):
@@ -463,6 +487,9 @@ def check_buggy(golden, by_id, modules, rep, verbose):
         for j, (a, ty) in enumerate(zip(margs, sig["args"])):
             if not sgtasks.conforms(a, sgtasks.parse_type(ty), options=False):
                 rep.fail(where, f"min_counterexample.args[{j}] does not conform to {ty}")
+        contract = make_contract(t, modules[b["task_id"]])
+        if contract is not None and not contract(margs, mkw):
+            rep.fail(where, "min_counterexample does not satisfy the task's contract")
         okr, want = call_with_timeout(ref, copy.deepcopy(margs), copy.deepcopy(mkw), t.get("timeout", 2.0))
         before = copy.deepcopy(margs)
         okc, got = call_with_timeout(fn, margs, mkw, t.get("timeout", 2.0))
@@ -637,6 +664,8 @@ def main(argv):
             if a[tid] != b.get(tid):
                 rep.fail(tid, "results depend on PYTHONHASHSEED (1 vs 2)")
     nbuggy = check_buggy(golden, by_id, modules, rep, verbose)
+    if nbuggy < MIN_BUGGY:
+        rep.fail("testdata/buggy_candidates.jsonl", f"{nbuggy} planted bugs, at least {MIN_BUGGY} expected")
     nvec = check_vectors(golden, rep)
     ncases = sum(len(t["tests"]) for _, _, _, t in tasks if "tests" in t)
     print(f"golden.builtin: {len(seen)} tasks, {ncases} cases, {nbuggy} planted bugs, {nvec} vectors; by theme: "

@@ -6,7 +6,8 @@
 
 Each src module defines TASKS (a list of task dicts with plain Python values in its tests); the
 values are written in the tagged encoding of docs/tasks.md. Also writes
-testdata/buggy_candidates.jsonl from src/_buggy.py."""
+testdata/buggy_candidates.jsonl from src/_buggy.py and the codec/type-language conformance vectors
+testdata/{tagged_values,type_strings}.jsonl from src/_vectors.py."""
 
 import importlib.util
 import json
@@ -66,6 +67,29 @@ def main():
         b["min_counterexample"] = enc
         rows.append(b)
     outputs[GOLDEN / "testdata" / "buggy_candidates.jsonl"] = dump(rows)
+    vec = load(GOLDEN / "src" / "_vectors.py")
+    rows = []
+    for text, valid, rep, canonical, note in vec.TAGGED:
+        row = {"json": text, "valid": valid}
+        if rep is not None:
+            row["repr"] = rep
+        if canonical is not None:
+            row["canonical"] = canonical
+        if note:
+            row["note"] = note
+        rows.append(row)
+    outputs[GOLDEN / "testdata" / "tagged_values.jsonl"] = dump(rows)
+    rows = []
+    for text, valid, good, bad, note in vec.TYPES:
+        row = {"type": text, "valid": valid}
+        if good:
+            row["conforming"] = good
+        if bad:
+            row["not_conforming"] = bad
+        if note:
+            row["note"] = note
+        rows.append(row)
+    outputs[GOLDEN / "testdata" / "type_strings.jsonl"] = dump(rows)
     stale = []
     for path, text in outputs.items():
         old = path.read_text(encoding="utf-8") if path.exists() else None

@@ -409,6 +409,45 @@ def load_tasks(golden, rep, checker):
     return tasks
 
 
+def check_public_data(golden, checker, rep):
+    """The schema must accept the public files users already have, as they are (HumanEval, MBPP,
+    MBPP+ from ../shared/data or $SNIPGATE_DATA_DIR). Missing data is a note, not a failure."""
+    import gzip
+    data = Path(os.environ.get("SNIPGATE_DATA_DIR", golden.parent.parent / "shared" / "data"))
+    files = [("HumanEval.jsonl.gz", gzip.open), ("mbpp.jsonl", open)] + \
+        [(p.name, open) for p in sorted(data.glob("MbppPlus*.jsonl"))]
+    checked = 0
+    for name, opener in files:
+        path = data / name
+        if not path.exists():
+            print(f"note: {path} not found; public-format check skipped for it")
+            continue
+        ids = set()
+        with opener(path, "rt", encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                t = sgtasks.loads_line(line, allow_constants=True)
+                checked += 1
+                for p, m in checker.errors(t)[:3]:
+                    rep.fail(f"{name}:{lineno}", f"public task rejected by the schema: {p}: {m}")
+                if t.get("task_id") in ids:
+                    rep.fail(f"{name}:{lineno}", "duplicate task_id")
+                ids.add(t.get("task_id"))
+    return checked
+
+
+def check_sources(golden, rep):
+    """golden_tasks/builtin/*.jsonl must be what golden_tasks/tools/gen_builtin.py writes."""
+    gen = golden / "tools" / "gen_builtin.py"
+    if not gen.exists():
+        return
+    r = subprocess.run([sys.executable, str(gen), "--check"], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        rep.fail("golden_tasks/src", "JSONL out of date with its sources (run tools/gen_builtin.py): "
+                 + r.stderr.strip().replace("\n", "; "))
+
+
 def value_errors(t):
     """Decoder messages for the tagged values of a task that failed the schema."""
     out = []
@@ -540,7 +579,7 @@ def check_vectors(golden, rep):
                     continue
                 if "repr" in v and repr_value(value) != v["repr"]:
                     rep.fail(where, f"decodes to {repr_value(value)}, vector says {v['repr']}")
-                if "canonical" in v and json.dumps(sgtasks.encode(value), ensure_ascii=False) != v["canonical"]:
+                if "canonical" in v and json.dumps(sgtasks.encode(value)) != json.dumps(json.loads(v["canonical"])):
                     rep.fail(where, f"encodes to {json.dumps(sgtasks.encode(value), ensure_ascii=False)}")
             elif err is None:
                 rep.fail(where, f"invalid vector accepted as {short(value)}")
@@ -667,10 +706,13 @@ def main(argv):
     if nbuggy < MIN_BUGGY:
         rep.fail("testdata/buggy_candidates.jsonl", f"{nbuggy} planted bugs, at least {MIN_BUGGY} expected")
     nvec = check_vectors(golden, rep)
+    npublic = check_public_data(golden, checker, rep)
+    check_sources(golden, rep)
     ncases = sum(len(t["tests"]) for _, _, _, t in tasks if "tests" in t)
     print(f"golden.builtin: {len(seen)} tasks, {ncases} cases, {nbuggy} planted bugs, {nvec} vectors; by theme: "
           + ", ".join(f"{k} {v}" for k, v in sorted(themes.items())))
-    print("JSON Schema: checked by the hand-written evaluator in tests/golden/sgtasks.py")
+    print(f"JSON Schema: checked by the hand-written evaluator in tests/golden/sgtasks.py; "
+          f"{npublic} public HumanEval/MBPP/MBPP+ tasks also validated against it")
     if rep.failures:
         print(f"FAILED: {len(rep.failures)} problem(s)")
         for f in rep.failures:

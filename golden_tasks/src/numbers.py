@@ -364,6 +364,8 @@ TASKS = [
             C([49], False),
         ],
         properties=[P("no_raise"), P("returns_type")],
+        timeout=1,
+        fuzz={"max_inputs": 1000, "max_seconds": 1},
         tags=TAGS,
     ),
     task(

@@ -153,6 +153,7 @@ TASKS = [
         ],
         properties=[P("no_raise", **{"except": ["ValueError"]}), P("returns_type"),
                     P("differential", same_exceptions=True)],
+        fuzz={"max_inputs": 500, "seeds": [["2038-01-19T03:14:07Z"], ["1999-12-31T23:59:59.999+14:00"]]},
         tags=TAGS,
     ),
     task(
@@ -293,6 +294,7 @@ TASKS = [
             C([""], raises="ValueError"),
         ],
         properties=[P("returns_type")],
+        fuzz={"seeds": [["http://a.b:1/?x"], ["https://[2001:db8::1]:8443/p%2Fq?a=%E2%82%AC#f"]]},
         tags=TAGS,
     ),
     task(

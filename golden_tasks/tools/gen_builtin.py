@@ -41,6 +41,8 @@ def enc_task(t):
             c["expected"] = sgtasks.encode(c["expected"])
         tests.append(c)
     out["tests"] = tests
+    if "seeds" in t.get("fuzz", {}):
+        out["fuzz"] = dict(t["fuzz"], seeds=[[sgtasks.encode(a) for a in seed] for seed in t["fuzz"]["seeds"]])
     return out
 
 

@@ -193,6 +193,19 @@ def check_task_semantics(t, where, rep):
                     rep.fail(where, f"tests[{i}].kwargs.{k}: does not conform")
             if "expected" in c and not sgtasks.conforms(exp, sig["returns"]):
                 rep.fail(where, f"tests[{i}].expected: {short(exp)} does not conform to {t['signature']['returns']}")
+    seeds = []
+    for i, seed in enumerate(t.get("fuzz", {}).get("seeds", [])):
+        try:
+            seeds.append([sgtasks.decode(a, f"fuzz.seeds[{i}][{j}]") for j, a in enumerate(seed)])
+        except FormatError as e:
+            rep.fail(where, str(e))
+    if sig and seeds:
+        for i, seed in enumerate(seeds):
+            if len(seed) > len(sig["args"]) or not all(
+                    sgtasks.conforms(a, ty, options=False) for a, ty in zip(seed, sig["args"])):
+                rep.fail(where, f"fuzz.seeds[{i}]: does not match the signature's types")
+    if cases is not None:
+        cases.extend(({"seed": True}, seed, {}, None) for seed in seeds)
     nargs = len(t["signature"]["args"]) if "signature" in t else 0
     declared_exc = None
     for k, p in enumerate(t.get("properties", [])):
@@ -230,6 +243,8 @@ def run_cases(t, ns, cases, where, rep, verbose):
     timeout = t.get("timeout", 2.0)
     passed = 0
     for i, (c, args, kwargs, exp) in enumerate(cases):
+        if c.get("seed"):
+            continue
         ok, got = call_with_timeout(fn, copy.deepcopy(args), copy.deepcopy(kwargs), timeout)
         label = f"tests[{i}]" + (f" ({c['name']})" if "name" in c else "")
         if "raises" in c:
@@ -249,7 +264,7 @@ def run_cases(t, ns, cases, where, rep, verbose):
             else:
                 passed += 1
     if verbose:
-        print(f"  {t['task_id']}: {passed}/{len(cases)} cases")
+        print(f"  {t['task_id']}: {passed}/{sum(1 for c in cases if not c[0].get('seed'))} cases")
     return passed
 
 
@@ -285,7 +300,7 @@ def input_sets(t, sig, cases, count):
     out = [(list(a), dict(k)) for _, a, k, _ in cases]
     if sig is None:
         return out
-    rng = random.Random(task_seed(t["task_id"]))
+    rng = random.Random(t.get("fuzz", {}).get("seed", task_seed(t["task_id"])))
     max_size = t.get("fuzz", {}).get("max_size")
     for _ in range(count):
         out.append(([sgtasks.generate(ty, rng, max_size) for ty in sig["args"]], {}))

@@ -48,6 +48,8 @@ TAGGED = [
     ('{"$set": [1, true]}', False, None, None, "1 == True in Python"),
     ('{"$set": [1, 1.0]}', False, None, None, "1 == 1.0 in Python"),
     ('{"$set": [[1]]}', False, None, None, "a list is not hashable"),
+    ('{"$set": [{"$float": "nan"}, {"$float": "nan"}]}', False, None, None, "two nans count as equal"),
+    ('{"$set": [{"$tuple": [1]}, {"$tuple": [true]}]}', False, None, None, "(1,) == (True,)"),
     ('{"$set": [{"$tuple": [1, "a"]}]}', True, "{(1, 'a')}", '{"$set": [{"$tuple": [1, "a"]}]}', ""),
     ('{"$bytes": ""}', True, "b''", '{"$bytes": ""}', ""),
     ('{"$bytes": "AP8="}', True, "b'\\x00\\xff'", '{"$bytes": "AP8="}', ""),

@@ -68,6 +68,10 @@ def is_hashable_value(v):
     return False
 
 
+def _is_nan(v):
+    return type(v) is float and math.isnan(v)
+
+
 def decode(j, path="value", depth=0):
     """Tagged JSON (as returned by loads_line) -> Python value. Raises FormatError."""
     if depth > MAX_DEPTH:
@@ -116,7 +120,7 @@ def _decode_tag(tag, v, path, depth):
             e = decode(x, f"{path}[{i}]", depth + 1)
             if not is_hashable_value(e):
                 raise FormatError(f"{path}[{i}]", "set element is not hashable")
-            if e in out:
+            if e in out or (_is_nan(e) and any(_is_nan(x) for x in out)):
                 raise FormatError(f"{path}[{i}]", "duplicate set element")
             out.add(e)
         return out
@@ -130,7 +134,7 @@ def _decode_tag(tag, v, path, depth):
             k = decode(pair[0], f"{path}[{i}][0]", depth + 1)
             if not is_hashable_value(k):
                 raise FormatError(f"{path}[{i}][0]", "dict key is not hashable")
-            if k in out:
+            if k in out or (_is_nan(k) and any(_is_nan(x) for x in out)):
                 raise FormatError(f"{path}[{i}][0]", "duplicate dict key")
             out[k] = decode(pair[1], f"{path}[{i}][1]", depth + 1)
         return out

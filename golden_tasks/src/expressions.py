@@ -13,7 +13,7 @@ TASKS = [
             """Evaluate a pricing formula exactly and return it rounded to an integer (cents),
             ties to even. Do not use eval(), exec() or compile(): parse it.
 
-            Grammar (spaces allowed between tokens):
+            Grammar (spaces U+0020, and no other whitespace, allowed around tokens):
                 expr    = term { ("+" | "-") term }
                 term    = unary { ("*" | "/") unary }
                 unary   = "-" unary | primary
@@ -34,13 +34,13 @@ TASKS = [
         import re
         from fractions import Fraction
 
-        _TOKEN = re.compile(r"\\s*(?:([0-9]+(?:\\.[0-9]+)?)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
+        _TOKEN = re.compile(r" *(?:([0-9]+(?:\\.[0-9]+)?)|([A-Za-z_][A-Za-z0-9_]*)|(.))", re.DOTALL)
         _MAX_DEPTH = 50
 
 
         def _tokenize(text):
             tokens, pos = [], 0
-            text = text.rstrip()
+            text = text.rstrip(" ")
             while pos < len(text):
                 m = _TOKEN.match(text, pos)
                 number, name, other = m.groups()
@@ -160,6 +160,8 @@ TASKS = [
             C(["1.", {}], raises="ValueError"),
             C(["(" * 60 + "1" + ")" * 60, {}], raises="ValueError", name="depth limit"),
             C(["１", {}], raises="ValueError", name="fullwidth digit"),
+            C(["1\t+ 1", {}], raises="ValueError", name="tab is not a space"),
+            C(["  1 +2  ", {}], 3),
         ],
         properties=[P("no_raise", **{"except": ["ValueError", "KeyError", "ZeroDivisionError"]}),
                     P("returns_type"), P("no_mutation"), P("differential", same_exceptions=True)],

@@ -183,6 +183,7 @@ TASKS = [
         ''',
         solution='''
         import math
+        from fractions import Fraction
 
 
         def stable_mean(values: list[float]) -> float:
@@ -190,14 +191,8 @@ TASKS = [
                 raise ValueError("mean of an empty list")
             if not all(math.isfinite(v) for v in values):
                 raise ValueError("non-finite value")
-            n = len(values)
-            try:
-                total = math.fsum(values)
-                if math.isfinite(total):
-                    return total / n
-            except OverflowError:
-                pass
-            return math.fsum(v / n for v in values)
+            # exact rational sum, one rounding at the end: the correctly rounded mean
+            return float(sum(Fraction(v) for v in values) / len(values))
         ''',
         signature=sig("list[float](max=6)", returns="float(finite)"),
         tests=[

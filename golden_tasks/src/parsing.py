@@ -12,12 +12,12 @@ TASKS = [
         def parse_date(text: str, fmt: str) -> tuple[int, int, int]:
             """Parse a calendar date written in the format `fmt` and return (year, month, day).
 
-            `fmt` is made of the tokens YYYY (exactly 4 digits), MM (exactly 2 digits), DD
-            (exactly 2 digits), each at most once, and literal characters that must appear
-            as-is. Digits are ASCII 0-9 only. The date must exist in the proleptic Gregorian
+            `fmt` is read left to right: where it starts with YYYY (exactly 4 digits), MM
+            (exactly 2 digits) or DD (exactly 2 digits) that token is taken, otherwise one
+            literal character that must appear as-is ("MMM" is MM then a literal M). Digits are ASCII 0-9 only. The date must exist in the proleptic Gregorian
             calendar (leap years included) with 1 <= year <= 9999. Raise ValueError if `text`
             does not match `fmt` exactly, if the date does not exist, or if `fmt` lacks one of
-            the three tokens.
+            the three tokens or has one twice.
 
             >>> parse_date("2024-02-29", "YYYY-MM-DD")
             (2024, 2, 29)
@@ -167,8 +167,8 @@ TASKS = [
             quoted: it starts with '"', ends with '"', may contain the delimiter, and writes a
             literal quote as '""'. Whitespace is kept as-is. An empty line is one empty field.
             Raise ValueError for a quote inside an unquoted field, an unterminated quoted field,
-            or characters between a closing quote and the next delimiter. `delimiter` is one
-            character other than '"'.
+            or characters between a closing quote and the next delimiter, and if `delimiter`
+            is not exactly one character other than '"'.
 
             >>> split_csv_line("a,'b',,c;d")
             ['a', "'b'", '', 'c;d']
@@ -236,64 +236,87 @@ TASKS = [
         def parse_url(url: str) -> tuple[str, str, int, str, list[tuple[str, str]]]:
             """Split an http or https URL into (scheme, host, port, path, query).
 
-            scheme is lower-cased and must be http or https; host is lower-cased, must be
-            non-empty (an IPv6 literal is returned without its brackets); port is the explicit
-            port (1-65535) or 80 for http and 443 for https; path is the percent-decoded path,
-            "/" when empty; query is the list of (name, value) pairs in order, split on '&',
-            percent-decoded with '+' meaning space, a pair without '=' having value "", empty
-            pieces skipped. The fragment is ignored. User info ("user@host") is not allowed.
-            Raise ValueError for anything else.
+            The URL is SCHEME "://" AUTHORITY [PATH] ["?" QUERY] ["#" FRAGMENT], where the
+            authority runs up to the first "/", "?" or "#" (or the end) and the path up to the
+            first "?" or "#". Rules:
+            - SCHEME is http or https in any case; it is returned lower-cased.
+            - AUTHORITY is HOST or HOST ":" PORT. HOST is either one or more ASCII letters,
+              digits, "-" and "." (returned lower-cased), or "[" IPV6 "]" where IPV6 is one
+              or more hex digits, ":" and "." (returned as written, without brackets). No "@"
+              (user info is refused).
+            - PORT is one or more ASCII digits with value 1..65535 (leading zeros allowed);
+              without a port, 80 for http and 443 for https.
+            - path: the PATH percent-decoded as by urllib.parse.unquote, or "/" if empty.
+            - query: QUERY split on "&", empty pieces skipped, each piece split at its first
+              "=" (no "=": value ""), names and values decoded by urllib.parse.unquote_plus.
+            - the fragment is ignored.
+            Raise ValueError for anything else, including any character U+0000-U+0020 or
+            U+007F anywhere in the URL.
 
             >>> parse_url("HTTPS://Example.COM:8443/a%20b?x=1&y=&z#frag")
             ('https', 'example.com', 8443, '/a b', [('x', '1'), ('y', ''), ('z', '')])
             """
         ''',
         solution='''
-        from urllib.parse import unquote, unquote_plus, urlsplit
+        import re
+        from urllib.parse import unquote, unquote_plus
+
+        _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\\?([^#]*))?(?:#.*)?", re.DOTALL)
+        _HOST = re.compile(r"(?:([A-Za-z0-9.-]+)|\\[([0-9A-Fa-f:.]+)\\])(?::([0-9]+))?")
 
 
         def parse_url(url: str) -> tuple[str, str, int, str, list[tuple[str, str]]]:
-            parts = urlsplit(url)
-            scheme = parts.scheme.lower()
+            if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):
+                raise ValueError("control character or space in URL")
+            m = _URL.fullmatch(url)
+            if m is None:
+                raise ValueError("not SCHEME://AUTHORITY...")
+            scheme = m.group(1).lower()
             if scheme not in ("http", "https"):
                 raise ValueError("scheme must be http or https")
-            if "@" in parts.netloc:
-                raise ValueError("user info not allowed")
-            host = parts.hostname  # lower-cased, brackets removed
-            if not host:
-                raise ValueError("missing host")
-            port = parts.port  # raises ValueError when out of range or not a number
-            if port is None:
-                if parts.netloc.endswith(":"):
-                    raise ValueError("empty port")
+            h = _HOST.fullmatch(m.group(2))
+            if h is None:
+                raise ValueError("bad authority")
+            host = h.group(1).lower() if h.group(1) is not None else h.group(2)
+            if h.group(3) is None:
                 port = 80 if scheme == "http" else 443
-            elif port == 0:
-                raise ValueError("port 0")
-            path = unquote(parts.path) or "/"
+            else:
+                port = int(h.group(3))
+                if not 1 <= port <= 65535:
+                    raise ValueError("port out of range")
+            path = unquote(m.group(3)) or "/"
             query = []
-            for piece in parts.query.split("&"):
-                if not piece:
-                    continue
-                name, _, value = piece.partition("=")
-                query.append((unquote_plus(name), unquote_plus(value)))
+            for piece in (m.group(4) or "").split("&"):
+                if piece:
+                    name, _, value = piece.partition("=")
+                    query.append((unquote_plus(name), unquote_plus(value)))
             return (scheme, host, port, path, query)
         ''',
-        signature=sig("str(max=40)", returns="tuple[str, str, int(1..65535), str, list[tuple[str, str]]]"),
+        signature=sig("str(chars='htps:/.a1[]?=&#%@ ', max=24)", returns="tuple[str(chars='htps', min=4, max=5), str(min=1), int(1..65535), str(min=1), list[tuple[str, str]]]"),
         tests=[
             C(["HTTPS://Example.COM:8443/a%20b?x=1&y=&z#frag"],
               ("https", "example.com", 8443, "/a b", [("x", "1"), ("y", ""), ("z", "")])),
             C(["http://example.com"], ("http", "example.com", 80, "/", [])),
             C(["https://[::1]/"], ("https", "::1", 443, "/", [])),
+            C(["http://[::1]:8080"], ("http", "::1", 8080, "/", [])),
             C(["http://h/p?q=a+b%2Bc&&q=2"], ("http", "h", 80, "/p", [("q", "a b+c"), ("q", "2")])),
+            C(["http://h?q=1"], ("http", "h", 80, "/", [("q", "1")]), name="query without path"),
+            C(["http://h:080/"], ("http", "h", 80, "/", []), name="leading zeros in port"),
             C(["ftp://example.com/"], raises="ValueError"),
             C(["http://user@example.com/"], raises="ValueError"),
             C(["http://example.com:99999/"], raises="ValueError"),
-            C(["http:///path"], raises="ValueError", name="no host"),
             C(["http://example.com:0/"], raises="ValueError"),
+            C(["http://h:/"], raises="ValueError", name="empty port"),
+            C(["http:///path"], raises="ValueError", name="no host"),
+            C(["http://exa mple.com/"], raises="ValueError", name="space"),
+            C(["http://[zz]/"], raises="ValueError"),
+            C(["http://bücher.example/"], raises="ValueError", name="IDN must be given as xn--"),
             C(["http://xn--bcher-kva.example/%C3%A9"], ("http", "xn--bcher-kva.example", 80, "/é", [])),
+            C(["http://h/caf%C3"], ("http", "h", 80, "/caf\ufffd", []), name="invalid UTF-8 escape"),
             C([""], raises="ValueError"),
         ],
-        properties=[P("returns_type")],
+        properties=[P("no_raise", **{"except": ["ValueError"]}), P("returns_type"),
+                    P("differential", same_exceptions=True)],
         fuzz={"seeds": [["http://a.b:1/?x"], ["https://[2001:db8::1]:8443/p%2Fq?a=%E2%82%AC#f"]]},
         tags=TAGS,
     ),
@@ -362,9 +385,10 @@ TASKS = [
             name to the list of its values, in order of appearance.
 
             Pairs are separated by '&'; empty pairs are skipped; a pair without '=' has value
-            ""; only the first '=' separates name and value. Names and values are
-            percent-decoded as UTF-8 (invalid sequences become U+FFFD) after '+' is turned
-            into a space. Dict keys appear in order of first appearance.
+            ""; only the first '=' separates name and value. Names and values are decoded
+            as by urllib.parse.unquote_plus ('+' is a space; %XX escapes decoded as UTF-8,
+            invalid sequences replaced by U+FFFD; a '%' not followed by two hex digits kept
+            as is). Dict keys appear in order of first appearance.
 
             >>> parse_query("a=1&b=&a=2&c")
             {'a': ['1', '2'], 'b': [''], 'c': ['']}

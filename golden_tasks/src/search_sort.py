@@ -337,8 +337,9 @@ TASKS = [
             """Sort strings in "natural" order: split each into runs of ASCII digits and runs
             of other characters; compare run by run, digit runs by their integer value and
             other runs as strings (code points); a digit run sorts before a non-digit run at
-            the same position. Strings whose runs compare equal ("a01" and "a1") are ordered
-            by plain string comparison. Returns a new list.
+            the same position; a string whose runs are a prefix of another's comes first.
+            Strings whose runs compare equal ("a01" and "a1") are ordered by plain string
+            comparison. Returns a new list.
 
             >>> natural_sort(["file10", "file2", "File1", "file1"])
             ['File1', 'file1', 'file2', 'file10']

@@ -458,4 +458,54 @@ TASKS = [
         properties=[P("no_raise"), P("returns_type"), P("no_mutation")],
         tags=TAGS,
     ),
+    task(
+        "sort_k_sorted",
+        entry_point="sort_k_sorted",
+        prompt='''
+        def sort_k_sorted(nums: list[int], k: int) -> list[int]:
+            """Sort a "k-sorted" list, where every element is at most k positions away from its
+            place in the sorted order (k >= 0), in O(n log k) time, returning a new list in
+            non-decreasing order. The input is not modified. Raise ValueError if k < 0.
+
+            >>> sort_k_sorted([2, 1, 4, 3, 6, 5], 1)
+            [1, 2, 3, 4, 5, 6]
+            """
+        ''',
+        solution='''
+        import heapq
+
+
+        def sort_k_sorted(nums: list[int], k: int) -> list[int]:
+            if k < 0:
+                raise ValueError("k must be >= 0")
+            heap = list(nums[:k + 1])
+            heapq.heapify(heap)
+            out = []
+            for x in nums[k + 1:]:
+                out.append(heapq.heappushpop(heap, x))
+            while heap:
+                out.append(heapq.heappop(heap))
+            return out
+        ''',
+        signature=sig("list[int(-9..9)](max=10)", "int(-1..10)", returns="list[int]"),
+        contract="""
+        if k >= 0:
+            order = sorted(range(len(nums)), key=lambda i: nums[i])
+            assert all(abs(pos - i) <= k for pos, i in enumerate(order)), "not k-sorted"
+        """,
+        tests=[
+            C([[2, 1, 4, 3, 6, 5], 1], [1, 2, 3, 4, 5, 6]),
+            C([[], 3], [], name="empty"),
+            C([[5], 0], [5]),
+            C([[1, 2, 3], 0], [1, 2, 3], name="k = 0: already sorted"),
+            C([[3, 2, 1], 2], [1, 2, 3]),
+            C([[3, 2, 1], 10], [1, 2, 3], name="k beyond length"),
+            C([[-1, -3, -2, 0], 2], [-3, -2, -1, 0], name="negatives"),
+            C([[2, 2, 1, 1], 2], [1, 1, 2, 2], name="duplicates"),
+            C([[1], -1], raises="ValueError"),
+        ],
+        properties=[P("no_raise", **{"except": ["ValueError"]}), P("returns_type"), P("no_mutation"),
+                    P("sorted_permutation"), P("differential", same_exceptions=True)],
+        tags=TAGS,
+    ),
 ]

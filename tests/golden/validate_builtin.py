@@ -420,7 +420,7 @@ def load_tasks(golden, rep, checker):
                     rep.fail(where, msg)
             if errs:
                 continue
-            tasks.append((path, lineno, where, t))
+            tasks.append((path, lineno, f"{where} ({t['task_id']})", t))
     return tasks
 
 
@@ -698,9 +698,9 @@ def main(argv):
         if not callable(ns.get(t["entry_point"])):
             rep.fail(where, f"entry_point {t['entry_point']} is not callable")
             continue
-        modules[tid] = ns
         if cases is None:
             continue
+        modules[tid] = ns  # tasks whose cases decode: the planted bugs may use them
         if not emit:
             run_cases(t, ns, cases, where, rep, verbose)
         all_outputs[tid] = check_properties(t, ns, sig, cases, where, rep)

@@ -235,4 +235,174 @@ TASKS = [
                     P("no_mutation"), P("differential", same_exceptions=True)],
         tags=TAGS,
     ),
+    task(
+        "eval_rule",
+        entry_point="eval_rule",
+        prompt='''
+        def eval_rule(rule: str, facts: dict[str, int | str | bool]) -> bool:
+            """Evaluate a business rule such as "country == 'DE' and (total >= 100 or vip == true)"
+            against `facts`, without eval(): parse it.
+
+            Grammar (spaces U+0020 allowed around tokens; keywords are lower case):
+                rule    = andexpr { "or" andexpr }
+                andexpr = notexpr { "and" notexpr }
+                notexpr = "not" notexpr | "(" rule ")" | name op literal
+                op      = "==" | "!=" | "<" | "<=" | ">" | ">="
+                literal = ["-"] digits | "'" chars without "'" "'" | "true" | "false"
+                name    = [A-Za-z_][A-Za-z0-9_]*, other than and, or, not, true, false
+            Semantics: the name's value is facts[name] (KeyError if absent). == and != compare
+            type and value: a bool never equals an int (true == 1 is false) and an int never
+            equals a str. <, <=, >, >= need two ints or two strs (code point order), else
+            ValueError. "and" and "or" evaluate left to right and stop as soon as the result is
+            known (so a missing name to the right of a decided "or" is not an error). Raise
+            ValueError for a syntax error or nesting deeper than 50.
+
+            >>> eval_rule("country == 'DE' and (total >= 100 or vip == true)", {"country": "DE", "total": 50, "vip": True})
+            True
+            """
+        ''',
+        solution='''
+        import re
+
+        _TOKEN = re.compile(r" *(?:(==|!=|<=|>=|<|>|\\(|\\))|(-?[0-9]+)|'([^']*)'|([A-Za-z_][A-Za-z0-9_]*)|(.))", re.DOTALL)
+        _KEYWORDS = {"and", "or", "not", "true", "false"}
+        _MAX_DEPTH = 50
+
+
+        def _tokenize(text):
+            text = text.rstrip(" ")
+            tokens, pos = [], 0
+            while pos < len(text):
+                m = _TOKEN.match(text, pos)
+                op, number, string, word, other = m.groups()
+                if op is not None:
+                    tokens.append(("op", op))
+                elif number is not None:
+                    tokens.append(("lit", int(number)))
+                elif string is not None:
+                    tokens.append(("lit", string))
+                elif word is not None:
+                    if word in ("true", "false"):
+                        tokens.append(("lit", word == "true"))
+                    elif word in _KEYWORDS:
+                        tokens.append(("kw", word))
+                    else:
+                        tokens.append(("name", word))
+                else:
+                    raise ValueError("unexpected character " + repr(other))
+                pos = m.end()
+            tokens.append(("end", None))
+            return tokens
+
+
+        def _compare(left, op, right):
+            if op in ("==", "!="):
+                same = type(left) is type(right) and left == right
+                return same if op == "==" else not same
+            if not ((type(left) is int and type(right) is int) or (type(left) is str and type(right) is str)):
+                raise ValueError("ordering needs two ints or two strs")
+            if op == "<":
+                return left < right
+            if op == "<=":
+                return left <= right
+            if op == ">":
+                return left > right
+            return left >= right
+
+
+        class _Rule:
+            """Parses to a tree first (so syntax errors are found before any evaluation)."""
+
+            def __init__(self, text):
+                self.tokens = _tokenize(text)
+                self.i = 0
+                self.depth = 0
+                self.tree = self.rule()
+                if self.tokens[self.i][0] != "end":
+                    raise ValueError("trailing input")
+
+            def take(self):
+                tok = self.tokens[self.i]
+                self.i += 1
+                return tok
+
+            def rule(self):
+                parts = [self.andexpr()]
+                while self.tokens[self.i] == ("kw", "or"):
+                    self.take()
+                    parts.append(self.andexpr())
+                return ("or", parts) if len(parts) > 1 else parts[0]
+
+            def andexpr(self):
+                parts = [self.notexpr()]
+                while self.tokens[self.i] == ("kw", "and"):
+                    self.take()
+                    parts.append(self.notexpr())
+                return ("and", parts) if len(parts) > 1 else parts[0]
+
+            def notexpr(self):
+                kind, val = self.take()
+                if (kind, val) == ("kw", "not") or (kind, val) == ("op", "("):
+                    self.depth += 1
+                    if self.depth > _MAX_DEPTH:
+                        raise ValueError("nested too deeply")
+                    if kind == "kw":
+                        node = ("not", self.notexpr())
+                    else:
+                        node = self.rule()
+                        if self.take() != ("op", ")"):
+                            raise ValueError("expected )")
+                    self.depth -= 1
+                    return node
+                if kind != "name":
+                    raise ValueError("expected a name")
+                op_kind, op = self.take()
+                if op_kind != "op" or op in ("(", ")"):
+                    raise ValueError("expected a comparison operator")
+                lit_kind, lit = self.take()
+                if lit_kind != "lit":
+                    raise ValueError("expected a literal")
+                return ("cmp", val, op, lit)
+
+
+        def _eval(node, facts):
+            kind = node[0]
+            if kind == "cmp":
+                return _compare(facts[node[1]], node[2], node[3])
+            if kind == "not":
+                return not _eval(node[1], facts)
+            if kind == "and":
+                return all(_eval(n, facts) for n in node[1])
+            return any(_eval(n, facts) for n in node[1])
+
+
+        def eval_rule(rule: str, facts: dict[str, int | str | bool]) -> bool:
+            return _eval(_Rule(rule).tree, facts)
+        ''',
+        signature=sig("str(chars='ab=!<>\\'1 andortuefls()', max=16)",
+                      "dict[str(chars='ab', min=1, max=1), int(-2..2) | str(chars='1a', max=1) | bool](max=2)",
+                      returns="bool"),
+        tests=[
+            C(["country == 'DE' and (total >= 100 or vip == true)", {"country": "DE", "total": 50, "vip": True}], True),
+            C(["country == 'DE' and total >= 100", {"country": "DE", "total": 50}], False),
+            C(["n == 1", {"n": True}], False, name="a bool is not an int"),
+            C(["n != '1'", {"n": 1}], True, name="an int is not a str"),
+            C(["x == 1 or missing == 2", {"x": 1}], True, name="short-circuit or"),
+            C(["x == 2 and missing == 2", {"x": 1}], False, name="short-circuit and"),
+            C(["missing == 2", {}], raises="KeyError"),
+            C(["a < 'b'", {"a": 1}], raises="ValueError", name="int vs str ordering"),
+            C(["a < 1", {"a": True}], raises="ValueError", name="bools are not ordered"),
+            C(["name >= 'é'", {"name": "ö"}], True, name="code point order"),
+            C(["not not t == true", {"t": True}], True),
+            C(["a == 1 or", {"a": 1}], raises="ValueError"),
+            C(["x == 1 or (y ==", {"x": 1}], raises="ValueError", name="syntax checked before evaluating"),
+            C(["and == 1", {"and": 1}], raises="ValueError", name="keyword as a name"),
+            C(["t > -3", {"t": -2}], True, name="negative literal"),
+            C(["(" * 51 + "a == 1" + ")" * 51, {"a": 1}], raises="ValueError", name="depth limit"),
+            C(["a == 'x' or a == 'y' and b == 1", {"a": "x", "b": 0}], True, name="and binds tighter"),
+        ],
+        properties=[P("no_raise", **{"except": ["ValueError", "KeyError"]}), P("returns_type"), P("no_mutation"),
+                    P("differential", same_exceptions=True)],
+        tags=TAGS,
+    ),
 ]

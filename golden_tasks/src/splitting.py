@@ -104,4 +104,60 @@ TASKS = [
                     P("differential", same_exceptions=True)],
         tags=TAGS,
     ),
+    task(
+        "group_split_indices",
+        entry_point="split_indices",
+        prompt='''
+        def split_indices(group_keys: list[str], salt: str, ratios: tuple[int, int, int]) -> dict[str, list[int]]:
+            """Split item indices into {"train": [...], "val": [...], "test": [...]} (all three
+            keys always present, in that order; indices ascending) so that all items with the
+            same group key are in the same split. An item's split is decided from its key
+            only: bucket = int.from_bytes(sha256((salt + "\\x00" + key).encode("utf-8")).digest()[:8],
+            "big") % sum(ratios); bucket < ratios[0] is train, < ratios[0] + ratios[1] is val,
+            else test. Raise ValueError if a ratio is negative or all are zero.
+
+            >>> split_indices(["a", "b", "a"], "s", (1, 1, 1))
+            {'train': [0, 2], 'val': [1], 'test': []}
+            """
+        ''',
+        solution='''
+        import hashlib
+
+
+        def split_indices(group_keys: list[str], salt: str, ratios: tuple[int, int, int]) -> dict[str, list[int]]:
+            if min(ratios) < 0 or sum(ratios) == 0:
+                raise ValueError("ratios must be non-negative and not all zero")
+            total = sum(ratios)
+            out: dict[str, list[int]] = {"train": [], "val": [], "test": []}
+            cache: dict[str, str] = {}
+            for i, key in enumerate(group_keys):
+                if key not in cache:
+                    digest = hashlib.sha256((salt + "\\x00" + key).encode("utf-8")).digest()
+                    bucket = int.from_bytes(digest[:8], "big") % total
+                    if bucket < ratios[0]:
+                        cache[key] = "train"
+                    elif bucket < ratios[0] + ratios[1]:
+                        cache[key] = "val"
+                    else:
+                        cache[key] = "test"
+                out[cache[key]].append(i)
+            return out
+        ''',
+        signature=sig("list[str(max=3)](max=8)", "str(max=3)", "tuple[int(-1..8), int(-1..3), int(-1..3)]",
+                      returns="dict[str(chars='trainvalest', min=3, max=5), list[int(0..)]](min=3, max=3)"),
+        tests=[
+            C([["u1", "u2", "u3", "u1", "u4", "u5", "u6", "u7"], "v1", (8, 1, 1)],
+              {"train": [2, 4, 5, 7], "val": [0, 3, 6], "test": [1]}),
+            C([["a", "b", "c", "d", "e", "f", "a"], "s", (1, 1, 1)], {"train": [0, 3, 4, 6], "val": [1, 2, 5], "test": []},
+              name="empty split still present"),
+            C([["x", "x", "x"], "k", (1, 0, 1)], {"train": [0, 1, 2], "val": [], "test": []}, name="one group"),
+            C([["ü", "日本", "", "a"], "salt", (1, 1, 1)], {"train": [], "val": [0, 1, 2, 3], "test": []}),
+            C([[], "s", (1, 1, 1)], {"train": [], "val": [], "test": []}),
+            C([["a"], "s", (0, 0, 0)], raises="ValueError"),
+            C([["a"], "s", (1, -1, 1)], raises="ValueError"),
+        ],
+        properties=[P("no_raise", **{"except": ["ValueError"]}), P("returns_type"), P("no_mutation"),
+                    P("differential", same_exceptions=True)],
+        tags=TAGS,
+    ),
 ]

@@ -28,9 +28,13 @@ def C(args, expected=_NO, *, raises=None, kwargs=None, atol=None, rtol=None, nam
 
 def task(name, *, entry_point, prompt, solution, signature, tests, tags, properties=None,
          timeout=None, fuzz=None, contract=None):
+    prompt = textwrap.dedent(prompt).lstrip("\n")
+    if "\\" in prompt and '    r"""' not in prompt:
+        # backslashes in the spec are meant literally: a raw docstring keeps its doctests valid
+        prompt = prompt.replace('    """', '    r"""', 1)
     t = {
         "task_id": f"sg/{name}",
-        "prompt": textwrap.dedent(prompt).lstrip("\n"),
+        "prompt": prompt,
         "entry_point": entry_point,
         "canonical_solution": textwrap.dedent(solution).lstrip("\n"),
         "complete_solution": True,

@@ -155,14 +155,15 @@ TASKS = [
         entry_point="json_string",
         prompt='''
         def json_string(text: str) -> str:
-            """Return `text` as a JSON string literal that uses only ASCII: wrap in double
-            quotes; escape " as \\\\", \\\\ as \\\\\\\\, and U+0008, U+000C, U+000A, U+000D,
-            U+0009 as \\\\b \\\\f \\\\n \\\\r \\\\t; write other characters below U+0020 and all
-            non-ASCII characters as \\\\uXXXX with lower-case hex, characters above U+FFFF as a
-            UTF-16 surrogate pair of two such escapes. DEL (U+007F) is kept as-is.
+            r"""Return `text` as a JSON string literal that uses only ASCII: wrap it in
+            double quotes; write " as \\", a backslash as \\\\, and U+0008, U+000C, U+000A,
+            U+000D, U+0009 as \\b \\f \\n \\r \\t; write every other character below U+0020,
+            DEL (U+007F) and every non-ASCII character as \\u followed by 4 lower-case hex
+            digits, characters above U+FFFF as a UTF-16 surrogate pair of two such escapes.
+            This is what json.dumps(text) produces.
 
-            >>> json_string('é"\\\\n')
-            '"\\\\u00e9\\\\"\\\\\\\\n"'
+            >>> print(json_string('é"\\\\'))
+            "\\u00e9\\"\\\\"
             """
         ''',
         solution='''
@@ -174,7 +175,7 @@ TASKS = [
                 cp = ord(ch)
                 if ch in simple:
                     out.append(simple[ch])
-                elif 0x20 <= cp < 0x80:
+                elif 0x20 <= cp < 0x7F:
                     out.append(ch)
                 elif cp < 0x10000:
                     out.append("\\\\u%04x" % cp)
@@ -190,7 +191,7 @@ TASKS = [
             C([""], '""'),
             C(["\n\t\x00"], '"\\n\\t\\u0000"'),
             C(["😀"], '"\\ud83d\\ude00"', name="astral: surrogate pair"),
-            C(["\x7f/"], '"\x7f/"', name="DEL and slash unescaped"),
+            C(["\x7f/"], '"\\u007f/"', name="DEL escaped, slash not"),
             C(["\u2028"], '"\\u2028"'),
             C(["ABC"], '"ABC"'),
         ],

@@ -76,6 +76,13 @@ def main():
             return rows
         rewrite(b / "strings.jsonl", strings)
 
+        def numbers(rows):
+            r = by_id(rows, "sg/roman_numerals")
+            r["prompt"] = r["prompt"].replace("'MCMXCIV'", "'MCMXCV'")
+            expected.append(("(sg/roman_numerals): prompt: an example disagrees", "wrong prompt example"))
+            return rows
+        rewrite(b / "numbers.jsonl", numbers)
+
         def buggy(rows):
             r = by_id(rows, "sg/eval_rpn")
             r["completion"] = "def eval_rpn(tokens):\n    return 0\n"

@@ -238,6 +238,28 @@ def check_task_semantics(t, where, rep):
     return sig, cases
 
 
+def run_prompt_examples(t, ns, where, rep):
+    """The >>> examples in the prompt's docstring must hold for the reference."""
+    import doctest
+    import io
+    try:
+        tree = ast.parse(t["prompt"])
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == t["entry_point"])
+        doc = ast.get_docstring(fn, clean=True) or ""
+        test = doctest.DocTestParser().get_doctest(doc, dict(ns), t["task_id"], None, 0)
+    except (SyntaxError, StopIteration, ValueError) as e:
+        rep.fail(where, f"prompt: examples do not parse: {e}")
+        return
+    if not test.examples:
+        rep.fail(where, "prompt: no >>> example")
+        return
+    out = io.StringIO()
+    result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test, out=out.write)
+    if result.failed:
+        rep.fail(where, "prompt: an example disagrees with the reference: " + " | ".join(
+            line.strip() for line in out.getvalue().splitlines() if line.strip() and not line.startswith("*"))[:400])
+
+
 def run_cases(t, ns, cases, where, rep, verbose):
     fn = ns.get(t["entry_point"])
     timeout = t.get("timeout", 2.0)
@@ -703,6 +725,7 @@ def main(argv):
         modules[tid] = ns  # tasks whose cases decode: the planted bugs may use them
         if not emit:
             run_cases(t, ns, cases, where, rep, verbose)
+            run_prompt_examples(t, ns, where, rep)
         all_outputs[tid] = check_properties(t, ns, sig, cases, where, rep)
     if emit:
         json.dump(all_outputs, sys.stdout, sort_keys=True)

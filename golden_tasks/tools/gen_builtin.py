@@ -17,6 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE.parent
 ROOT = GOLDEN.parent
+sys.dont_write_bytecode = True  # keep the source tree clean (it may be read-only)
 sys.path.insert(0, str(ROOT / "tests" / "golden"))
 sys.path.insert(0, str(GOLDEN / "src"))
 import sgtasks  # noqa: E402

@@ -36,6 +36,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # keep the source tree clean (it may be read-only)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sgtasks  # noqa: E402
 from sgtasks import FormatError, TypeSyntaxError  # noqa: E402
@@ -479,7 +480,8 @@ def check_sources(golden, rep):
     gen = golden / "tools" / "gen_builtin.py"
     if not gen.exists():
         return
-    r = subprocess.run([sys.executable, str(gen), "--check"], capture_output=True, text=True, timeout=300)
+    r = subprocess.run([sys.executable, str(gen), "--check"], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     if r.returncode != 0:
         rep.fail("golden_tasks/src", "JSONL out of date with its sources (run tools/gen_builtin.py): "
                  + r.stderr.strip().replace("\n", "; "))
@@ -506,7 +508,7 @@ def value_errors(t):
 
 
 def hashseed_outputs(golden, seed):
-    env = dict(os.environ, PYTHONHASHSEED=str(seed))
+    env = dict(os.environ, PYTHONHASHSEED=str(seed), PYTHONDONTWRITEBYTECODE="1")
     r = subprocess.run([sys.executable, __file__, str(golden), "--emit-outputs"],
                        env=env, capture_output=True, text=True, timeout=600)
     if r.returncode != 0:

@@ -38,11 +38,11 @@ BUGGY = [
                     out.append(b[j])
                     j += 1
             return out + a[i:] + b[j:]
-        ''', [(0, "a")], [(0, "")]),
+        ''', [(0, "0")], [(0, "")]),
     B("stable_sort_by_score", "wrong when two scores tie: breaks ties by name instead of keeping input order", '''
         def rank_players(records):
             return sorted(records, key=lambda r: (-r[1], r[0]))
-        ''', [("a", 0), ("", 0)]),
+        ''', [("0", 0), ("", 0)]),
     B("top_k_frequent_words", "wrong when two counts tie: tie-break ignores case (str.lower) instead of code point order", '''
         from collections import Counter
 

@@ -780,6 +780,64 @@ def _gen_len(t, rng, max_size, default_max):
 
 
 # ---------------------------------------------------------------------------------------------
+# One-step shrinking (the neighbourhood a minimal counterexample must resist)
+
+def shrink_steps(v, depth=0):
+    """Values one shrink step simpler than v: an int moved to 0, halfway or one step toward 0;
+    a float replaced by 0.0 or its integral part; a str/bytes with one item dropped or one
+    character replaced by 'a' or '0'; a container with one element dropped or shrunk; a tuple
+    with one member shrunk; a dict with one entry dropped or one value shrunk."""
+    t = type(v)
+    out = []
+    if t is bool:
+        if v:
+            out.append(False)
+    elif t is int:
+        for w in (0, v // 2 if v > 0 else -((-v) // 2), v - 1 if v > 0 else v + 1, -v if v < 0 else v):
+            if abs(w) < abs(v) or (w == -v and v < 0):
+                out.append(w)
+    elif t is float:
+        if v != 0.0 or math.copysign(1.0, v) < 0:
+            out.append(0.0)
+        if math.isfinite(v) and v != int(v):
+            out.append(float(int(v)))
+    elif t in (str, bytes):
+        for i in range(len(v)):
+            out.append(v[:i] + v[i + 1:])
+        fill = ("a", "0") if t is str else (b"a", b"0")
+        for i in range(len(v)):
+            for f in fill:
+                if v[i:i + 1] != f and (t is bytes or ord(v[i]) > ord(f)):
+                    out.append(v[:i] + f + v[i + 1:])
+    elif t in (list, tuple):
+        for i in range(len(v)):
+            if t is list:
+                out.append(v[:i] + v[i + 1:])
+            if depth < 8:
+                for w in shrink_steps(v[i], depth + 1):
+                    out.append(t(list(v[:i]) + [w] + list(v[i + 1:])))
+    elif t is dict:
+        keys = list(v)
+        for k in keys:
+            out.append({kk: vv for kk, vv in v.items() if kk != k})
+            if depth < 8:
+                for w in shrink_steps(v[k], depth + 1):
+                    d = dict(v)
+                    d[k] = w
+                    out.append(d)
+    elif t is set:
+        for e in v:
+            out.append(v - {e})
+    seen, uniq = set(), []
+    for w in out:
+        key = repr((type(w), w))
+        if key not in seen:
+            seen.add(key)
+            uniq.append(w)
+    return uniq
+
+
+# ---------------------------------------------------------------------------------------------
 # JSON Schema 2020-12, the keyword subset task.schema.json uses
 
 SCHEMA_KEYWORDS = {

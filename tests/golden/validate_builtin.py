@@ -581,6 +581,10 @@ def check_buggy(golden, by_id, modules, rep, verbose):
             differs = True
         if not differs:
             rep.fail(where, f"min_counterexample does not expose the bug (both give {short(want)})")
+        else:
+            simpler = shrink_neighbour_exposing(ref, fn, before, mkw, contract, t)
+            if simpler is not None:
+                rep.fail(where, f"min_counterexample is not minimal: {short(simpler)} also exposes the bug")
         passed = 0
         for c in t["tests"]:
             a = [sgtasks.decode(x) for x in c.get("args", [])]
@@ -594,6 +598,33 @@ def check_buggy(golden, by_id, modules, rep, verbose):
             print(f"  buggy {b['task_id']}: passes {passed}/{len(t['tests'])} cases; counterexample "
                   f"{short(before)} -> ref {short(want)}, bug {short(got)}")
     return n
+
+
+def exposes(ref, fn, args, kwargs, timeout):
+    """Whether the candidate fn and the reference disagree on (args, kwargs)."""
+    okr, want = call_with_timeout(ref, copy.deepcopy(args), copy.deepcopy(kwargs), timeout)
+    a = copy.deepcopy(args)
+    okc, got = call_with_timeout(fn, a, copy.deepcopy(kwargs), timeout)
+    if okr and okc:
+        return not sgtasks.strict_equal(got, want) or not sgtasks.strict_equal(a, args)
+    if not okr and not okc:
+        return type(got).__name__ != type(want).__name__
+    return True
+
+
+def shrink_neighbour_exposing(ref, fn, args, kwargs, contract, t):
+    """A one-step-simpler valid input that still exposes the bug, or None (the input is minimal)."""
+    sig = [sgtasks.parse_type(ty) for ty in t["signature"]["args"]]
+    for i, a in enumerate(args):
+        for w in sgtasks.shrink_steps(a):
+            cand = list(args[:i]) + [w] + list(args[i + 1:])
+            if i < len(sig) and not sgtasks.conforms(w, sig[i], options=False):
+                continue
+            if contract is not None and not contract(cand, kwargs):
+                continue
+            if exposes(ref, fn, cand, kwargs, t.get("timeout", 2.0)):
+                return cand
+    return None
 
 
 def check_vectors(golden, rep):

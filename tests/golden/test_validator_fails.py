@@ -90,8 +90,8 @@ def main():
             r = by_id(rows, "sg/parse_bool")
             r["min_counterexample"] = {"args": ["yes"]}
             expected.append(("min_counterexample does not expose the bug", "counterexample too weak"))
-            r = by_id(rows, "sg/kth_smallest")
-            r["min_counterexample"] = {"args": [[5], 0]}
+            r = by_id(rows, "sg/binary_search_leftmost")
+            r["min_counterexample"] = {"args": [[], 5]}
             expected.append(("min_counterexample is not minimal: [[], 0]", "counterexample not minimal"))
             return rows
         rewrite(g / "testdata" / "buggy_candidates.jsonl", buggy)

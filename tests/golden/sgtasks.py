@@ -8,7 +8,6 @@ executable reading of the documentation that the tests check the data against.
 
 import base64
 import math
-import random
 import re
 
 MAX_SAFE_INT = 2**53 - 1
@@ -304,7 +303,6 @@ _TOKEN_RE = re.compile(r"""
     | (?P<punct>[\[\]\(\),|])
 """, re.VERBOSE)
 
-NAMES = {"None", "bool", "int", "float", "str", "bytes", "list", "set", "dict", "tuple", "finite", "ascii", "sorted"}
 INT64 = 2**63
 
 

@@ -141,6 +141,10 @@ typedef struct sg_outcome_info {
     const char *traceback;    /* frames of <snippet> and <call> only, snippet line numbers */
     long exc_line;            /* line in the snippet, 0 if unknown */
     const char *value_repr;   /* ok outcome of a call: repr() of the value (capped), else NULL */
+    const char *value_json;   /* ok outcome of a call: the value as tagged JSON (docs/tasks.md,
+                                 exact plain types only), NULL if it has none: see value_error */
+    const char *value_error;  /* why a returned value has no value_json ("a value of type Foo has
+                                 no encoding", over the size cap, ...), else NULL */
     const char *detail;       /* one line of human-readable detail, "" if none */
     sg_limit_mechanism memory_mechanism;
     sg_limit_mechanism tasks_mechanism;

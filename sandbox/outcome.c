@@ -24,6 +24,8 @@ struct sg_outcome {
     char *exc_message;
     char *traceback;
     char *value_repr;
+    char *value_json;
+    char *value_error;
     char *detail;
 };
 
@@ -174,6 +176,8 @@ static void outcome__sync(sg_outcome *o)
     o->info.exc_message = o->exc_message;
     o->info.traceback = o->traceback;
     o->info.value_repr = o->value_repr;
+    o->info.value_json = o->value_json;
+    o->info.value_error = o->value_error;
     o->info.detail = o->detail;
 }
 
@@ -188,6 +192,8 @@ void sg_outcome_free(sg_outcome *o)
     free(o->exc_message);
     free(o->traceback);
     free(o->value_repr);
+    free(o->value_json);
+    free(o->value_error);
     free(o->detail);
     free(o);
 }
@@ -312,6 +318,22 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
     if (o->info.kind == SG_OUTCOME_OK && facts->is_call && outcome__field(r, 'r')) {
         if (!(o->value_repr = outcome__capped(r->fields['r'], r->lens['r'], limits->stdout_bytes)))
             goto fail;
+        /* The encoded value is data for a comparison made outside: never cut (a cut JSON text
+         * is not the value); over the cap it is refused instead. */
+        const char *j = outcome__field(r, 'j'), *why = outcome__field(r, 'J');
+        char capmsg[96];
+        if (j && r->lens['j'] > limits->stdout_bytes) {
+            snprintf(capmsg, sizeof capmsg, "the encoded value is over %llu bytes",
+                     (unsigned long long)limits->stdout_bytes);
+            j = NULL;
+            why = capmsg;
+        } else if (!j && !why) {
+            why = "no encoded value was reported";
+        }
+        if (j && !(o->value_json = outcome__dup(j, r->lens['j'])))
+            goto fail;
+        if (why && !(o->value_error = outcome__capped(why, strlen(why), 200)))
+            goto fail;
     }
     if (!(o->detail = outcome__dup(detail, strlen(detail))))
         goto fail;
@@ -346,6 +368,10 @@ sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome)
         outcome__dupfield(&o->traceback, src->traceback, src->traceback ? strlen(src->traceback) : 0) ||
         outcome__dupfield(&o->value_repr, src->value_repr,
                           src->value_repr ? strlen(src->value_repr) : 0) ||
+        outcome__dupfield(&o->value_json, src->value_json,
+                          src->value_json ? strlen(src->value_json) : 0) ||
+        outcome__dupfield(&o->value_error, src->value_error,
+                          src->value_error ? strlen(src->value_error) : 0) ||
         outcome__dupfield(&o->detail, src->detail, src->detail ? strlen(src->detail) : 0)) {
         sg_outcome_free(o);
         return SG_ERR_NOMEM;
@@ -457,6 +483,12 @@ sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
     }
     bad |= json_object_set_new(root, "value_repr",
                                i->value_repr ? outcome__json_text(i->value_repr, strlen(i->value_repr)) : json_null());
+    json_t *value = i->value_json ? json_loads(i->value_json, JSON_DECODE_ANY, NULL) : NULL;
+    bad |= json_object_set_new(root, "value", value ? value : json_null());
+    bad |= json_object_set_new(root, "value_error",
+                               i->value_error ? outcome__json_text(i->value_error, strlen(i->value_error))
+                                              : (i->value_json && !value ? json_string("not valid JSON")
+                                                                         : json_null()));
     bad |= json_object_set_new(root, "detail", outcome__json_text(i->detail, strlen(i->detail)));
     const sg_sandbox_limits *l = &i->limits;
     bad |= json_object_set_new(lim, "cpu_ms", json_integer((json_int_t)l->cpu_ms));

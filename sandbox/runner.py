@@ -185,6 +185,56 @@ def _format_exception_impl(e):
             ("l", line_no)]
 
 
+MAX_INT = (1 << 53) - 1
+
+
+def _encode(value):
+    """The value as tagged JSON (docs/tasks.md, "Tagged values"): exact plain types only.
+
+    Returns (json_text, None) or (None, why). A subclass of a plain type, a user class or a value
+    over the bounds (32 levels, 100,000 values) has no encoding: the caller's case fails.
+    """
+    import json
+    count = [0]
+
+    def enc(v, depth):
+        count[0] += 1
+        if count[0] > 100000:
+            raise ValueError("more than 100000 values")
+        if depth > 32:
+            raise ValueError("nested more than 32 deep")
+        t = type(v)
+        if v is None or t is bool or t is str:
+            return v
+        if t is int:
+            return v if -MAX_INT <= v <= MAX_INT else {"$int": str(v)}
+        if t is float:
+            if v != v or v in (float("inf"), float("-inf")) or (v == 0.0 and str(v)[0] == "-"):
+                return {"$float": "nan" if v != v else str(v)}
+            return v
+        if t is list:
+            return [enc(x, depth + 1) for x in v]
+        if t is tuple:
+            return {"$tuple": [enc(x, depth + 1) for x in v]}
+        if t is set or t is frozenset:
+            items = [enc(x, depth + 1) for x in v]
+            items.sort(key=lambda x: json.dumps(x, ensure_ascii=False, allow_nan=False))
+            return {"$set": items}
+        if t is bytes:
+            import binascii
+            return {"$bytes": binascii.b2a_base64(v, newline=False).decode("ascii")}
+        if t is dict:
+            if all(type(k) is str for k in v) and not (len(v) == 1 and next(iter(v)).startswith("$")):
+                return {k: enc(x, depth + 1) for k, x in v.items()}
+            return {"$dict": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in v.items()]}
+        raise TypeError("a value of type %s has no encoding" % getattr(t, "__qualname__", "?"))
+
+    try:
+        return json.dumps(enc(value, 0), ensure_ascii=False, allow_nan=False), None
+    except (TypeError, ValueError, RecursionError) as e:
+        return None, str(e)
+
+
 def _run_call(text, ns):
     """Evaluate one call (an expression, or statements) in the candidate's namespace."""
     SOURCES["<call>"] = text.splitlines()
@@ -200,7 +250,9 @@ def _run_call(text, ns):
             r = repr(value)
         except BaseException as e:
             return _format_exception(e)
-        return [("k", "ok"), ("r", r), ("y", type(value).__qualname__)]
+        j, why = _encode(value)
+        value_field = ("j", j) if j is not None else ("J", why)
+        return [("k", "ok"), ("r", r), ("y", type(value).__qualname__), value_field]
     except SystemExit as e:
         return [("k", "exit"), ("c", e.code if isinstance(e.code, int) else 1), ("m", e.code)]
     except BaseException as e:

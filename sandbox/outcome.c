@@ -58,53 +58,6 @@ sg_status sg_outcome_kind_parse(const char *name, sg_outcome_kind *ret_kind)
     return SG_ERR_INVALID_ARG;
 }
 
-void sg_frame_clear(struct sg_frame *frame)
-{
-    for (int i = 0; i < 128; i++) {
-        free(frame->fields[i]);
-        frame->fields[i] = NULL;
-        frame->lens[i] = 0;
-    }
-    frame->kind[0] = '\0';
-}
-
-/* Trust boundary: `body` comes from the sandbox. Every length is checked against `len`. */
-int sg_frame_parse(const unsigned char *body, size_t len, struct sg_frame *frame)
-{
-    sg_frame_clear(frame);
-    size_t i = 0;
-    while (i < len) {
-        if (len - i < 5)
-            goto fail;
-        unsigned tag = body[i];
-        uint32_t n = (uint32_t)body[i + 1] | (uint32_t)body[i + 2] << 8 |
-                     (uint32_t)body[i + 3] << 16 | (uint32_t)body[i + 4] << 24;
-        i += 5;
-        if (tag >= 128 || n > len - i || frame->fields[tag])
-            goto fail;
-        frame->fields[tag] = malloc((size_t)n + 1);
-        if (!frame->fields[tag])
-            goto fail;
-        memcpy(frame->fields[tag], body + i, n);
-        frame->fields[tag][n] = '\0';
-        frame->lens[tag] = n;
-        i += n;
-    }
-    const char *k = frame->fields['k'];
-    if (!k || strlen(k) >= sizeof frame->kind || frame->lens['k'] != strlen(k))
-        goto fail;
-    memcpy(frame->kind, k, strlen(k) + 1);
-    return 0;
-fail:
-    sg_frame_clear(frame);
-    return -1;
-}
-
-static bool outcome__kind_is(const struct sg_frame *f, const char *kind)
-{
-    return f && !strcmp(f->kind, kind);
-}
-
 /*
  * The verdict table, in order of precedence. Pure: unit-tested on hand-made facts.
  */
@@ -135,22 +88,22 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
         return SG_OUTCOME_SIGNAL;
     if (facts->protocol_error)
         return SG_OUTCOME_EXCEPTION;
-    if (outcome__kind_is(r, "exception")) {
+    if (sg_frame_is(r, "exception")) {
         /* A MemoryError is the memory limit only when the cgroup saw the limit hit; a class of
          * that name raised by the snippet is just an exception. */
-        const char *t = r->fields['t'];
+        const char *t = sg_frame_get(r, SG_TAG_TYPE, NULL);
         if (facts->mem_limit_hit && t && !strcmp(t, "MemoryError"))
             return SG_OUTCOME_MEMORY_LIMIT;
         return SG_OUTCOME_EXCEPTION;
     }
     /* A frame can only make things worse: `ok` needs the expected frame AND a clean exit that
      * the supervisor observed (a live zygote after its import has no status yet). */
-    if (outcome__kind_is(r, "exit")) {
-        const char *c = r->fields['c'];
+    if (sg_frame_is(r, "exit")) {
+        const char *c = sg_frame_get(r, SG_TAG_EXIT_CODE, NULL);
         return !facts->is_call && exited0 && c && !strcmp(c, "0") ? SG_OUTCOME_OK
                                                                  : SG_OUTCOME_EXCEPTION;
     }
-    bool good = outcome__kind_is(r, facts->is_call ? "ok" : "ready");
+    bool good = sg_frame_is(r, facts->is_call ? "ok" : "ready");
     if (good && (exited0 || (!facts->have_status && !facts->is_call)))
         return SG_OUTCOME_OK;
     return SG_OUTCOME_EXCEPTION; /* no result, or a non-zero exit */
@@ -203,9 +156,9 @@ const sg_outcome_info *sg_outcome_info_get(const sg_outcome *outcome)
     return outcome ? &outcome->info : NULL;
 }
 
-static const char *outcome__field(const struct sg_frame *f, int tag)
+static const char *outcome__field(const struct sg_frame *f, enum sg_frame_tag tag)
 {
-    return f ? f->fields[tag] : NULL;
+    return sg_frame_get(f, tag, NULL);
 }
 
 /*
@@ -291,15 +244,15 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
         if (facts->protocol_error) {
             t = "snipgate.ProtocolError";
             m = "the sandbox sent a malformed or unexpected result frame";
-        } else if (outcome__kind_is(r, "exception")) {
-            t = outcome__field(r, 't');
-            m = outcome__field(r, 'm') ? outcome__field(r, 'm') : "";
-            b = outcome__field(r, 'b') ? outcome__field(r, 'b') : "";
-            if (outcome__field(r, 'l'))
-                o->info.exc_line = atol(outcome__field(r, 'l'));
-        } else if (outcome__kind_is(r, "exit")) {
+        } else if (sg_frame_is(r, "exception")) {
+            t = outcome__field(r, SG_TAG_TYPE);
+            m = outcome__field(r, SG_TAG_MESSAGE) ? outcome__field(r, SG_TAG_MESSAGE) : "";
+            b = outcome__field(r, SG_TAG_TRACEBACK) ? outcome__field(r, SG_TAG_TRACEBACK) : "";
+            if (outcome__field(r, SG_TAG_LINE))
+                o->info.exc_line = atol(outcome__field(r, SG_TAG_LINE));
+        } else if (sg_frame_is(r, "exit")) {
             t = "SystemExit";
-            m = outcome__field(r, 'm') ? outcome__field(r, 'm') : "";
+            m = outcome__field(r, SG_TAG_MESSAGE) ? outcome__field(r, SG_TAG_MESSAGE) : "";
         } else if (o->info.kind == SG_OUTCOME_EXCEPTION) {
             t = "snipgate.NoResult";
             m = "the interpreter exited without reporting a result";
@@ -315,14 +268,14 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
                 snprintf(detail, sizeof detail, "%s: %.200s", t, m);
         }
     }
-    if (o->info.kind == SG_OUTCOME_OK && facts->is_call && outcome__field(r, 'r')) {
-        if (!(o->value_repr = outcome__capped(r->fields['r'], r->lens['r'], limits->stdout_bytes)))
+    if (o->info.kind == SG_OUTCOME_OK && facts->is_call && outcome__field(r, SG_TAG_REPR)) {
+        if (!(o->value_repr = outcome__capped(outcome__field(r, SG_TAG_REPR), r->lens[SG_TAG_REPR], limits->stdout_bytes)))
             goto fail;
         /* The encoded value is data for a comparison made outside: never cut (a cut JSON text
          * is not the value); over the cap it is refused instead. */
-        const char *j = outcome__field(r, 'j'), *why = outcome__field(r, 'J');
+        const char *j = outcome__field(r, SG_TAG_VALUE_JSON), *why = outcome__field(r, SG_TAG_VALUE_ERROR);
         char capmsg[96];
-        if (j && r->lens['j'] > limits->stdout_bytes) {
+        if (j && r->lens[SG_TAG_VALUE_JSON] > limits->stdout_bytes) {
             snprintf(capmsg, sizeof capmsg, "the encoded value is over %llu bytes",
                      (unsigned long long)limits->stdout_bytes);
             j = NULL;
@@ -330,7 +283,7 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
         } else if (!j && !why) {
             why = "no encoded value was reported";
         }
-        if (j && !(o->value_json = outcome__dup(j, r->lens['j'])))
+        if (j && !(o->value_json = outcome__dup(j, r->lens[SG_TAG_VALUE_JSON])))
             goto fail;
         if (why && !(o->value_error = outcome__capped(why, strlen(why), 200)))
             goto fail;

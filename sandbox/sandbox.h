@@ -2,7 +2,9 @@
  * Private interface of the sandbox. One file per kernel facility:
  *   namespaces.c  user/mount/pid/net/ipc/uts/cgroup namespaces, uid maps, the pid-1 init
  *   mounts.c      the tmpfs root, read-only binds, /tmp, /dev, /proc, pivot_root
- *   limits.c      limits parsing, rlimits and cgroups (v2, v1, or rlimits only)
+ *   limits.c      limits parsing, rlimits (and what rlimit mode carves out of the memory limit)
+ *   cgroup.c      cgroups: v2, else v1, else none (rlimits only); their trusted counters
+ *   frame.c       the frame protocol with the runner (frame.h)
  *   seccomp.c     the allow-list (libseccomp -> BPF), loading it, reading notifications
  *   contain.c     the checklist that applies all of them in order (sg_contain_*)
  *   worker.c      the supervisor: start, event loop, calls, restart, kill
@@ -21,6 +23,7 @@
 #include <sys/types.h>
 
 #include "gate/snipgate.h"
+#include "sandbox/frame.h"
 
 #define SG_SB_MAX_BINDS 16
 #define SG_SB_PATH_MAX 512
@@ -145,7 +148,7 @@ sg_status sg_mounts_elf_interp(const char *exe, char *buf, size_t len);
 int sg_mounts_setup(const struct sg_child_plan *plan, enum sg_stage *ret_stage, const char **ret_what);
 int sg_mounts_reset_tmp(const struct sg_child_plan *plan);
 
-/* limits.c */
+/* limits.c and cgroup.c */
 int sg_limits_apply_rlimits(const struct sg_child_plan *plan);
 uint64_t sg_limits_rlimit_tmp_bytes(const sg_sandbox_limits *l);
 uint64_t sg_limits_pipe_bytes(const sg_sandbox_limits *l);
@@ -178,11 +181,6 @@ bool sg_seccomp_is_wait(uint32_t arch, int nr);
 __attribute__((noreturn)) void sg_contain_child(const struct sg_child_plan *plan);
 
 /* outcome.c */
-struct sg_frame {
-    char kind[16];
-    char *fields[128]; /* indexed by tag byte, malloc'd, NUL-terminated */
-    size_t lens[128];
-};
 /* Facts the supervisor gathered about one phase, from trusted sources and from frames. */
 struct sg_facts {
     bool forbidden;
@@ -209,8 +207,5 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
                            const char *out, size_t out_len, bool out_trunc, const char *err,
                            size_t err_len, bool err_trunc, sg_outcome **ret_outcome);
 sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome);
-void sg_frame_clear(struct sg_frame *frame);
-/* Parse one frame body (untrusted bytes). Returns 0, or -1 if malformed. */
-int sg_frame_parse(const unsigned char *body, size_t len, struct sg_frame *frame);
 
 #endif

@@ -54,7 +54,7 @@ void sg_sandbox_interrupt(void)
 {
     worker__interrupted = 1;
 }
-#define WORKER_MAX_FRAME (1u << 20)
+#define WORKER_MAX_FRAME SG_FRAME_MAX_BODY
 /*
  * The bootstrap, given with -c. fd 3 holds: the build interpreter's 4-byte magic number, a 4-byte
  * little-endian length N, N bytes of marshal.dumps((startup_code, later_code)) of runner.py, then
@@ -325,7 +325,8 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
         /* A frame of an earlier call (its id is not ours) is stale: dropped, never judged. */
         char want[16];
         snprintf(want, sizeof want, "%u", (unsigned)w->call_id);
-        if (!f->fields['i'] || strcmp(f->fields['i'], want))
+        const char *id = sg_frame_get(f, SG_TAG_CALL_ID, NULL);
+        if (!id || strcmp(id, want))
             return;
     }
     bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") ||
@@ -341,6 +342,18 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
     }
 }
 
+struct worker_frame_ctx {
+    struct sg_worker *w;
+    enum worker_phase ph;
+};
+
+static void worker__frame_cb(void *ctx, struct sg_frame *f)
+{
+    struct worker_frame_ctx *c = ctx;
+    worker__on_frame(c->w, c->ph, f);
+}
+
+/* Trust boundary: read what the runner sent and parse every complete frame (frame.c). */
 static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
 {
     char tmp[65536];
@@ -359,26 +372,10 @@ static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
             continue;
         break;
     }
+    struct worker_frame_ctx ctx = {w, ph};
     size_t off = 0;
-    while (w->res.len - off >= 4) {
-        const unsigned char *p = (const unsigned char *)w->res.data + off;
-        uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-        if (len > WORKER_MAX_FRAME) {
-            worker__protocol_error(w);
-            break;
-        }
-        if (w->res.len - off - 4 < len)
-            break;
-        struct sg_frame f;
-        memset(&f, 0, sizeof f);
-        if (sg_frame_parse(p + 4, len, &f) < 0) {
-            worker__protocol_error(w);
-            break;
-        }
-        worker__on_frame(w, ph, &f);
-        sg_frame_clear(&f);
-        off += 4 + len;
-    }
+    if (sg_frame_split((const unsigned char *)w->res.data, w->res.len, &off, worker__frame_cb, &ctx) < 0)
+        worker__protocol_error(w);
     if (off) {
         memmove(w->res.data, w->res.data + off, w->res.len - off);
         w->res.len -= off;
@@ -1054,7 +1051,7 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
         f->wstatus = w->call_wstatus;
         if (!f->cpu_timeout)
             f->cpu_ms = w->call_exit_seen ? w->call_cpu_ms : worker__phase_cpu_ms(w);
-        const char *p = w->have_done ? w->done.fields['p'] : NULL;
+        const char *p = w->have_done ? sg_frame_get(&w->done, SG_TAG_PEAK_RSS, NULL) : NULL;
         f->peak_rss_kb = p ? strtoull(p, NULL, 10) : 0;
     } else if (w->have_exit_report && !w->alive) {
         f->have_status = true;
@@ -1247,16 +1244,6 @@ static int worker__write_request(int fd, const unsigned char *p, size_t len)
     return rc;
 }
 
-static size_t worker__put_field(unsigned char *buf, char tag, const char *val, size_t len)
-{
-    buf[0] = (unsigned char)tag;
-    buf[1] = (unsigned char)(len & 0xff);
-    buf[2] = (unsigned char)((len >> 8) & 0xff);
-    buf[3] = (unsigned char)((len >> 16) & 0xff);
-    buf[4] = (unsigned char)((len >> 24) & 0xff);
-    memcpy(buf + 5, val, len);
-    return 5 + len;
-}
 
 sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits *limits,
                          sg_outcome **ret_outcome, sg_diag *diag)
@@ -1292,20 +1279,18 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
     w->limits.stderr_bytes = l->stderr_bytes;
 
     unsigned char buf[WORKER_MAX_CALL + 64];
-    char num[24];
+    char num[24], id[16];
     snprintf(num, sizeof num, "%llu", (unsigned long long)cpu);
-    size_t n = 4;
-    n += worker__put_field(buf + n, 'x', code, len);
-    n += worker__put_field(buf + n, 'u', num, strlen(num));
-    char id[16];
     w->call_id++;
     snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
-    n += worker__put_field(buf + n, 'i', id, strlen(id));
-    uint32_t body = (uint32_t)(n - 4);
-    buf[0] = (unsigned char)(body & 0xff);
-    buf[1] = (unsigned char)((body >> 8) & 0xff);
-    buf[2] = (unsigned char)((body >> 16) & 0xff);
-    buf[3] = (unsigned char)((body >> 24) & 0xff);
+    size_t n = 4;
+    if (sg_frame_put(buf, sizeof buf, &n, SG_TAG_CODE, code, len) < 0 ||
+        sg_frame_put(buf, sizeof buf, &n, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
+        sg_frame_put(buf, sizeof buf, &n, SG_TAG_CALL_ID, id, strlen(id)) < 0) {
+        w->limits = saved;
+        return SG_ERR_INTERNAL;
+    }
+    sg_frame_seal(buf, n);
 
     worker__phase_begin(w, PHASE_CALL);
     uint64_t began = worker__now_ns();

@@ -175,10 +175,14 @@ static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const ch
     if (!f.rule_id || !f.name || !f.confidence || !f.message || !f.fix || !f.snippet)
         return SG_ERR_NOMEM;
     f.blocking = f.severity >= c->opts.fail_on;
-    if (sg_array_push(&rep->findings, f, SG_ENGINE_MAX_HITS * 2)) {
+    if (rep->findings.len >= SG_ENGINE_MAX_HITS * 2) {
+        /* the cap on findings per document: the report says it is truncated */
         rep->truncated = true;
         return SG_OK;
     }
+    /* Anything else is out of memory: a finding would be lost, so the check fails. */
+    if (sg_array_push(&rep->findings, f, SG_ENGINE_MAX_HITS * 2))
+        return SG_ERR_NOMEM;
     return SG_OK;
 }
 
@@ -336,6 +340,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         size_t first = rep->findings.len;
         out.hits.len = 0;
         out.suppressions.len = 0;
+        out.truncated = false;
         if (cb->too_deep) {
             const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
             sg_hit h = {se, cb->deep_where, cb->deep_where,
@@ -362,26 +367,29 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         size_t lblock;
         if (sg_resolver_limit_hit(res, &lblock, &lw) && lblock == cb->seq) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            sg_engine_hit(&out, lim, lw, lw,
-                          sg_arena_printf(rep->arena, "%s: a name is rebound, or star-imported, more often than the "
-                                                      "analysis follows", lim->info.message),
-                          NULL);
+            if ((st = sg_engine_hit(&out, lim, lw, lw,
+                                    sg_arena_printf(rep->arena, "%s: a name is rebound, or star-imported, more often "
+                                                                "than the analysis follows", lim->info.message),
+                                    NULL)))
+                goto out_free;
         }
         if (cb->depth_exceeded) {
             TSPoint where = cb->depth_where;
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            sg_engine_hit(&out, lim, where, where,
-                          sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",
-                                          lim->info.message, c->opts.max_depth),
-                          NULL);
+            if ((st = sg_engine_hit(&out, lim, where, where,
+                                    sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",
+                                                    lim->info.message, c->opts.max_depth),
+                                    NULL)))
+                goto out_free;
         }
         bool tree_error = ts_node_has_error(root);
         TSNode first_error = tree_error ? check__first_error(root) : root;
         if (cb->indent_error && (!tree_error || ts_node_start_point(first_error).row > cb->deep_where.row)) {
             /* Report the earliest error only, as Python would. */
             const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
-            sg_engine_hit(&out, se, cb->deep_where, cb->deep_where,
-                          sg_arena_printf(rep->arena, "%s: %s", se->info.message, cb->prescan_msg), NULL);
+            if ((st = sg_engine_hit(&out, se, cb->deep_where, cb->deep_where,
+                                    sg_arena_printf(rep->arena, "%s: %s", se->info.message, cb->prescan_msg), NULL)))
+                goto out_free;
             tree_error = false;
         }
         if (tree_error) {
@@ -404,17 +412,22 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
                 msg = k ? sg_arena_printf(rep->arena, "%s: unexpected `%s`", se->info.message, tok)
                         : sg_arena_printf(rep->arena, "%s: unexpected end of input", se->info.message);
             }
-            sg_engine_hit(&out, se, ts_node_start_point(e), ts_node_end_point(e), msg, NULL);
+            if ((st = sg_engine_hit(&out, se, ts_node_start_point(e), ts_node_end_point(e), msg, NULL)))
+                goto out_free;
         }
         for (size_t k = 0; k < out.hits.len; k++)
             if ((st = check__add(c, rep, doc, cb, &out.hits.items[k])))
                 goto out_free;
-        if (out.hits.len >= SG_ENGINE_MAX_HITS)
+        if (out.truncated || out.hits.len >= SG_ENGINE_MAX_HITS)
             rep->truncated = true;
         if ((st = check__suppressions(c, rep, doc, cb, &out, first)))
             goto out_free;
     }
-    check__sort_dedupe(rep);
+    /* A message that could not be formatted means memory ran out somewhere: not a verdict. */
+    if (sg_arena_failed(rep->arena) || sg_resolver_failed(res))
+        st = SG_ERR_NOMEM;
+    else
+        check__sort_dedupe(rep);
 out_free:
     sg_engine_out_free(&out);
     if (cbs) {

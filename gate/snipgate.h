@@ -113,7 +113,9 @@ SG_API sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const c
                                       bool replace_all, sg_diag *diag);
 /* Disable one rule by id (SG_ERR_UNKNOWN_RULE if there is none). */
 SG_API sg_status sg_rules_disable(sg_rules *rules, const char *id, sg_diag *diag);
-/* Add a host to the network allow-list: "api.example.com", or "*.example.com" for subdomains. */
+/* Add a host to the network allow-list: "api.example.com", or "*.example.com" for subdomains.
+ * Every function that changes a set (load, disable, allow_host) refuses a set that a checker was
+ * made from (SG_ERR_INVALID_ARG): it is immutable from then on. */
 SG_API sg_status sg_rules_allow_host(sg_rules *rules, const char *host);
 SG_API size_t sg_rules_count(const sg_rules *rules);
 /* Information about rule `index` (0 <= index < count), or NULL. */
@@ -161,7 +163,10 @@ typedef struct sg_finding {
 typedef struct sg_report sg_report;
 typedef struct sg_checker sg_checker;
 
-/* A checker bound to a rule set (borrowed: it must outlive the checker) and options (copied). */
+/* A checker bound to a rule set (borrowed: it must outlive the checker) and options (copied).
+ * Checking never passes a document it could not check completely: an allocation or internal
+ * failure while checking returns SG_ERR_NOMEM / SG_ERR_INTERNAL (an error verdict), never a
+ * report with findings missing. */
 SG_API sg_status sg_checker_new(const sg_rules *rules, const sg_options *opts, sg_checker **ret_checker);
 SG_API void sg_checker_free(sg_checker *checker);
 

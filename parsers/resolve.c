@@ -183,7 +183,22 @@ struct sg_resolver {
     uint32_t limit_block; /* the block (bind order) where the limit was hit */
     int budget;
     bool truncated; /* a depth or work limit cut the resolution in progress */
+    bool failed;    /* an allocation failed (sticky): results may be incomplete, never trust them */
 };
+
+/* Record an allocation failure: the check in progress must end in an error, not a verdict. */
+static void res__fail(sg_resolver *res)
+{
+    res->failed = true;
+}
+
+/* Release a scratch buffer, remembering whether it ran out of memory. */
+static void res__buf_done(sg_resolver *res, sg_buf *b)
+{
+    if (b->failed)
+        res__fail(res);
+    sg_buf_free(b);
+}
 
 static uint32_t res__hash(const char *s, uint32_t n)
 {
@@ -196,13 +211,17 @@ static uint32_t res__hash(const char *s, uint32_t n)
 static sg_scope *res__scope_new(sg_resolver *res, sg_scope *parent, bool is_class)
 {
     sg_scope *s = sg_arena_alloc(res->arena, sizeof *s);
-    if (!s)
+    if (!s) {
+        res__fail(res);
         return NULL;
+    }
     memset(s, 0, sizeof *s);
     s->parent = parent;
     s->is_class = is_class;
-    if (sg_array_push(&res->scopes, s, 0))
+    if (sg_array_push(&res->scopes, s, 0)) {
+        res__fail(res);
         return NULL;
+    }
     return s;
 }
 
@@ -250,8 +269,10 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
     if (s->count * 2 >= s->cap) {
         uint32_t ncap = s->cap ? s->cap * 2 : 16;
         res__binding **slots = sg_arena_alloc(res->arena, ncap * sizeof *slots);
-        if (!slots)
+        if (!slots) {
+            res__fail(res);
             return -1;
+        }
         memset(slots, 0, ncap * sizeof *slots);
         for (uint32_t i = 0; i < s->cap; i++) {
             res__binding *b = s->slots[i];
@@ -266,8 +287,10 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
         s->cap = ncap;
     }
     res__binding *b = sg_arena_alloc(res->arena, sizeof *b);
-    if (!b)
+    if (!b) {
+        res__fail(res);
         return -1;
+    }
     *b = (res__binding){.name = name, .name_len = n, .kind = kind, .qname = qname, .node = node, .src = src,
                         .scope = s, .seq = res->cur_seq, .pos = ts_node_start_byte(node), .definite = res->cond == 0};
     uint32_t i = res__hash(name, n) & (s->cap - 1);
@@ -327,12 +350,17 @@ static const char *res__ident_text(sg_resolver *res, const char *t, size_t *len)
         return t;
     size_t outlen = 0;
     uint8_t *norm = u8_normalize(UNINORM_NFKC, (const uint8_t *)t, n, NULL, &outlen);
-    if (!norm)
+    if (!norm) {
+        /* out of memory (the input is valid UTF-8): the name is unknown, not "not eval" */
+        res__fail(res);
         return t;
+    }
     char *copy = sg_arena_strndup(res->arena, (const char *)norm, outlen);
     free(norm);
-    if (!copy)
+    if (!copy) {
+        res__fail(res);
         return t;
+    }
     *len = outlen;
     return copy;
 }
@@ -681,7 +709,7 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
             } else {
                 ok = false;
             }
-            sg_buf_free(&sep);
+            res__buf_done(res, &sep);
             return ok;
         }
         if (((alen == 5 && (!memcmp(attr, "lower", 5) || !memcmp(attr, "upper", 5) || !memcmp(attr, "strip", 5))) ||
@@ -709,7 +737,7 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
                 }
                 sg_buf_append(out, d, dl);
             }
-            sg_buf_free(&tmp);
+            res__buf_done(res, &tmp);
             return ok;
         }
         return false;
@@ -798,7 +826,7 @@ static bool res__const(res__cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int 
                 i = j;
             }
         }
-        sg_buf_free(&tmp);
+        res__buf_done(res, &tmp);
         return ok;
     }
     if (s == sy->call)
@@ -821,7 +849,7 @@ const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t 
         if (ret_len)
             *ret_len = b.len;
     }
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
     return r;
 }
 
@@ -857,7 +885,7 @@ static const char *res__fstring(sg_resolver *res, TSNode n, bool skeleton)
         }
     }
     const char *r = (any || !skeleton) && !b.failed ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
     return r;
 }
 
@@ -1112,7 +1140,7 @@ static void res__import_call(res__cx *cx, sg_scope *scope, TSNode args, bool top
         res__add(out, res__normalize(res, b.data, len));
     }
     res->budget = saved - 1;
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
 }
 
 /* `inner` is a call to `getter` (operator.attrgetter / methodcaller) with a constant name: then
@@ -1140,7 +1168,7 @@ static bool res__getter_call(res__cx *cx, sg_scope *scope, TSNode inner, const c
         for (int i = 0; i < base.n; i++)
             res__add_join(res, out, base.q[i], b.data, b.len);
     }
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
     return true;
 }
 
@@ -1179,7 +1207,7 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
             if (res__const(cx, scope, ts_node_named_child(args, 1), &b, 0) && b.len && !b.truncated)
                 for (int k = 0; k < base.n; k++)
                     res__add_join(res, out, base.q[k], b.data, b.len);
-            sg_buf_free(&b);
+            res__buf_done(res, &b);
         } else if ((!strcmp(q, "globals") || !strcmp(q, "locals")) && nargs == 0) {
             res__add(out, "__main__");
         } else if (!strcmp(q, "vars") && nargs == 1) {
@@ -1200,7 +1228,7 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
                 if (res__const(cx, scope, ts_node_named_child(args, 0), &b, 0) && b.len && !b.truncated)
                     for (int k = 0; k < base.n; k++)
                         res__add_join(res, out, base.q[k], b.data, b.len);
-                sg_buf_free(&b);
+                res__buf_done(res, &b);
             }
         }
     }
@@ -1284,7 +1312,7 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
         if (res__const(cx, scope, res__field(n, sy->f_subscript), &b, 0) && b.len && !b.truncated)
             for (int i = 0; i < base.n; i++)
                 res__join_or_main(cx, scope, out, base.q[i], b.data, b.len, depth);
-        sg_buf_free(&b);
+        res__buf_done(res, &b);
     } else if (s == sy->call) {
         res__call(cx, scope, n, out, depth);
     } else if (s == sy->conditional_expression) {
@@ -1304,13 +1332,14 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
     }
 }
 
-void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out)
+sg_status sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out)
 {
     res__cx cx = {res, res->cur_src};
     out->n = 0;
     res->budget = RES_BUDGET;
     res->truncated = false;
     res__expr(&cx, scope, expr, out, 0);
+    return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1429,10 +1458,14 @@ static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
         if (from && ts_node_eq(c, res__field(stmt, sy->f_module_name)))
             continue;
         if (res__is(c, sy->wildcard_import)) {
-            if (module && !relative && sg_array_push(&scope->stars, module, 64) && !res->limit_hit) {
-                res->limit_hit = true;
-                res->limit_where = ts_node_start_point(c);
-                res->limit_block = res->cur_seq;
+            if (module && !relative && sg_array_push(&scope->stars, module, 64)) {
+                if (scope->stars.len < 64)
+                    res__fail(res); /* out of memory, not the cap */
+                else if (!res->limit_hit) {
+                    res->limit_hit = true;
+                    res->limit_where = ts_node_start_point(c);
+                    res->limit_block = res->cur_seq;
+                }
             }
             continue;
         }
@@ -1665,6 +1698,8 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
             break;
     }
     ts_tree_cursor_delete(&c);
+    if (!st && sg_resolver_failed(res))
+        st = SG_ERR_NOMEM;
     return st;
 }
 
@@ -1682,9 +1717,9 @@ sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_v
     size_t to = block + 1 < res->block_visits.len ? res->block_visits.items[block + 1] : res->visits.len;
     res->cur_src = src;
     res->cur_seq = (uint32_t)block;
-    for (size_t i = from; i < to; i++)
+    for (size_t i = from; i < to && !sg_resolver_failed(res); i++)
         visit(ctx, res->visits.items[i].node, res->visits.items[i].scope);
-    return SG_OK;
+    return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
 }
 
 sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth)
@@ -1719,6 +1754,11 @@ void sg_resolver_free(sg_resolver *res)
 sg_arena *sg_resolver_arena(sg_resolver *res)
 {
     return res->arena;
+}
+
+bool sg_resolver_failed(const sg_resolver *res)
+{
+    return res->failed || sg_arena_failed(res->arena);
 }
 
 bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)

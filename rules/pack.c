@@ -144,6 +144,9 @@ sg_status sg_rules_disable(sg_rules *rules, const char *id, sg_diag *diag)
 {
     if (!rules || !id)
         return SG_ERR_INVALID_ARG;
+    if (rules->frozen)
+        return sg_diag_set(diag, SG_ERR_INVALID_ARG, NULL, 0, 0, -1, 0,
+                           "rule set is in use and cannot change (cannot disable %s)", id);
     for (size_t i = 0; i < rules->rules.len; i++) {
         sg_rule *r = rules->rules.items[i];
         if (!strcmp(r->info.id, id)) {
@@ -170,7 +173,8 @@ static bool pack__valid_host(const char *h)
 
 sg_status sg_rules_allow_host(sg_rules *rules, const char *host)
 {
-    if (!rules || !host || !pack__valid_host(host))
+    /* A frozen set is shared, read-only, between checkers and threads. */
+    if (!rules || !host || rules->frozen || !pack__valid_host(host))
         return SG_ERR_INVALID_ARG;
     char *h = strdup(host);
     if (!h)

@@ -343,7 +343,7 @@ void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *r)
                         prescan__fail(r, SG_PRESCAN_INDENT, row, col, "inconsistent use of tabs and spaces in indentation");
                     else if (!expect_indent)
                         prescan__fail(r, SG_PRESCAN_INDENT, row, col, "unexpected indent");
-                    else if (sp == PRESCAN_MAX_INDENT)
+                    else if (sp + 1 >= PRESCAN_MAX_INDENT) /* CPython: indent + 1 >= MAXINDENT */
                         prescan__fail(r, SG_PRESCAN_TOO_DEEP, row, col, "too many levels of indentation");
                     else {
                         sp++;

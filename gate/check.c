@@ -162,7 +162,10 @@ static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const ch
     const char *ls;
     size_t ll;
     long doc_line = f.line - c->opts.line_offset;
-    if (sg_doc_line(doc, doc_line, &ls, &ll)) {
+    sg_status lst = sg_doc_line(doc, doc_line, &ls, &ll);
+    if (lst == SG_ERR_NOMEM)
+        return lst;
+    if (lst == SG_OK) {
         if (ll > 400) {
             ll = 400;
             while (ll > 0 && ((unsigned char)ls[ll] & 0xc0) == 0x80)

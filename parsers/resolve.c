@@ -348,15 +348,20 @@ static const char *res__ident_text(sg_resolver *res, const char *t, size_t *len)
         ascii = !((unsigned char)t[i] & 0x80);
     if (ascii || n > SG_MAX_QNAME)
         return t;
-    size_t outlen = 0;
-    uint8_t *norm = u8_normalize(UNINORM_NFKC, (const uint8_t *)t, n, NULL, &outlen);
+    /* NFKC expands a code point to at most 18: a name short enough fits in the stack buffer, and
+     * then libunistring allocates nothing that could fail unnoticed (it would shrink a heap
+     * result with a realloc whose failure it ignores). */
+    uint8_t small[SG_MAX_QNAME * 18 + 1];
+    size_t outlen = sizeof small;
+    uint8_t *norm = u8_normalize(UNINORM_NFKC, (const uint8_t *)t, n, small, &outlen);
     if (!norm) {
         /* out of memory (the input is valid UTF-8): the name is unknown, not "not eval" */
         res__fail(res);
         return t;
     }
     char *copy = sg_arena_strndup(res->arena, (const char *)norm, outlen);
-    free(norm);
+    if (norm != small)
+        free(norm);
     if (!copy) {
         res__fail(res);
         return t;

@@ -313,7 +313,7 @@ static sg_status pack__add_root(sg_rules *rules, const char *pattern)
     return SG_OK;
 }
 
-char *sg_regex_anchor(const char *re)
+static char *pack__anchor(const char *re, bool *ret_nomem)
 {
     char all[512], cur[256] = "";
     size_t al = 0, cl = 0, longest = 0;
@@ -395,7 +395,19 @@ char *sg_regex_anchor(const char *re)
     char *r = malloc(al);
     if (r)
         memcpy(r, all, al);
+    else
+        *ret_nomem = true;
     return r;
+}
+
+sg_status sg_regex_anchor(const char *re, char **ret_anchors)
+{
+    bool nomem = false;
+    char *a = pack__anchor(re, &nomem);
+    if (nomem)
+        return SG_ERR_NOMEM;
+    *ret_anchors = a;
+    return SG_OK;
 }
 
 bool sg_regex_anchors_in(const char *anchors, const char *text, size_t n)
@@ -704,7 +716,8 @@ static sg_status pack__credentials(pack__ctx *c, yaml_node_t *n, sg_rule *r)
         if (!r->value_anchors)
             return SG_ERR_NOMEM;
         for (size_t i = 0; i < count; i++)
-            r->value_anchors[i] = sg_regex_anchor(srcs[i]);
+            if (sg_regex_anchor(srcs[i], &r->value_anchors[i]))
+                return SG_ERR_NOMEM;
     }
     r->min_length = 1;
     if ((v = pack__get(c, n, "min_length"))) {

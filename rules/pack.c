@@ -35,6 +35,8 @@ static void pack__rule_free(sg_rule *r)
     free((char *)r->info.confidence);
     free((char *)r->info.message);
     free((char *)r->info.fix);
+    free((char *)r->info.rationale);
+    free((char *)r->info.example);
     free((char *)r->info.matches);
     free((char *)r->info.pack);
     pack__strv_free(r->names, r->nnames);
@@ -244,13 +246,14 @@ static const sg_rule pack__fallback_syntax = {
     .info = {.id = "SG001", .name = "syntax-error", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 20,
              .message = "the snippet does not parse as Python, so it cannot be checked",
              .fix = "Regenerate the snippet; only complete, valid Python 3 can pass the gate.", .kind = "builtin",
-             .matches = "code that does not parse", .pack = "builtin", .enabled = true},
+             .matches = "code that does not parse", .pack = "builtin", .enabled = true, .rationale = "",
+             .example = ""},
     .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_SYNTAX_ERROR};
 static const sg_rule pack__fallback_limit = {
     .info = {.id = "SG002", .name = "analysis-limit", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 400,
              .message = "the snippet exceeds an analysis limit, so it cannot be checked",
              .fix = "Simplify the code.", .kind = "builtin", .matches = "input beyond a limit", .pack = "builtin",
-             .enabled = true},
+             .enabled = true, .rationale = "", .example = ""},
     .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_LIMIT};
 
 bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len)
@@ -908,7 +911,7 @@ static char *pack__describe(const sg_rule *r)
 static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
 {
     static const char *const keys[] = {"id", "name", "severity", "confidence", "cwe", "message", "fix",
-                                       "enabled", "match", NULL};
+                                       "rationale", "example", "enabled", "match", NULL};
     static const char *const match_keys[] = {"calls", "where", "where_any", "references", "imports",
                                              "attributes", "credentials", "network", "query", "capture",
                                              "builtin", "modules", NULL};
@@ -928,6 +931,8 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
         (st = pack__str(c, n, "name", true, (char **)&r->info.name)) ||
         (st = pack__str(c, n, "message", true, (char **)&r->info.message)) ||
         (st = pack__str(c, n, "fix", false, (char **)&r->info.fix)) ||
+        (st = pack__str(c, n, "rationale", false, (char **)&r->info.rationale)) ||
+        (st = pack__str(c, n, "example", false, (char **)&r->info.example)) ||
         (st = pack__str(c, n, "severity", true, &sev)) || (st = pack__str(c, n, "confidence", false, &conf)))
         goto out_free;
     for (const char *p = r->info.id; *p; p++)
@@ -950,7 +955,8 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
     }
     r->info.confidence = conf;
     conf = NULL;
-    if (!r->info.fix && !(r->info.fix = strdup(""))) {
+    if ((!r->info.fix && !(r->info.fix = strdup(""))) || (!r->info.rationale && !(r->info.rationale = strdup(""))) ||
+        (!r->info.example && !(r->info.example = strdup("")))) {
         st = SG_ERR_NOMEM;
         goto out_free;
     }

@@ -435,14 +435,22 @@ sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size
 /* ------------------------------------------------------------------------------------------ */
 /* Rules for people: the reference page and `snipgate rules --explain`                          */
 
-/* Text inside a Markdown table cell or a paragraph: one line, `|` escaped. */
+/* Text inside a Markdown table cell or a paragraph: one line, `|` escaped, and outside `code`
+ * spans the characters Markdown would read as emphasis or HTML (__globals__, os.exec*, <string>). */
 static void render__md_inline(FILE *out, const char *s)
 {
+    bool code = false;
     for (const char *p = s ? s : ""; *p; p++) {
+        if (*p == '`')
+            code = !code;
         if (*p == '|')
             fputs("\\|", out);
         else if (*p == '\n' || *p == '\r' || *p == '\t')
             fputc(' ', out);
+        else if (!code && (*p == '*' || *p == '_' || *p == '\\'))
+            fprintf(out, "\\%c", *p);
+        else if (!code && *p == '<')
+            fputs("&lt;", out);
         else
             fputc(*p, out);
     }
@@ -482,9 +490,9 @@ static void render__md_rule(FILE *out, const sg_rule_info *ri)
     fprintf(out, "- Kind: %s%s\n", ri->kind, ri->enabled ? "" : " (disabled)");
     fputs("- Matches: ", out);
     render__md_inline(out, ri->matches);
-    fputs("\n\n", out);
+    fputs("\n- Reported as: \"", out);
     render__md_inline(out, ri->message);
-    fputs(".\n\n", out);
+    fputs("\"\n\n", out);
     if (ri->rationale && *ri->rationale) {
         fputs("**Why:** ", out);
         render__md_inline(out, ri->rationale);

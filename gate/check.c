@@ -141,7 +141,10 @@ static const sg_rule *check__builtin(const sg_checker *c, sg_builtin which)
     return sg_rules_builtin(c->rules, which);
 }
 
-static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h)
+/* Record a hit as a finding. Past the cap on findings the hit is dropped and the report marked
+ * truncated (which blocks: see check__truncated), unless `over_cap` (the truncation finding). */
+static sg_status check__add_ex(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h,
+                               bool over_cap)
 {
     sg_finding f = {0};
     const sg_rule *r = h->rule;
@@ -178,15 +181,33 @@ static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const ch
     if (!f.rule_id || !f.name || !f.confidence || !f.message || !f.fix || !f.snippet)
         return SG_ERR_NOMEM;
     f.blocking = f.severity >= c->opts.fail_on;
-    if (rep->findings.len >= SG_ENGINE_MAX_HITS * 2) {
+    if (rep->findings.len >= SG_ENGINE_MAX_HITS * 2 && !over_cap) {
         /* the cap on findings per document: the report says it is truncated */
         rep->truncated = true;
         return SG_OK;
     }
     /* Anything else is out of memory: a finding would be lost, so the check fails. */
-    if (sg_array_push(&rep->findings, f, SG_ENGINE_MAX_HITS * 2))
+    if (sg_array_push(&rep->findings, f, 0))
         return SG_ERR_NOMEM;
     return SG_OK;
+}
+
+static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h)
+{
+    return check__add_ex(c, rep, doc, cb, h, false);
+}
+
+/* Findings were dropped past a cap: any of them could have been the one that blocks (10,000 low
+ * findings, then eval()), so a truncated report blocks with SG002 where the cut happened. */
+static sg_status check__truncated(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb)
+{
+    const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
+    sg_hit h = {lim, {0, 0}, {0, 0},
+                sg_arena_printf(rep->arena, "%s: more than %d findings in one block or %d in the document; the "
+                                            "rest were not recorded, so the snippet cannot be passed",
+                                lim->info.message, SG_ENGINE_MAX_HITS, SG_ENGINE_MAX_HITS * 2),
+                NULL};
+    return check__add_ex(c, rep, doc, cb, &h, true);
 }
 
 static int check__cmp(const void *pa, const void *pb)
@@ -290,6 +311,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         goto out_free;
     }
     size_t used = 0;
+    const check__block *cut = NULL; /* the first block where findings were dropped */
     for (size_t i = 0; i < nb; i++) {
         sg_block *b = &doc->blocks.items[i];
         check__block *cb = &cbs[used];
@@ -423,9 +445,15 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
                 goto out_free;
         if (out.truncated || out.hits.len >= SG_ENGINE_MAX_HITS)
             rep->truncated = true;
+        if (rep->truncated && !cut)
+            cut = cb;
         if ((st = check__suppressions(c, rep, doc, cb, &out, first)))
             goto out_free;
     }
+    if (rep->truncated && !cut)
+        cut = &cbs[0];
+    if (cut && (st = check__truncated(c, rep, doc, cut)))
+        goto out_free;
     /* A message that could not be formatted means memory ran out somewhere: not a verdict. */
     if (sg_arena_failed(rep->arena) || sg_resolver_failed(res))
         st = SG_ERR_NOMEM;

@@ -297,11 +297,45 @@ static void test_bad_arguments(void **state)
     assert_non_null(sg_strerror((sg_status)999));
 }
 
+/* Past the cap on findings the rest are dropped: that must block, never pass. 10,001 low findings
+ * (SG208, not blocking at the default fail-on) and then eval(): the eval finding is cut, and the
+ * report blocks with SG002 instead of passing. */
+static void test_truncated_findings_block(void **state)
+{
+    limits_fixture *f = *state;
+    const char *line = "subprocess.run([\"ls\"])\n";
+    size_t n = 10001, cap = 64 + n * strlen(line), o = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    o += (size_t)snprintf(src + o, cap - o, "import subprocess\n");
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)snprintf(src + o, cap - o, "%s", line);
+    snprintf(src + o, cap - o, "eval(input())\n");
+    sg_options o2;
+    sg_options_init(&o2);
+    sg_report *rep = NULL;
+    sg_diag d;
+    assert_int_equal(limits_check(f, &o2, src, strlen(src), &rep, &d), SG_OK);
+    assert_true(sg_report_blocked(rep));
+    bool limit = false;
+    for (size_t i = 0; i < sg_report_count(rep); i++) {
+        const sg_finding *fd = sg_report_finding(rep, i);
+        if (!strcmp(fd->rule_id, "SG002")) {
+            limit = true;
+            assert_true(fd->blocking);
+            assert_non_null(strstr(fd->message, "not recorded"));
+        }
+    }
+    assert_true(limit);
+    sg_report_free(rep);
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deep_nesting),      cmocka_unit_test(test_deep_indentation),
-        cmocka_unit_test(test_long_expression),
+        cmocka_unit_test(test_long_expression),       cmocka_unit_test(test_truncated_findings_block),
         cmocka_unit_test(test_depth_is_configurable), cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_random_utf8),       cmocka_unit_test(test_bad_arguments),
     };

@@ -390,11 +390,10 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
             goto out_free;
         TSPoint lw;
         size_t lblock;
-        if (sg_resolver_limit_hit(res, &lblock, &lw) && lblock == cb->seq) {
+        const char *lreason = NULL;
+        if (sg_resolver_limit_hit(res, &lblock, &lw, &lreason) && lblock == cb->seq) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            if ((st = sg_engine_hit(&out, lim, lw, lw,
-                                    sg_arena_printf(rep->arena, "%s: a name is rebound, or star-imported, more often "
-                                                                "than the analysis follows", lim->info.message),
+            if ((st = sg_engine_hit(&out, lim, lw, lw, sg_arena_printf(rep->arena, "%s: %s", lim->info.message, lreason),
                                     NULL)))
                 goto out_free;
         }

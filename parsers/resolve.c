@@ -179,12 +179,26 @@ struct sg_resolver {
     uint32_t nblocks;    /* blocks bound so far */
     unsigned cond;       /* pass 1: conditional statements between the node and its scope */
     bool limit_hit;      /* a name bound or star-imported past the caps: analysis incomplete */
+    const char *limit_reason;
     TSPoint limit_where;
     uint32_t limit_block; /* the block (bind order) where the limit was hit */
     int budget;
     bool truncated; /* a depth or work limit cut the resolution in progress */
     bool failed;    /* an allocation failed (sticky): results may be incomplete, never trust them */
+    uint32_t query_seq;   /* block and place of the expression sg_resolve_expr is resolving */
+    TSPoint query_where;
 };
+
+/* The analysis is incomplete: the caller blocks the snippet (SG002) at `where` in block `seq`. */
+static void res__limit(sg_resolver *res, uint32_t seq, TSPoint where, const char *reason)
+{
+    if (res->limit_hit)
+        return;
+    res->limit_hit = true;
+    res->limit_block = seq;
+    res->limit_where = where;
+    res->limit_reason = reason;
+}
 
 /* Record an allocation failure: the check in progress must end in an error, not a verdict. */
 static void res__fail(sg_resolver *res)
@@ -302,11 +316,8 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
             int len = 0;
             for (res__binding *c = o; c; c = c->next)
                 if (++len > 256) {
-                    if (!res->limit_hit) {
-                        res->limit_hit = true;
-                        res->limit_where = ts_node_start_point(node);
-                        res->limit_block = res->cur_seq;
-                    }
+                    res__limit(res, res->cur_seq, ts_node_start_point(node),
+                               "a name is rebound more often than the analysis follows");
                     return 0;
                 }
             /* append: the chain stays in source order */
@@ -519,13 +530,20 @@ static const char *res__normalize(sg_resolver *res, const char *q, size_t n)
     return sg_arena_strdup(res->arena, s);
 }
 
-static void res__add(sg_cands *out, const char *q)
+static void res__add(sg_resolver *res, sg_cands *out, const char *q)
 {
-    if (!q || out->n >= SG_MAX_CANDS)
+    if (!q)
         return;
     for (int i = 0; i < out->n; i++)
         if (!strcmp(out->q[i], q))
             return;
+    if (out->n >= SG_MAX_CANDS) {
+        /* Dropping a candidate could drop the dangerous one (a name bound to eight os functions,
+         * then to os.system): the analysis is incomplete, which blocks. */
+        res__limit(res, res->query_seq, res->query_where,
+                   "an expression may stand for more names than the analysis follows");
+        return;
+    }
     out->q[out->n++] = q;
 }
 
@@ -535,7 +553,7 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
 {
     /* Modules re-export the modules they import (shutil.os, subprocess.os): m.os is os too. */
     if (sg_rules_module_root(res->rules, attr, alen))
-        res__add(out, res__normalize(res, attr, alen));
+        res__add(res, out, res__normalize(res, attr, alen));
     if (!res__alive(res, base))
         return;
     size_t bl = strlen(base);
@@ -546,7 +564,7 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
     buf[bl] = '.';
     memcpy(buf + bl + 1, attr, alen);
     buf[bl + 1 + alen] = 0;
-    res__add(out, res__normalize(res, buf, bl + 1 + alen));
+    res__add(res, out, res__normalize(res, buf, bl + 1 + alen));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1020,7 +1038,7 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
 {
     if (b->cached) {
         for (int i = 0; i < b->cache->n; i++)
-            res__add(out, b->cache->q[i]);
+            res__add(res, out, b->cache->q[i]);
         return;
     }
     if (b->busy || depth >= RES_MAX_ALIAS_DEPTH) {
@@ -1043,7 +1061,7 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
     }
     res->truncated |= was_truncated;
     for (int i = 0; i < tmp.n; i++)
-        res__add(out, tmp.q[i]);
+        res__add(res, out, tmp.q[i]);
 }
 
 /* Names a use may stand for when no binding of its scope precedes it: a builtin, or a name
@@ -1058,12 +1076,12 @@ static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t 
             if (k > 0 && (size_t)k < sizeof buf) {
                 const char *q = res__normalize(res, buf, (size_t)k);
                 if (q && sg_rules_knows(res->rules, q))
-                    res__add(out, q);
+                    res__add(res, out, q);
             }
         }
     if (res__special_root(name, n) || sg_rules_root_known(res->rules, name, n) ||
         sg_rules_root_alias(res->rules, name, n))
-        res__add(out, res__normalize(res, name, n));
+        res__add(res, out, res__normalize(res, name, n));
 }
 
 static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name, size_t n, sg_cands *out,
@@ -1071,7 +1089,7 @@ static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name
 {
     sg_resolver *res = cx->res;
     if (n == 12 && !memcmp(name, "__builtins__", 12)) {
-        res__add(out, "builtins");
+        res__add(res, out, "builtins");
         return;
     }
     sg_scope *owner = NULL;
@@ -1100,7 +1118,7 @@ static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name
         if (--res->budget < 0)
             return;
         if (b->kind == RES_IMPORT) {
-            res__add(out, b->qname);
+            res__add(res, out, b->qname);
         } else if (b->kind == RES_ALIAS) {
             res__alias(res, b, out, depth);
         }
@@ -1142,7 +1160,7 @@ static void res__import_call(res__cx *cx, sg_scope *scope, TSNode args, bool top
         size_t len = b.len;
         if (top_only && !has_fromlist)
             len = strcspn(b.data, ".");
-        res__add(out, res__normalize(res, b.data, len));
+        res__add(res, out, res__normalize(res, b.data, len));
     }
     res->budget = saved - 1;
     res__buf_done(res, &b);
@@ -1214,7 +1232,7 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
                     res__add_join(res, out, base.q[k], b.data, b.len);
             res__buf_done(res, &b);
         } else if ((!strcmp(q, "globals") || !strcmp(q, "locals")) && nargs == 0) {
-            res__add(out, "__main__");
+            res__add(res, out, "__main__");
         } else if (!strcmp(q, "vars") && nargs == 1) {
             res__expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         }
@@ -1271,7 +1289,7 @@ static bool res__class_attr(res__cx *cx, sg_scope *scope, TSNode obj, const char
             res__binding *ab = res__lookup_local(b->inner, a, (uint32_t)al);
             for (; ab; ab = ab->next)
                 if (ab->kind == RES_IMPORT) {
-                    res__add(out, ab->qname);
+                    res__add(res, out, ab->qname);
                     found = true;
                 } else if (ab->kind == RES_ALIAS) {
                     res__alias(res, ab, out, depth + 1);
@@ -1343,6 +1361,8 @@ sg_status sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_can
     out->n = 0;
     res->budget = RES_BUDGET;
     res->truncated = false;
+    res->query_seq = res->cur_seq;
+    res->query_where = ts_node_start_point(expr);
     res__expr(&cx, scope, expr, out, 0);
     return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
 }
@@ -1466,11 +1486,9 @@ static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
             if (module && !relative && sg_array_push(&scope->stars, module, 64)) {
                 if (scope->stars.len < 64)
                     res__fail(res); /* out of memory, not the cap */
-                else if (!res->limit_hit) {
-                    res->limit_hit = true;
-                    res->limit_where = ts_node_start_point(c);
-                    res->limit_block = res->cur_seq;
-                }
+                else
+                    res__limit(res, res->cur_seq, ts_node_start_point(c),
+                               "more star imports in one scope than the analysis follows");
             }
             continue;
         }
@@ -1773,8 +1791,10 @@ bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)
     return res->depth_exceeded;
 }
 
-bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where)
+bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where, const char **ret_reason)
 {
+    if (res->limit_hit && ret_reason)
+        *ret_reason = res->limit_reason ? res->limit_reason : "the analysis is incomplete";
     if (res->limit_hit && ret_where)
         *ret_where = res->limit_where;
     if (res->limit_hit && ret_block)
@@ -1794,6 +1814,8 @@ bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_
     out->n = 0;
     res->budget = RES_BUDGET;
     res->truncated = false;
+    res->query_seq = res->cur_seq;
+    res->query_where = ts_node_start_point(call);
     TSNode fn = res__unparen(res, res__field(call, sy->f_function));
     TSNode args = res__field(call, sy->f_arguments);
     if (!res__is(fn, sy->call) || !res__is(args, sy->argument_list) || ts_node_named_child_count(args) < 1)

@@ -63,9 +63,10 @@ bool sg_resolver_failed(const sg_resolver *res);
 /* True once a walk met a tree deeper than max_depth (the deeper part was not analysed). */
 bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where);
 
-/* True once a name was bound, or star-imported, more often than the caps allow (analysis
- * incomplete: the caller blocks the snippet). */
-bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where);
+/* True once the analysis became incomplete: a name bound, or star-imported, more often than the
+ * caps allow, or an expression standing for more than SG_MAX_CANDS names. The caller blocks the
+ * snippet (SG002) at *ret_where in block *ret_block; *ret_reason says which limit. */
+bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where, const char **ret_reason);
 bool sg_scope_is_class(const sg_scope *scope);
 
 /* Pass 1 over one block. Blocks of one document share their module scope. */

@@ -141,7 +141,10 @@ static const sg_rule *check__builtin(const sg_checker *c, sg_builtin which)
     return sg_rules_builtin(c->rules, which);
 }
 
-static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h)
+/* Record a hit as a finding. Past the cap on findings the hit is dropped and the report marked
+ * truncated (which blocks: see check__truncated), unless `over_cap` (the truncation finding). */
+static sg_status check__add_ex(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h,
+                               bool over_cap)
 {
     sg_finding f = {0};
     const sg_rule *r = h->rule;
@@ -162,7 +165,10 @@ static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const ch
     const char *ls;
     size_t ll;
     long doc_line = f.line - c->opts.line_offset;
-    if (sg_doc_line(doc, doc_line, &ls, &ll)) {
+    sg_status lst = sg_doc_line(doc, doc_line, &ls, &ll);
+    if (lst == SG_ERR_NOMEM)
+        return lst;
+    if (lst == SG_OK) {
         if (ll > 400) {
             ll = 400;
             while (ll > 0 && ((unsigned char)ls[ll] & 0xc0) == 0x80)
@@ -175,11 +181,33 @@ static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const ch
     if (!f.rule_id || !f.name || !f.confidence || !f.message || !f.fix || !f.snippet)
         return SG_ERR_NOMEM;
     f.blocking = f.severity >= c->opts.fail_on;
-    if (sg_array_push(&rep->findings, f, SG_ENGINE_MAX_HITS * 2)) {
+    if (rep->findings.len >= SG_ENGINE_MAX_HITS * 2 && !over_cap) {
+        /* the cap on findings per document: the report says it is truncated */
         rep->truncated = true;
         return SG_OK;
     }
+    /* Anything else is out of memory: a finding would be lost, so the check fails. */
+    if (sg_array_push(&rep->findings, f, 0))
+        return SG_ERR_NOMEM;
     return SG_OK;
+}
+
+static sg_status check__add(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb, const sg_hit *h)
+{
+    return check__add_ex(c, rep, doc, cb, h, false);
+}
+
+/* Findings were dropped past a cap: any of them could have been the one that blocks (10,000 low
+ * findings, then eval()), so a truncated report blocks with SG002 where the cut happened. */
+static sg_status check__truncated(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb)
+{
+    const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
+    sg_hit h = {lim, {0, 0}, {0, 0},
+                sg_arena_printf(rep->arena, "%s: more than %d findings in one block or %d in the document; the "
+                                            "rest were not recorded, so the snippet cannot be passed",
+                                lim->info.message, SG_ENGINE_MAX_HITS, SG_ENGINE_MAX_HITS * 2),
+                NULL};
+    return check__add_ex(c, rep, doc, cb, &h, true);
 }
 
 static int check__cmp(const void *pa, const void *pb)
@@ -283,6 +311,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         goto out_free;
     }
     size_t used = 0;
+    const check__block *cut = NULL; /* the first block where findings were dropped */
     for (size_t i = 0; i < nb; i++) {
         sg_block *b = &doc->blocks.items[i];
         check__block *cb = &cbs[used];
@@ -336,6 +365,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         size_t first = rep->findings.len;
         out.hits.len = 0;
         out.suppressions.len = 0;
+        out.truncated = false;
         if (cb->too_deep) {
             const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
             sg_hit h = {se, cb->deep_where, cb->deep_where,
@@ -360,28 +390,30 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
             goto out_free;
         TSPoint lw;
         size_t lblock;
-        if (sg_resolver_limit_hit(res, &lblock, &lw) && lblock == cb->seq) {
+        const char *lreason = NULL;
+        if (sg_resolver_limit_hit(res, &lblock, &lw, &lreason) && lblock == cb->seq) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            sg_engine_hit(&out, lim, lw, lw,
-                          sg_arena_printf(rep->arena, "%s: a name is rebound, or star-imported, more often than the "
-                                                      "analysis follows", lim->info.message),
-                          NULL);
+            if ((st = sg_engine_hit(&out, lim, lw, lw, sg_arena_printf(rep->arena, "%s: %s", lim->info.message, lreason),
+                                    NULL)))
+                goto out_free;
         }
         if (cb->depth_exceeded) {
             TSPoint where = cb->depth_where;
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            sg_engine_hit(&out, lim, where, where,
-                          sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",
-                                          lim->info.message, c->opts.max_depth),
-                          NULL);
+            if ((st = sg_engine_hit(&out, lim, where, where,
+                                    sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",
+                                                    lim->info.message, c->opts.max_depth),
+                                    NULL)))
+                goto out_free;
         }
         bool tree_error = ts_node_has_error(root);
         TSNode first_error = tree_error ? check__first_error(root) : root;
         if (cb->indent_error && (!tree_error || ts_node_start_point(first_error).row > cb->deep_where.row)) {
             /* Report the earliest error only, as Python would. */
             const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
-            sg_engine_hit(&out, se, cb->deep_where, cb->deep_where,
-                          sg_arena_printf(rep->arena, "%s: %s", se->info.message, cb->prescan_msg), NULL);
+            if ((st = sg_engine_hit(&out, se, cb->deep_where, cb->deep_where,
+                                    sg_arena_printf(rep->arena, "%s: %s", se->info.message, cb->prescan_msg), NULL)))
+                goto out_free;
             tree_error = false;
         }
         if (tree_error) {
@@ -404,17 +436,28 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
                 msg = k ? sg_arena_printf(rep->arena, "%s: unexpected `%s`", se->info.message, tok)
                         : sg_arena_printf(rep->arena, "%s: unexpected end of input", se->info.message);
             }
-            sg_engine_hit(&out, se, ts_node_start_point(e), ts_node_end_point(e), msg, NULL);
+            if ((st = sg_engine_hit(&out, se, ts_node_start_point(e), ts_node_end_point(e), msg, NULL)))
+                goto out_free;
         }
         for (size_t k = 0; k < out.hits.len; k++)
             if ((st = check__add(c, rep, doc, cb, &out.hits.items[k])))
                 goto out_free;
-        if (out.hits.len >= SG_ENGINE_MAX_HITS)
+        if (out.truncated || out.hits.len >= SG_ENGINE_MAX_HITS)
             rep->truncated = true;
+        if (rep->truncated && !cut)
+            cut = cb;
         if ((st = check__suppressions(c, rep, doc, cb, &out, first)))
             goto out_free;
     }
-    check__sort_dedupe(rep);
+    if (rep->truncated && !cut)
+        cut = &cbs[0];
+    if (cut && (st = check__truncated(c, rep, doc, cut)))
+        goto out_free;
+    /* A message that could not be formatted means memory ran out somewhere: not a verdict. */
+    if (sg_arena_failed(rep->arena) || sg_resolver_failed(res))
+        st = SG_ERR_NOMEM;
+    else
+        check__sort_dedupe(rep);
 out_free:
     sg_engine_out_free(&out);
     if (cbs) {

@@ -343,7 +343,7 @@ static double check__now_ms(void)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN,
 };
 
 int sg_cli_check(int argc, char **argv)
@@ -628,9 +628,11 @@ int sg_cli_rules(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT}, {"rules", required_argument, NULL, 'R'},
         {"no-default-rules", no_argument, NULL, 'N'}, {"disable", required_argument, NULL, 'D'},
         {"allow-host", required_argument, NULL, 'A'}, {"all", no_argument, NULL, 'a'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"explain", required_argument, NULL, OPT_EXPLAIN}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    bool no_default = false, all = false, json = false;
+    bool no_default = false, all = false;
+    sg_format format = SG_FORMAT_TEXT;
+    const char *explain = NULL;
     char **packs = NULL, **disables = NULL, **hosts = NULL;
     size_t npacks = 0, ndisables = 0, nhosts = 0;
     sg_rules *rules = NULL;
@@ -643,11 +645,18 @@ int sg_cli_rules(int argc, char **argv)
         switch (c) {
         case OPT_FORMAT:
             if (!strcmp(optarg, "json"))
-                json = true;
-            else if (strcmp(optarg, "text")) {
-                sg_cli_error("rules", "--format must be text or json (got '%s')", optarg);
+                format = SG_FORMAT_JSON;
+            else if (!strcmp(optarg, "markdown"))
+                format = SG_FORMAT_MARKDOWN;
+            else if (!strcmp(optarg, "text"))
+                format = SG_FORMAT_TEXT;
+            else {
+                sg_cli_error("rules", "--format must be text, json or markdown (got '%s')", optarg);
                 goto out_free;
             }
+            break;
+        case OPT_EXPLAIN:
+            explain = optarg;
             break;
         case 'R': case 'N': case 'D': case 'A':
             if ((rc = check__rules_opts("rules", &co, c, optarg, &no_default, &packs, &npacks, &disables, &ndisables,
@@ -659,9 +668,12 @@ int sg_cli_rules(int argc, char **argv)
             all = true;
             break;
         case 'h':
-            fputs("usage: snipgate rules [--format text|json] [--all] [--rules FILE] [--no-default-rules]\n"
+            fputs("usage: snipgate rules [--format text|json|markdown] [--all] [--rules FILE] [--no-default-rules]\n"
                   "                      [--disable ID] [--allow-host HOST]\n"
-                  "List the active rules: id, severity, CWE, kind and what each matches (--all: disabled too).\n",
+                  "       snipgate rules --explain ID [--rules FILE] [--no-default-rules]\n"
+                  "List the active rules: id, severity, CWE, kind and what each matches (--all: disabled too);\n"
+                  "markdown is the reference page (docs/rules-reference.md). --explain prints one rule: id, name,\n"
+                  "severity, CWE, message, rationale, fix and an example it blocks.\n",
                   stdout);
             rc = SG_EXIT_PASS;
             goto out_free;
@@ -679,8 +691,17 @@ int sg_cli_rules(int argc, char **argv)
     }
     if ((rc = check__build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
         goto out_free;
-    rc = sg_rules_render(stdout, rules, json ? SG_FORMAT_JSON : SG_FORMAT_TEXT, all) == SG_OK ? SG_EXIT_PASS
-                                                                                          : SG_EXIT_INTERNAL;
+    if (explain) {
+        sg_status est = sg_rules_explain(stdout, rules, explain);
+        if (est == SG_ERR_UNKNOWN_RULE) {
+            sg_cli_error("rules", "--explain: no rule with id '%s' (`snipgate rules --all` lists them)", explain);
+            rc = SG_EXIT_USAGE;
+        } else {
+            rc = est == SG_OK ? SG_EXIT_PASS : SG_EXIT_INTERNAL;
+        }
+        goto out_free;
+    }
+    rc = sg_rules_render(stdout, rules, format, all) == SG_OK ? SG_EXIT_PASS : SG_EXIT_INTERNAL;
 out_free:
     free(packs);
     free(disables);

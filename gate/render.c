@@ -156,11 +156,54 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
 /* ------------------------------------------------------------------------------------------ */
 /* JSON                                                                                         */
 
+/* Every JSON value is checked: a value jansson could not allocate fails the whole rendering
+ * (SG_ERR_NOMEM), never an output with a file or a finding silently left out. */
+static json_t *render__check(bool *failed, json_t *v)
+{
+    if (!v)
+        *failed = true;
+    return v;
+}
+
+static void render__append(bool *failed, json_t *arr, json_t *v)
+{
+    if (!arr) {
+        json_decref(v);
+        *failed = true;
+    } else if (!v || json_array_append_new(arr, v)) { /* steals v, even on failure */
+        *failed = true;
+    }
+}
+
+static void render__set(bool *failed, json_t *obj, const char *key, json_t *v)
+{
+    if (!obj) {
+        json_decref(v);
+        *failed = true;
+    } else if (!v || json_object_set_new(obj, key, v)) { /* steals v, even on failure */
+        *failed = true;
+    }
+}
+
+/* json_decref(v) and NULL if anything failed, else v. */
+static json_t *render__result(bool failed, json_t *v)
+{
+    if (failed || !v) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
 static json_t *render__str(const char *s)
 {
-    /* jansson rejects invalid UTF-8; inputs were validated, but never fail on it. */
-    json_t *j = json_string(s ? s : "");
-    return j ? j : json_string("<invalid UTF-8>");
+    /* jansson rejects invalid UTF-8; inputs were validated, but never fail on it. (Out of memory,
+     * NULL is returned and json_pack fails on it.) */
+    const char *v = s ? s : "";
+    json_t *j = json_string(v);
+    if (j || sg_utf8_invalid_offset(v, strlen(v)) < 0)
+        return j; /* NULL: out of memory */
+    return json_string("<invalid UTF-8>");
 }
 
 static json_t *render__cwe(int cwe)
@@ -184,15 +227,16 @@ static json_t *render__finding(const sg_finding *f)
 
 static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
-    json_t *files = json_array();
+    bool failed = false;
+    json_t *files = render__check(&failed, json_array());
     size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0;
     size_t by_sev[4] = {0};
     for (size_t r = 0; r < n; r++) {
         const sg_report *rep = reps[r];
-        json_t *fs = json_array();
+        json_t *fs = render__check(&failed, json_array());
         for (size_t i = 0; i < rep->findings.len; i++) {
             const sg_finding *f = &rep->findings.items[i];
-            json_array_append_new(fs, render__finding(f));
+            render__append(&failed, fs, render__finding(f));
             nfind++;
             nblock += f->blocking;
             suppressed += f->suppressed;
@@ -205,11 +249,12 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
         json_t *err = json_null();
         if (rep->error) {
             nerr++;
-            err = json_pack("{s:s, s:o, s:I, s:I}", "code", sg_strerror(rep->error), "message",
-                            render__str(rep->diag.message), "line", (json_int_t)rep->diag.line, "offset",
-                            (json_int_t)rep->diag.offset);
+            err = render__check(&failed, json_pack("{s:s, s:o, s:I, s:I}", "code", sg_strerror(rep->error),
+                                                   "message", render__str(rep->diag.message), "line",
+                                                   (json_int_t)rep->diag.line, "offset",
+                                                   (json_int_t)rep->diag.offset));
         }
-        json_array_append_new(files, json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path),
+        render__append(&failed, files, json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path),
                                                "blocked", blocked, "blocks", (json_int_t)rep->blocks, "error", err,
                                                "truncated", rep->truncated, "findings", fs));
     }
@@ -219,9 +264,15 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
                               (json_int_t)suppressed, "bytes", (json_int_t)bytes, "python_blocks", (json_int_t)blocks,
                               "elapsed_ms", o->elapsed_ms, "by_severity", "low", (json_int_t)by_sev[0], "medium",
                               (json_int_t)by_sev[1], "high", (json_int_t)by_sev[2], "critical", (json_int_t)by_sev[3]);
-    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "verdict", sg_reports_blocked(reps, n) ? "block" : "pass",
-                     "fail_on", sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version", SG_VERSION,
-                     "files", files, "stats", stats);
+    if (!files || !stats) {
+        json_decref(files);
+        json_decref(stats);
+        return NULL;
+    }
+    return render__result(failed, json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "verdict",
+                                            sg_reports_blocked(reps, n) ? "block" : "pass", "fail_on",
+                                            sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version",
+                                            SG_VERSION, "files", files, "stats", stats));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -263,12 +314,17 @@ static json_t *render__uri(const char *path)
 
 static json_t *render__sarif_rule(const sg_rule_info *ri)
 {
-    json_t *tags = json_array();
-    json_array_append_new(tags, json_string("security"));
+    bool failed = false;
+    json_t *tags = render__check(&failed, json_array());
+    render__append(&failed, tags, json_string("security"));
     if (ri->cwe) {
         char t[48];
         snprintf(t, sizeof t, "external/cwe/cwe-%d", ri->cwe);
-        json_array_append_new(tags, json_string(t));
+        render__append(&failed, tags, json_string(t));
+    }
+    if (failed) {
+        json_decref(tags);
+        return NULL;
     }
     char help[1200];
     snprintf(help, sizeof help, "%s. Fix: %s", ri->message, ri->fix && *ri->fix ? ri->fix : "remove the construct.");
@@ -282,38 +338,41 @@ static json_t *render__sarif_rule(const sg_rule_info *ri)
 
 static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
-    json_t *rules = json_array();
+    bool failed = false;
+    json_t *rules = render__check(&failed, json_array());
     /* Every enabled rule of the set, plus any rule a finding names that the set lacks. */
     size_t nr = o->rules ? sg_rules_count(o->rules) : 0;
-    json_t *index = json_object();
+    json_t *index = render__check(&failed, json_object());
     for (size_t i = 0; i < nr; i++) {
         const sg_rule_info *ri = sg_rules_info(o->rules, i);
         if (!ri->enabled)
             continue;
-        json_object_set_new(index, ri->id, json_integer((json_int_t)json_array_size(rules)));
-        json_array_append_new(rules, render__sarif_rule(ri));
+        render__set(&failed, index, ri->id, json_integer((json_int_t)json_array_size(rules)));
+        render__append(&failed, rules, render__sarif_rule(ri));
     }
-    json_t *results = json_array();
-    json_t *notes = json_array();
+    json_t *results = render__check(&failed, json_array());
+    json_t *notes = render__check(&failed, json_array());
     for (size_t r = 0; r < n; r++) {
         const sg_report *rep = reps[r];
         if (rep->error) {
-            json_array_append_new(
-                notes, json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
+            render__append(
+                &failed, notes, json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
                                  render__str(rep->diag.message), "locations", "physicalLocation", "artifactLocation",
                                  "uri", render__uri(rep->path)));
             continue;
         }
         for (size_t i = 0; i < rep->findings.len; i++) {
             const sg_finding *f = &rep->findings.items[i];
-            json_t *ix = json_object_get(index, f->rule_id);
+            json_t *ix = index ? json_object_get(index, f->rule_id) : NULL;
             if (!ix) {
                 sg_rule_info ri = {.id = f->rule_id, .name = f->name, .severity = f->severity,
                                    .confidence = f->confidence, .cwe = f->cwe, .message = f->message, .fix = f->fix,
                                    .matches = f->message};
                 ix = json_integer((json_int_t)json_array_size(rules));
-                json_object_set_new(index, f->rule_id, ix);
-                json_array_append_new(rules, render__sarif_rule(&ri));
+                render__set(&failed, index, f->rule_id, ix);
+                render__append(&failed, rules, render__sarif_rule(&ri));
+                if (failed)
+                    break;
             }
             json_t *res = json_pack(
                 "{s:o, s:O, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:{s:I, s:I, s:I, s:I, s:{s:o}}}}], s:{s:s, s:b}}", "ruleId",
@@ -323,18 +382,26 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 (json_int_t)f->column, "endLine", (json_int_t)f->end_line, "endColumn", (json_int_t)f->end_column,
                 "snippet", "text", render__str(f->snippet), "properties", "severity", sg_severity_name(f->severity),
                 "blocking", f->blocking);
-            if (f->suppressed)
-                json_object_set_new(res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
-            json_array_append_new(results, res);
+            if (f->suppressed && res)
+                render__set(&failed, res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+            render__append(&failed, results, res);
         }
     }
     json_decref(index);
+    if (failed || !rules || !results || !notes) {
+        json_decref(rules);
+        json_decref(results);
+        json_decref(notes);
+        return NULL;
+    }
     json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o, s:[{s:b, s:o}], s:{s:s}}", "tool", "driver",
                             "name", "snipgate", "version", SG_VERSION, "informationUri",
                             "https://github.com/snipgate/snipgate", "rules", rules, "columnKind", "unicodeCodePoints",
                             "results", results, "invocations", "executionSuccessful", true,
                             "toolExecutionNotifications", notes, "properties", "verdict",
                             sg_reports_blocked(reps, n) ? "block" : "pass");
+    if (!run)
+        return NULL;
     return json_pack("{s:s, s:s, s:[o]}", "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version",
                      "2.1.0", "runs", run);
 }
@@ -346,6 +413,8 @@ sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size
     sg_render_opts o = {0};
     if (opts)
         o = *opts;
+    if (format == SG_FORMAT_MARKDOWN)
+        return SG_ERR_INVALID_ARG; /* a verdict has no Markdown form */
     if (format == SG_FORMAT_TEXT) {
         render__text(out, reports, n, &o);
     } else {
@@ -363,12 +432,176 @@ sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size
     return SG_OK;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Rules for people: the reference page and `snipgate rules --explain`                          */
+
+/* Text inside a Markdown table cell or a paragraph: one line, `|` escaped, and outside `code`
+ * spans the characters Markdown would read as emphasis or HTML (__globals__, os.exec*, <string>). */
+static void render__md_inline(FILE *out, const char *s)
+{
+    bool code = false;
+    for (const char *p = s ? s : ""; *p; p++) {
+        if (*p == '`')
+            code = !code;
+        if (*p == '|')
+            fputs("\\|", out);
+        else if (*p == '\n' || *p == '\r' || *p == '\t')
+            fputc(' ', out);
+        else if (!code && (*p == '*' || *p == '_' || *p == '\\'))
+            fprintf(out, "\\%c", *p);
+        else if (!code && *p == '<')
+            fputs("&lt;", out);
+        else
+            fputc(*p, out);
+    }
+}
+
+/* A code block, fenced by more backquotes than the text contains in a row. */
+static void render__md_code(FILE *out, const char *lang, const char *s)
+{
+    size_t run = 0, longest = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    size_t fence = longest >= 3 ? longest + 1 : 3;
+    for (size_t i = 0; i < fence; i++)
+        fputc('`', out);
+    fprintf(out, "%s\n", lang);
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+        n--;
+    fwrite(s, 1, n, out);
+    fputc('\n', out);
+    for (size_t i = 0; i < fence; i++)
+        fputc('`', out);
+    fputc('\n', out);
+}
+
+static void render__md_rule(FILE *out, const sg_rule_info *ri)
+{
+    fprintf(out, "## %s %s\n\n", ri->id, ri->name);
+    fprintf(out, "- Severity: **%s**, confidence %s%s\n", sg_severity_name(ri->severity), ri->confidence,
+            ri->severity >= SG_SEV_MEDIUM ? " (blocks at the default `--fail-on medium`)"
+                                          : " (reported; blocks with `--fail-on low`)");
+    if (ri->cwe)
+        fprintf(out, "- CWE: [CWE-%d](https://cwe.mitre.org/data/definitions/%d.html)\n", ri->cwe, ri->cwe);
+    fprintf(out, "- Kind: %s%s\n", ri->kind, ri->enabled ? "" : " (disabled)");
+    fputs("- Matches: ", out);
+    render__md_inline(out, ri->matches);
+    fputs("\n- Reported as: \"", out);
+    render__md_inline(out, ri->message);
+    fputs("\"\n\n", out);
+    if (ri->rationale && *ri->rationale) {
+        fputs("**Why:** ", out);
+        render__md_inline(out, ri->rationale);
+        fputs("\n\n", out);
+    }
+    if (ri->fix && *ri->fix) {
+        fputs("**Fix:** ", out);
+        render__md_inline(out, ri->fix);
+        fputs("\n\n", out);
+    }
+    if (ri->example && *ri->example) {
+        fputs("Blocked:\n\n", out);
+        render__md_code(out, "python", ri->example);
+        fputc('\n', out);
+    }
+}
+
+static void render__rules_markdown(FILE *out, const sg_rules *rules, bool all)
+{
+    size_t n = sg_rules_count(rules);
+    fputs("<!-- Generated by `snipgate rules --format markdown` from the rule pack (rules/default.yml):\n"
+          "     do not edit; regenerate with\n"
+          "     build/snipgate rules --format markdown > docs/rules-reference.md -->\n"
+          "# Rules reference\n\n"
+          "Every rule of the default pack: what it matches, why it is dangerous, what to do instead, and a\n"
+          "snippet it blocks. Findings at or above `--fail-on` (default: medium) block. The pack format is\n"
+          "in [rules.md](rules.md); `snipgate rules --explain ID` prints one rule.\n\n"
+          "| ID | Name | Severity | CWE | Kind |\n"
+          "| --- | --- | --- | --- | --- |\n",
+          out);
+    for (size_t i = 0; i < n; i++) {
+        const sg_rule_info *ri = sg_rules_info(rules, i);
+        if (!ri->enabled && !all)
+            continue;
+        fprintf(out, "| [%s](#", ri->id);
+        for (const char *p = ri->id; *p; p++)
+            fputc(tolower((unsigned char)*p), out);
+        fputc('-', out);
+        for (const char *p = ri->name; *p; p++)
+            fputc(isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? tolower((unsigned char)*p) : '-', out);
+        fputs(") | ", out);
+        render__md_inline(out, ri->name);
+        fprintf(out, " | %s | ", sg_severity_name(ri->severity));
+        if (ri->cwe)
+            fprintf(out, "CWE-%d", ri->cwe);
+        fprintf(out, " | %s |\n", ri->kind);
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < n; i++) {
+        const sg_rule_info *ri = sg_rules_info(rules, i);
+        if (ri->enabled || all)
+            render__md_rule(out, ri);
+    }
+}
+
+sg_status sg_rules_explain(FILE *out, const sg_rules *rules, const char *id)
+{
+    if (!out || !rules || !id)
+        return SG_ERR_INVALID_ARG;
+    const sg_rule_info *ri = NULL;
+    for (size_t i = 0; i < sg_rules_count(rules) && !ri; i++)
+        if (!strcmp(sg_rules_info(rules, i)->id, id))
+            ri = sg_rules_info(rules, i);
+    if (!ri)
+        return SG_ERR_UNKNOWN_RULE;
+    fprintf(out, "%s %s\n", ri->id, ri->name);
+    fprintf(out, "  severity:   %s (confidence %s)%s\n", sg_severity_name(ri->severity), ri->confidence,
+            ri->enabled ? "" : ", disabled");
+    if (ri->cwe)
+        fprintf(out, "  CWE:        CWE-%d https://cwe.mitre.org/data/definitions/%d.html\n", ri->cwe, ri->cwe);
+    else
+        fputs("  CWE:        -\n", out);
+    fputs("  kind:       ", out);
+    render__safe_str(out, ri->kind);
+    fputs("\n  matches:    ", out);
+    render__safe_str(out, ri->matches);
+    fputs("\n  message:    ", out);
+    render__safe_str(out, ri->message);
+    fputs("\n  rationale:  ", out);
+    render__safe_str(out, ri->rationale && *ri->rationale ? ri->rationale : "-");
+    fputs("\n  fix:        ", out);
+    render__safe_str(out, ri->fix && *ri->fix ? ri->fix : "-");
+    fputs("\n  example:", out);
+    if (ri->example && *ri->example) {
+        fputc('\n', out);
+        const char *p = ri->example;
+        while (*p) {
+            size_t l = strcspn(p, "\n");
+            fputs("    ", out);
+            render__safe(out, p, l);
+            fputc('\n', out);
+            p += l;
+            if (*p == '\n')
+                p++;
+        }
+    } else {
+        fputs("    -\n", out);
+    }
+    return fflush(out) || ferror(out) ? SG_ERR_IO : SG_OK;
+}
+
 sg_status sg_rules_render(FILE *out, const sg_rules *rules, sg_format format, bool all)
 {
     if (!out || !rules)
         return SG_ERR_INVALID_ARG;
     size_t n = sg_rules_count(rules);
-    if (format != SG_FORMAT_JSON) {
+    if (format == SG_FORMAT_MARKDOWN) {
+        render__rules_markdown(out, rules, all);
+    } else if (format != SG_FORMAT_JSON) {
         fprintf(out, "%-6s %-30s %-9s %-8s %-11s %s\n", "ID", "NAME", "SEVERITY", "CWE", "KIND", "MATCHES");
         for (size_t i = 0; i < n; i++) {
             const sg_rule_info *ri = sg_rules_info(rules, i);
@@ -383,19 +616,28 @@ sg_status sg_rules_render(FILE *out, const sg_rules *rules, sg_format format, bo
             fputc('\n', out);
         }
     } else {
-        json_t *arr = json_array();
+        bool failed = false;
+        json_t *arr = render__check(&failed, json_array());
         for (size_t i = 0; i < n; i++) {
             const sg_rule_info *ri = sg_rules_info(rules, i);
             if (!ri->enabled && !all)
                 continue;
-            json_array_append_new(arr, json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "id",
+            render__append(&failed, arr, json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "id",
                                                  render__str(ri->id), "name", render__str(ri->name), "severity",
                                                  sg_severity_name(ri->severity), "confidence",
                                                  render__str(ri->confidence), "cwe", render__cwe(ri->cwe), "kind",
                                                  render__str(ri->kind), "matches", render__str(ri->matches),
                                                  "message", render__str(ri->message), "fix", render__str(ri->fix),
                                                  "pack", render__str(ri->pack), "enabled", ri->enabled));
+            /* appended after the original keys: consumers that read the first ones keep working */
+            json_t *last = json_array_get(arr, json_array_size(arr) - 1);
+            if (last && !failed) {
+                render__set(&failed, last, "rationale", render__str(ri->rationale));
+                render__set(&failed, last, "example", render__str(ri->example));
+            }
         }
+        if (!(arr = render__result(failed, arr)))
+            return SG_ERR_NOMEM;
         int rc = json_dumpf(arr, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         json_decref(arr);
         if (rc)

@@ -95,6 +95,8 @@ typedef struct sg_rule_info {
     const char *matches;    /* one line saying what it matches */
     const char *pack;       /* name of the pack it came from ("default" or a path) */
     bool enabled;
+    const char *rationale;  /* why the construct is dangerous and what to do instead ("" if none) */
+    const char *example;    /* a short snippet the rule blocks ("" if none) */
 } sg_rule_info;
 
 /* A rule set holding the built-in default pack. Fails only with SG_ERR_NOMEM or SG_ERR_INTERNAL. */
@@ -114,7 +116,9 @@ SG_API sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const c
                                       bool replace_all, sg_diag *diag);
 /* Disable one rule by id (SG_ERR_UNKNOWN_RULE if there is none). */
 SG_API sg_status sg_rules_disable(sg_rules *rules, const char *id, sg_diag *diag);
-/* Add a host to the network allow-list: "api.example.com", or "*.example.com" for subdomains. */
+/* Add a host to the network allow-list: "api.example.com", or "*.example.com" for subdomains.
+ * Every function that changes a set (load, disable, allow_host) refuses a set that a checker was
+ * made from (SG_ERR_INVALID_ARG): it is immutable from then on. */
 SG_API sg_status sg_rules_allow_host(sg_rules *rules, const char *host);
 SG_API size_t sg_rules_count(const sg_rules *rules);
 /* Information about rule `index` (0 <= index < count), or NULL. */
@@ -162,7 +166,10 @@ typedef struct sg_finding {
 typedef struct sg_report sg_report;
 typedef struct sg_checker sg_checker;
 
-/* A checker bound to a rule set (borrowed: it must outlive the checker) and options (copied). */
+/* A checker bound to a rule set (borrowed: it must outlive the checker) and options (copied).
+ * Checking never passes a document it could not check completely: an allocation or internal
+ * failure while checking returns SG_ERR_NOMEM / SG_ERR_INTERNAL (an error verdict), never a
+ * report with findings missing. */
 SG_API sg_status sg_checker_new(const sg_rules *rules, const sg_options *opts, sg_checker **ret_checker);
 SG_API void sg_checker_free(sg_checker *checker);
 
@@ -199,6 +206,7 @@ typedef enum sg_format {
     SG_FORMAT_TEXT = 0,
     SG_FORMAT_JSON = 1,
     SG_FORMAT_SARIF = 2,
+    SG_FORMAT_MARKDOWN = 3, /* rule lists only (sg_rules_render): the rules reference page */
 } sg_format;
 
 SG_API sg_status sg_format_parse(const char *name, sg_format *ret_format);
@@ -214,9 +222,13 @@ typedef struct sg_render_opts {
 SG_API sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n,
                            const sg_render_opts *opts);
 
-/* List a rule set (SG_FORMAT_JSON: an array of rule objects; text: one line per rule).
+/* List a rule set (SG_FORMAT_JSON: an array of rule objects; text: one line per rule;
+ * SG_FORMAT_MARKDOWN: the reference page docs/rules-reference.md is generated with).
  * With `all`, disabled rules are listed too. */
 SG_API sg_status sg_rules_render(FILE *out, const sg_rules *rules, sg_format format, bool all);
+/* Everything about one rule, for a person: id, name, severity, CWE, message, rationale, fix,
+ * example. SG_ERR_UNKNOWN_RULE if the set has no rule `id`. */
+SG_API sg_status sg_rules_explain(FILE *out, const sg_rules *rules, const char *id);
 
 /* Read a whole input: the file at `path`, or stdin when path is NULL, refusing more than
  * max_bytes (SG_ERR_TOO_LARGE). The buffer is malloc'd, NUL-terminated; free() it. */

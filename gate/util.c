@@ -35,6 +35,7 @@ struct arena__chunk {
 
 struct sg_arena {
     struct arena__chunk *head;
+    bool failed; /* an allocation failed (sticky) */
 };
 
 sg_arena *sg_arena_new(void)
@@ -62,8 +63,10 @@ void *sg_arena_alloc(sg_arena *arena, size_t size)
     if (!c || c->size - c->used < size) {
         size_t csize = size > 16384 ? size : 16384;
         c = malloc(sizeof *c + csize);
-        if (!c)
+        if (!c) {
+            arena->failed = true;
             return NULL;
+        }
         c->used = 0;
         c->size = csize;
         c->next = arena->head;
@@ -72,6 +75,11 @@ void *sg_arena_alloc(sg_arena *arena, size_t size)
     void *p = (char *)c->data + c->used;
     c->used += size;
     return p;
+}
+
+bool sg_arena_failed(const sg_arena *arena)
+{
+    return !arena || arena->failed;
 }
 
 char *sg_arena_strndup(sg_arena *arena, const char *s, size_t n)
@@ -95,8 +103,10 @@ char *sg_arena_printf(sg_arena *arena, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    if (n < 0) {
+        arena->failed = true;
         return NULL;
+    }
     char *p = sg_arena_alloc(arena, (size_t)n + 1);
     if (!p)
         return NULL;

@@ -28,10 +28,14 @@ int sg_array_grow(void **items, size_t *cap, size_t len, size_t elem, size_t max
 /* Bounds-checked element pointer, or NULL. */
 #define sg_array_at(a, i) ((size_t)(i) < (a)->len ? &(a)->items[(i)] : NULL)
 
-/* A bump allocator: many small allocations, one free. */
+/* A bump allocator: many small allocations, one free. A failed allocation is remembered
+ * (sg_arena_failed): callers that cannot propagate NULL at once check the flag afterwards, so an
+ * out-of-memory condition is never mistaken for "nothing found". */
 typedef struct sg_arena sg_arena;
 sg_arena *sg_arena_new(void);
 void sg_arena_free(sg_arena *arena);
+/* True once an allocation from this arena failed (sticky). */
+bool sg_arena_failed(const sg_arena *arena);
 void *sg_arena_alloc(sg_arena *arena, size_t size);
 char *sg_arena_strndup(sg_arena *arena, const char *s, size_t n);
 char *sg_arena_strdup(sg_arena *arena, const char *s);

@@ -271,15 +271,15 @@ sg_status sg_doc_extract(const char *path, const char *buf, size_t len, sg_input
     return SG_OK;
 }
 
-bool sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len)
+sg_status sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len)
 {
     if (line < 1)
-        return false;
+        return SG_ERR_INVALID_ARG;
     if (!doc->line_starts) {
         size_t count = extract__count_lines(doc->src, doc->len);
         doc->line_starts = malloc(count * sizeof *doc->line_starts);
         if (!doc->line_starts)
-            return false;
+            return SG_ERR_NOMEM;
         size_t k = 0;
         doc->line_starts[k++] = 0;
         for (const char *p = doc->src; (p = memchr(p, '\n', (size_t)(doc->src + doc->len - p))); p++)
@@ -287,11 +287,11 @@ bool sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len
         doc->nlines = k;
     }
     if ((size_t)line > doc->nlines)
-        return false;
+        return SG_ERR_INVALID_ARG;
     extract__line l = extract__line_at(doc->src, doc->len, doc->line_starts[line - 1]);
     *ret_start = l.start;
     *ret_len = l.len;
-    return true;
+    return SG_OK;
 }
 
 #define PRESCAN_MAX_INDENT 100 /* CPython: "too many levels of indentation" */
@@ -343,7 +343,7 @@ void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *r)
                         prescan__fail(r, SG_PRESCAN_INDENT, row, col, "inconsistent use of tabs and spaces in indentation");
                     else if (!expect_indent)
                         prescan__fail(r, SG_PRESCAN_INDENT, row, col, "unexpected indent");
-                    else if (sp == PRESCAN_MAX_INDENT)
+                    else if (sp + 1 >= PRESCAN_MAX_INDENT) /* CPython: indent + 1 >= MAXINDENT */
                         prescan__fail(r, SG_PRESCAN_TOO_DEEP, row, col, "too many levels of indentation");
                     else {
                         sp++;

@@ -59,7 +59,8 @@ typedef struct sg_prescan {
  * tabs and spaces. */
 void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *ret);
 
-/* The document's line `line` (1-based): start pointer and length without the newline. */
-bool sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len);
+/* The document's line `line` (1-based): start pointer and length without the newline.
+ * SG_ERR_INVALID_ARG if there is no such line, SG_ERR_NOMEM if the line index cannot be built. */
+sg_status sg_doc_line(sg_doc *doc, long line, const char **ret_start, size_t *ret_len);
 
 #endif

@@ -179,11 +179,40 @@ struct sg_resolver {
     uint32_t nblocks;    /* blocks bound so far */
     unsigned cond;       /* pass 1: conditional statements between the node and its scope */
     bool limit_hit;      /* a name bound or star-imported past the caps: analysis incomplete */
+    const char *limit_reason;
     TSPoint limit_where;
     uint32_t limit_block; /* the block (bind order) where the limit was hit */
     int budget;
     bool truncated; /* a depth or work limit cut the resolution in progress */
+    bool failed;    /* an allocation failed (sticky): results may be incomplete, never trust them */
+    uint32_t query_seq;   /* block and place of the expression sg_resolve_expr is resolving */
+    TSPoint query_where;
 };
+
+/* The analysis is incomplete: the caller blocks the snippet (SG002) at `where` in block `seq`. */
+static void res__limit(sg_resolver *res, uint32_t seq, TSPoint where, const char *reason)
+{
+    if (res->limit_hit)
+        return;
+    res->limit_hit = true;
+    res->limit_block = seq;
+    res->limit_where = where;
+    res->limit_reason = reason;
+}
+
+/* Record an allocation failure: the check in progress must end in an error, not a verdict. */
+static void res__fail(sg_resolver *res)
+{
+    res->failed = true;
+}
+
+/* Release a scratch buffer, remembering whether it ran out of memory. */
+static void res__buf_done(sg_resolver *res, sg_buf *b)
+{
+    if (b->failed)
+        res__fail(res);
+    sg_buf_free(b);
+}
 
 static uint32_t res__hash(const char *s, uint32_t n)
 {
@@ -196,13 +225,17 @@ static uint32_t res__hash(const char *s, uint32_t n)
 static sg_scope *res__scope_new(sg_resolver *res, sg_scope *parent, bool is_class)
 {
     sg_scope *s = sg_arena_alloc(res->arena, sizeof *s);
-    if (!s)
+    if (!s) {
+        res__fail(res);
         return NULL;
+    }
     memset(s, 0, sizeof *s);
     s->parent = parent;
     s->is_class = is_class;
-    if (sg_array_push(&res->scopes, s, 0))
+    if (sg_array_push(&res->scopes, s, 0)) {
+        res__fail(res);
         return NULL;
+    }
     return s;
 }
 
@@ -250,8 +283,10 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
     if (s->count * 2 >= s->cap) {
         uint32_t ncap = s->cap ? s->cap * 2 : 16;
         res__binding **slots = sg_arena_alloc(res->arena, ncap * sizeof *slots);
-        if (!slots)
+        if (!slots) {
+            res__fail(res);
             return -1;
+        }
         memset(slots, 0, ncap * sizeof *slots);
         for (uint32_t i = 0; i < s->cap; i++) {
             res__binding *b = s->slots[i];
@@ -266,8 +301,10 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
         s->cap = ncap;
     }
     res__binding *b = sg_arena_alloc(res->arena, sizeof *b);
-    if (!b)
+    if (!b) {
+        res__fail(res);
         return -1;
+    }
     *b = (res__binding){.name = name, .name_len = n, .kind = kind, .qname = qname, .node = node, .src = src,
                         .scope = s, .seq = res->cur_seq, .pos = ts_node_start_byte(node), .definite = res->cond == 0};
     uint32_t i = res__hash(name, n) & (s->cap - 1);
@@ -279,11 +316,8 @@ static int res__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32
             int len = 0;
             for (res__binding *c = o; c; c = c->next)
                 if (++len > 256) {
-                    if (!res->limit_hit) {
-                        res->limit_hit = true;
-                        res->limit_where = ts_node_start_point(node);
-                        res->limit_block = res->cur_seq;
-                    }
+                    res__limit(res, res->cur_seq, ts_node_start_point(node),
+                               "a name is rebound more often than the analysis follows");
                     return 0;
                 }
             /* append: the chain stays in source order */
@@ -325,14 +359,24 @@ static const char *res__ident_text(sg_resolver *res, const char *t, size_t *len)
         ascii = !((unsigned char)t[i] & 0x80);
     if (ascii || n > SG_MAX_QNAME)
         return t;
-    size_t outlen = 0;
-    uint8_t *norm = u8_normalize(UNINORM_NFKC, (const uint8_t *)t, n, NULL, &outlen);
-    if (!norm)
+    /* NFKC expands a code point to at most 18: a name short enough fits in the stack buffer, and
+     * then libunistring allocates nothing that could fail unnoticed (it would shrink a heap
+     * result with a realloc whose failure it ignores). */
+    uint8_t small[SG_MAX_QNAME * 18 + 1];
+    size_t outlen = sizeof small;
+    uint8_t *norm = u8_normalize(UNINORM_NFKC, (const uint8_t *)t, n, small, &outlen);
+    if (!norm) {
+        /* out of memory (the input is valid UTF-8): the name is unknown, not "not eval" */
+        res__fail(res);
         return t;
+    }
     char *copy = sg_arena_strndup(res->arena, (const char *)norm, outlen);
-    free(norm);
-    if (!copy)
+    if (norm != small)
+        free(norm);
+    if (!copy) {
+        res__fail(res);
         return t;
+    }
     *len = outlen;
     return copy;
 }
@@ -486,13 +530,20 @@ static const char *res__normalize(sg_resolver *res, const char *q, size_t n)
     return sg_arena_strdup(res->arena, s);
 }
 
-static void res__add(sg_cands *out, const char *q)
+static void res__add(sg_resolver *res, sg_cands *out, const char *q)
 {
-    if (!q || out->n >= SG_MAX_CANDS)
+    if (!q)
         return;
     for (int i = 0; i < out->n; i++)
         if (!strcmp(out->q[i], q))
             return;
+    if (out->n >= SG_MAX_CANDS) {
+        /* Dropping a candidate could drop the dangerous one (a name bound to eight os functions,
+         * then to os.system): the analysis is incomplete, which blocks. */
+        res__limit(res, res->query_seq, res->query_where,
+                   "an expression may stand for more names than the analysis follows");
+        return;
+    }
     out->q[out->n++] = q;
 }
 
@@ -502,7 +553,7 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
 {
     /* Modules re-export the modules they import (shutil.os, subprocess.os): m.os is os too. */
     if (sg_rules_module_root(res->rules, attr, alen))
-        res__add(out, res__normalize(res, attr, alen));
+        res__add(res, out, res__normalize(res, attr, alen));
     if (!res__alive(res, base))
         return;
     size_t bl = strlen(base);
@@ -513,7 +564,7 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
     buf[bl] = '.';
     memcpy(buf + bl + 1, attr, alen);
     buf[bl + 1 + alen] = 0;
-    res__add(out, res__normalize(res, buf, bl + 1 + alen));
+    res__add(res, out, res__normalize(res, buf, bl + 1 + alen));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -681,7 +732,7 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
             } else {
                 ok = false;
             }
-            sg_buf_free(&sep);
+            res__buf_done(res, &sep);
             return ok;
         }
         if (((alen == 5 && (!memcmp(attr, "lower", 5) || !memcmp(attr, "upper", 5) || !memcmp(attr, "strip", 5))) ||
@@ -709,7 +760,7 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
                 }
                 sg_buf_append(out, d, dl);
             }
-            sg_buf_free(&tmp);
+            res__buf_done(res, &tmp);
             return ok;
         }
         return false;
@@ -798,7 +849,7 @@ static bool res__const(res__cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int 
                 i = j;
             }
         }
-        sg_buf_free(&tmp);
+        res__buf_done(res, &tmp);
         return ok;
     }
     if (s == sy->call)
@@ -821,7 +872,7 @@ const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t 
         if (ret_len)
             *ret_len = b.len;
     }
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
     return r;
 }
 
@@ -857,7 +908,7 @@ static const char *res__fstring(sg_resolver *res, TSNode n, bool skeleton)
         }
     }
     const char *r = (any || !skeleton) && !b.failed ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
     return r;
 }
 
@@ -987,7 +1038,7 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
 {
     if (b->cached) {
         for (int i = 0; i < b->cache->n; i++)
-            res__add(out, b->cache->q[i]);
+            res__add(res, out, b->cache->q[i]);
         return;
     }
     if (b->busy || depth >= RES_MAX_ALIAS_DEPTH) {
@@ -1010,7 +1061,7 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
     }
     res->truncated |= was_truncated;
     for (int i = 0; i < tmp.n; i++)
-        res__add(out, tmp.q[i]);
+        res__add(res, out, tmp.q[i]);
 }
 
 /* Names a use may stand for when no binding of its scope precedes it: a builtin, or a name
@@ -1025,12 +1076,12 @@ static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t 
             if (k > 0 && (size_t)k < sizeof buf) {
                 const char *q = res__normalize(res, buf, (size_t)k);
                 if (q && sg_rules_knows(res->rules, q))
-                    res__add(out, q);
+                    res__add(res, out, q);
             }
         }
     if (res__special_root(name, n) || sg_rules_root_known(res->rules, name, n) ||
         sg_rules_root_alias(res->rules, name, n))
-        res__add(out, res__normalize(res, name, n));
+        res__add(res, out, res__normalize(res, name, n));
 }
 
 static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name, size_t n, sg_cands *out,
@@ -1038,7 +1089,7 @@ static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name
 {
     sg_resolver *res = cx->res;
     if (n == 12 && !memcmp(name, "__builtins__", 12)) {
-        res__add(out, "builtins");
+        res__add(res, out, "builtins");
         return;
     }
     sg_scope *owner = NULL;
@@ -1067,7 +1118,7 @@ static void res__name(res__cx *cx, sg_scope *scope, TSNode use, const char *name
         if (--res->budget < 0)
             return;
         if (b->kind == RES_IMPORT) {
-            res__add(out, b->qname);
+            res__add(res, out, b->qname);
         } else if (b->kind == RES_ALIAS) {
             res__alias(res, b, out, depth);
         }
@@ -1109,10 +1160,10 @@ static void res__import_call(res__cx *cx, sg_scope *scope, TSNode args, bool top
         size_t len = b.len;
         if (top_only && !has_fromlist)
             len = strcspn(b.data, ".");
-        res__add(out, res__normalize(res, b.data, len));
+        res__add(res, out, res__normalize(res, b.data, len));
     }
     res->budget = saved - 1;
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
 }
 
 /* `inner` is a call to `getter` (operator.attrgetter / methodcaller) with a constant name: then
@@ -1140,7 +1191,7 @@ static bool res__getter_call(res__cx *cx, sg_scope *scope, TSNode inner, const c
         for (int i = 0; i < base.n; i++)
             res__add_join(res, out, base.q[i], b.data, b.len);
     }
-    sg_buf_free(&b);
+    res__buf_done(res, &b);
     return true;
 }
 
@@ -1179,9 +1230,9 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
             if (res__const(cx, scope, ts_node_named_child(args, 1), &b, 0) && b.len && !b.truncated)
                 for (int k = 0; k < base.n; k++)
                     res__add_join(res, out, base.q[k], b.data, b.len);
-            sg_buf_free(&b);
+            res__buf_done(res, &b);
         } else if ((!strcmp(q, "globals") || !strcmp(q, "locals")) && nargs == 0) {
-            res__add(out, "__main__");
+            res__add(res, out, "__main__");
         } else if (!strcmp(q, "vars") && nargs == 1) {
             res__expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         }
@@ -1200,7 +1251,7 @@ static void res__call(res__cx *cx, sg_scope *scope, TSNode call, sg_cands *out, 
                 if (res__const(cx, scope, ts_node_named_child(args, 0), &b, 0) && b.len && !b.truncated)
                     for (int k = 0; k < base.n; k++)
                         res__add_join(res, out, base.q[k], b.data, b.len);
-                sg_buf_free(&b);
+                res__buf_done(res, &b);
             }
         }
     }
@@ -1238,7 +1289,7 @@ static bool res__class_attr(res__cx *cx, sg_scope *scope, TSNode obj, const char
             res__binding *ab = res__lookup_local(b->inner, a, (uint32_t)al);
             for (; ab; ab = ab->next)
                 if (ab->kind == RES_IMPORT) {
-                    res__add(out, ab->qname);
+                    res__add(res, out, ab->qname);
                     found = true;
                 } else if (ab->kind == RES_ALIAS) {
                     res__alias(res, ab, out, depth + 1);
@@ -1284,7 +1335,7 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
         if (res__const(cx, scope, res__field(n, sy->f_subscript), &b, 0) && b.len && !b.truncated)
             for (int i = 0; i < base.n; i++)
                 res__join_or_main(cx, scope, out, base.q[i], b.data, b.len, depth);
-        sg_buf_free(&b);
+        res__buf_done(res, &b);
     } else if (s == sy->call) {
         res__call(cx, scope, n, out, depth);
     } else if (s == sy->conditional_expression) {
@@ -1304,13 +1355,16 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
     }
 }
 
-void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out)
+sg_status sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out)
 {
     res__cx cx = {res, res->cur_src};
     out->n = 0;
     res->budget = RES_BUDGET;
     res->truncated = false;
+    res->query_seq = res->cur_seq;
+    res->query_where = ts_node_start_point(expr);
     res__expr(&cx, scope, expr, out, 0);
+    return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1429,10 +1483,12 @@ static void res__bind_import(res__cx *cx, sg_scope *scope, TSNode stmt)
         if (from && ts_node_eq(c, res__field(stmt, sy->f_module_name)))
             continue;
         if (res__is(c, sy->wildcard_import)) {
-            if (module && !relative && sg_array_push(&scope->stars, module, 64) && !res->limit_hit) {
-                res->limit_hit = true;
-                res->limit_where = ts_node_start_point(c);
-                res->limit_block = res->cur_seq;
+            if (module && !relative && sg_array_push(&scope->stars, module, 64)) {
+                if (scope->stars.len < 64)
+                    res__fail(res); /* out of memory, not the cap */
+                else
+                    res__limit(res, res->cur_seq, ts_node_start_point(c),
+                               "more star imports in one scope than the analysis follows");
             }
             continue;
         }
@@ -1665,6 +1721,8 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
             break;
     }
     ts_tree_cursor_delete(&c);
+    if (!st && sg_resolver_failed(res))
+        st = SG_ERR_NOMEM;
     return st;
 }
 
@@ -1682,9 +1740,9 @@ sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_v
     size_t to = block + 1 < res->block_visits.len ? res->block_visits.items[block + 1] : res->visits.len;
     res->cur_src = src;
     res->cur_seq = (uint32_t)block;
-    for (size_t i = from; i < to; i++)
+    for (size_t i = from; i < to && !sg_resolver_failed(res); i++)
         visit(ctx, res->visits.items[i].node, res->visits.items[i].scope);
-    return SG_OK;
+    return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
 }
 
 sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth)
@@ -1721,6 +1779,11 @@ sg_arena *sg_resolver_arena(sg_resolver *res)
     return res->arena;
 }
 
+bool sg_resolver_failed(const sg_resolver *res)
+{
+    return res->failed || sg_arena_failed(res->arena);
+}
+
 bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)
 {
     if (res->depth_exceeded && ret_where)
@@ -1728,8 +1791,10 @@ bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where)
     return res->depth_exceeded;
 }
 
-bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where)
+bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where, const char **ret_reason)
 {
+    if (res->limit_hit && ret_reason)
+        *ret_reason = res->limit_reason ? res->limit_reason : "the analysis is incomplete";
     if (res->limit_hit && ret_where)
         *ret_where = res->limit_where;
     if (res->limit_hit && ret_block)
@@ -1749,6 +1814,8 @@ bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_
     out->n = 0;
     res->budget = RES_BUDGET;
     res->truncated = false;
+    res->query_seq = res->cur_seq;
+    res->query_where = ts_node_start_point(call);
     TSNode fn = res__unparen(res, res__field(call, sy->f_function));
     TSNode args = res__field(call, sy->f_arguments);
     if (!res__is(fn, sy->call) || !res__is(args, sy->argument_list) || ts_node_named_child_count(args) < 1)

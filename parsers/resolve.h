@@ -56,12 +56,17 @@ typedef struct sg_cands {
 sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth);
 void sg_resolver_free(sg_resolver *res);
 sg_arena *sg_resolver_arena(sg_resolver *res);
+/* True once an allocation failed in the resolver or its arena (sticky): every answer given
+ * since may be incomplete (a candidate or a constant missing), so the check must end in an
+ * error, never in a verdict. sg_resolver_bind and sg_resolver_walk then return SG_ERR_NOMEM. */
+bool sg_resolver_failed(const sg_resolver *res);
 /* True once a walk met a tree deeper than max_depth (the deeper part was not analysed). */
 bool sg_resolver_depth_exceeded(const sg_resolver *res, TSPoint *ret_where);
 
-/* True once a name was bound, or star-imported, more often than the caps allow (analysis
- * incomplete: the caller blocks the snippet). */
-bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where);
+/* True once the analysis became incomplete: a name bound, or star-imported, more often than the
+ * caps allow, or an expression standing for more than SG_MAX_CANDS names. The caller blocks the
+ * snippet (SG002) at *ret_where in block *ret_block; *ret_reason says which limit. */
+bool sg_resolver_limit_hit(const sg_resolver *res, size_t *ret_block, TSPoint *ret_where, const char **ret_reason);
 bool sg_scope_is_class(const sg_scope *scope);
 
 /* Pass 1 over one block. Blocks of one document share their module scope. */
@@ -74,8 +79,9 @@ void sg_resolver_interest(sg_resolver *res, TSSymbol symbol);
 typedef void (*sg_visit_fn)(void *ctx, TSNode node, sg_scope *scope);
 sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_visit_fn visit, void *ctx);
 
-/* The candidates an expression may stand for (normalised qualified names). */
-void sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out);
+/* The candidates an expression may stand for (normalised qualified names). SG_ERR_NOMEM when an
+ * allocation failed: then `out` may miss candidates and the check must end in an error. */
+sg_status sg_resolve_expr(sg_resolver *res, sg_scope *scope, TSNode expr, sg_cands *out);
 /* `operator.methodcaller("name", ...)(obj)` calls obj.name: the candidates of obj.name, or false. */
 bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_cands *out);
 /* The value of a constant string expression ("a" "b", "a" + "b", "".join([...]), s[::-1], chr(65),

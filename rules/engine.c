@@ -33,11 +33,23 @@ typedef struct engine__cx {
     size_t nsecret_keys;
 } engine__cx;
 
-void sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
-                   const char *confidence)
+sg_status sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
+                        const char *confidence)
 {
+    if (!rule) {
+        out->failed = true;
+        return SG_ERR_INTERNAL;
+    }
+    if (out->hits.len >= SG_ENGINE_MAX_HITS) {
+        out->truncated = true;
+        return SG_OK;
+    }
     sg_hit h = {rule, start, end, message ? message : rule->info.message, confidence};
-    sg_array_push(&out->hits, h, SG_ENGINE_MAX_HITS);
+    if (sg_array_push(&out->hits, h, SG_ENGINE_MAX_HITS)) {
+        out->failed = true;
+        return SG_ERR_NOMEM;
+    }
+    return SG_OK;
 }
 
 void sg_engine_out_free(sg_engine_out *out)
@@ -79,7 +91,8 @@ static const char *engine__excerpt(engine__cx *cx, TSNode n)
         buf[o++] = '.';
         buf[o++] = '.';
     }
-    return sg_arena_strndup(cx->arena, buf, o);
+    const char *r = sg_arena_strndup(cx->arena, buf, o);
+    return r ? r : ""; /* the arena remembers the failure; the check ends in an error */
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -853,8 +866,9 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
     } else if (s == sy->comment) {
         size_t l;
         const char *t = engine__text(cx, n, &l);
-        if (engine__has_marker(t, l))
-            sg_array_push(&cx->out->suppressions, ts_node_start_point(n), 100000);
+        if (engine__has_marker(t, l) && cx->out->suppressions.len < 100000 &&
+            sg_array_push(&cx->out->suppressions, ts_node_start_point(n), 100000))
+            cx->out->failed = true;
     }
 }
 
@@ -980,7 +994,9 @@ sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, size_t block, T
     if (cx.has_cred_values)
         engine__secret_prefilter(&cx);
     sg_status st = sg_resolver_walk(res, block, src, engine__visit, &cx);
-    if (st)
-        return st;
-    return engine__queries(&cx, root);
+    if (!st)
+        st = engine__queries(&cx, root);
+    if (!st && (out->failed || sg_resolver_failed(res)))
+        st = SG_ERR_NOMEM;
+    return st;
 }

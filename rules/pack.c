@@ -35,6 +35,8 @@ static void pack__rule_free(sg_rule *r)
     free((char *)r->info.confidence);
     free((char *)r->info.message);
     free((char *)r->info.fix);
+    free((char *)r->info.rationale);
+    free((char *)r->info.example);
     free((char *)r->info.matches);
     free((char *)r->info.pack);
     pack__strv_free(r->names, r->nnames);
@@ -144,6 +146,9 @@ sg_status sg_rules_disable(sg_rules *rules, const char *id, sg_diag *diag)
 {
     if (!rules || !id)
         return SG_ERR_INVALID_ARG;
+    if (rules->frozen)
+        return sg_diag_set(diag, SG_ERR_INVALID_ARG, NULL, 0, 0, -1, 0,
+                           "rule set is in use and cannot change (cannot disable %s)", id);
     for (size_t i = 0; i < rules->rules.len; i++) {
         sg_rule *r = rules->rules.items[i];
         if (!strcmp(r->info.id, id)) {
@@ -170,7 +175,8 @@ static bool pack__valid_host(const char *h)
 
 sg_status sg_rules_allow_host(sg_rules *rules, const char *host)
 {
-    if (!rules || !host || !pack__valid_host(host))
+    /* A frozen set is shared, read-only, between checkers and threads. */
+    if (!rules || !host || rules->frozen || !pack__valid_host(host))
         return SG_ERR_INVALID_ARG;
     char *h = strdup(host);
     if (!h)
@@ -240,13 +246,14 @@ static const sg_rule pack__fallback_syntax = {
     .info = {.id = "SG001", .name = "syntax-error", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 20,
              .message = "the snippet does not parse as Python, so it cannot be checked",
              .fix = "Regenerate the snippet; only complete, valid Python 3 can pass the gate.", .kind = "builtin",
-             .matches = "code that does not parse", .pack = "builtin", .enabled = true},
+             .matches = "code that does not parse", .pack = "builtin", .enabled = true, .rationale = "",
+             .example = ""},
     .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_SYNTAX_ERROR};
 static const sg_rule pack__fallback_limit = {
     .info = {.id = "SG002", .name = "analysis-limit", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 400,
              .message = "the snippet exceeds an analysis limit, so it cannot be checked",
              .fix = "Simplify the code.", .kind = "builtin", .matches = "input beyond a limit", .pack = "builtin",
-             .enabled = true},
+             .enabled = true, .rationale = "", .example = ""},
     .kind = SG_KIND_BUILTIN, .builtin = SG_BUILTIN_LIMIT};
 
 bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len)
@@ -309,7 +316,7 @@ static sg_status pack__add_root(sg_rules *rules, const char *pattern)
     return SG_OK;
 }
 
-char *sg_regex_anchor(const char *re)
+static char *pack__anchor(const char *re, bool *ret_nomem)
 {
     char all[512], cur[256] = "";
     size_t al = 0, cl = 0, longest = 0;
@@ -391,7 +398,19 @@ char *sg_regex_anchor(const char *re)
     char *r = malloc(al);
     if (r)
         memcpy(r, all, al);
+    else
+        *ret_nomem = true;
     return r;
+}
+
+sg_status sg_regex_anchor(const char *re, char **ret_anchors)
+{
+    bool nomem = false;
+    char *a = pack__anchor(re, &nomem);
+    if (nomem)
+        return SG_ERR_NOMEM;
+    *ret_anchors = a;
+    return SG_OK;
 }
 
 bool sg_regex_anchors_in(const char *anchors, const char *text, size_t n)
@@ -700,7 +719,8 @@ static sg_status pack__credentials(pack__ctx *c, yaml_node_t *n, sg_rule *r)
         if (!r->value_anchors)
             return SG_ERR_NOMEM;
         for (size_t i = 0; i < count; i++)
-            r->value_anchors[i] = sg_regex_anchor(srcs[i]);
+            if (sg_regex_anchor(srcs[i], &r->value_anchors[i]))
+                return SG_ERR_NOMEM;
     }
     r->min_length = 1;
     if ((v = pack__get(c, n, "min_length"))) {
@@ -891,7 +911,7 @@ static char *pack__describe(const sg_rule *r)
 static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
 {
     static const char *const keys[] = {"id", "name", "severity", "confidence", "cwe", "message", "fix",
-                                       "enabled", "match", NULL};
+                                       "rationale", "example", "enabled", "match", NULL};
     static const char *const match_keys[] = {"calls", "where", "where_any", "references", "imports",
                                              "attributes", "credentials", "network", "query", "capture",
                                              "builtin", "modules", NULL};
@@ -911,6 +931,8 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
         (st = pack__str(c, n, "name", true, (char **)&r->info.name)) ||
         (st = pack__str(c, n, "message", true, (char **)&r->info.message)) ||
         (st = pack__str(c, n, "fix", false, (char **)&r->info.fix)) ||
+        (st = pack__str(c, n, "rationale", false, (char **)&r->info.rationale)) ||
+        (st = pack__str(c, n, "example", false, (char **)&r->info.example)) ||
         (st = pack__str(c, n, "severity", true, &sev)) || (st = pack__str(c, n, "confidence", false, &conf)))
         goto out_free;
     for (const char *p = r->info.id; *p; p++)
@@ -933,7 +955,8 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
     }
     r->info.confidence = conf;
     conf = NULL;
-    if (!r->info.fix && !(r->info.fix = strdup(""))) {
+    if ((!r->info.fix && !(r->info.fix = strdup(""))) || (!r->info.rationale && !(r->info.rationale = strdup(""))) ||
+        (!r->info.example && !(r->info.example = strdup("")))) {
         st = SG_ERR_NOMEM;
         goto out_free;
     }

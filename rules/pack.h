@@ -104,9 +104,10 @@ sg_status sg_rules_freeze(sg_rules *rules);
 /* True if some calls/network rule pattern matches `qname` (used for `from m import *`). */
 bool sg_rules_knows(const sg_rules *rules, const char *qname);
 /* The literal runs every match of POSIX ERE `re` must contain, as a malloc'd list of
- * NUL-terminated strings ended by an empty one ("a\0bc\0\0"); NULL when none of at least 2 bytes
- * can be derived. Used to skip regexec on text that cannot match. */
-char *sg_regex_anchor(const char *re);
+ * NUL-terminated strings ended by an empty one ("a\0bc\0\0"); *ret_anchors is NULL when none of
+ * at least 2 bytes can be derived. Used to skip regexec on text that cannot match. Fails only with
+ * SG_ERR_NOMEM. */
+sg_status sg_regex_anchor(const char *re, char **ret_anchors);
 /* True if `text` contains every run of an anchor list (always true for NULL). */
 bool sg_regex_anchors_in(const char *anchors, const char *text, size_t n);
 /* True if `qname`'s first component may match some calls/network rule. */

@@ -389,6 +389,11 @@ def check_run(cmd, env, meta, ctx, name, hostfile):
             want = str(SANDBOX_ID if os.geteuid() == 0 else os.geteuid())
             if not seen:
                 errors.append("no sandbox process was seen from the host")
+            # The interpreter is what runs the candidate's code (pid 1 runs only snipgate's own
+            # code, and is briefly the supervisor's ids while it waits for the maps).
+            seen = [x for x in seen if x[0] != "sg-init"]
+            if not seen:
+                errors.append("no interpreter of the sandbox was seen from the host")
             for comm, uids, gids, groups in seen:
                 if set(uids) != {want} or "0" in gids or (os.geteuid() == 0 and groups):
                     errors.append("%s runs as uid %s gid %s groups %s on the host" % (comm, uids, gids, groups))

@@ -9,6 +9,11 @@
  * Markdown cases use <!-- expect: ... --> and <!-- options: ... -->. Lines are the ones reported
  * (--line-offset applied). Cases listed in tests/cases/KNOWN_FAILURES expose a gate bug: they are
  * expected to mismatch, are reported loudly, and fail the run if they start to pass.
+ *
+ * Per-rule cases: tests/cases/rules/<RULE ID>/block_*.py and pass_*.py, same format. Every rule of
+ * the default pack has at least one of each (test_every_rule_has_cases fails otherwise); a block
+ * case must expect its rule; a pass case is a near miss (the safe variant of the same idiom) and
+ * must not produce a finding of its rule at all, blocking or not.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -182,8 +187,9 @@ static corpus_known *corpus_known_find(const char *rel)
     return NULL;
 }
 
-/* Run one case: 1 matches its expectation, 0 mismatch (diff printed), -1 broken case or API error. */
-static int corpus_run_case(const char *rel, const char *full, bool quiet)
+/* Run one case: 1 matches its expectation, 0 mismatch (diff printed), -1 broken case or API error.
+ * With `absent_rule`, any finding of that rule (even not blocking) is a mismatch too. */
+static int corpus_run_case(const char *rel, const char *full, bool quiet, const char *absent_rule)
 {
     size_t len = 0;
     char *buf = corpus_read(full, &len);
@@ -230,6 +236,14 @@ static int corpus_run_case(const char *rel, const char *full, bool quiet)
     bool same = ngot == c.npairs && sg_report_blocked(rep) == c.block;
     for (size_t i = 0; same && i < c.npairs; i++)
         same = corpus_has(got, ngot, c.pairs[i]);
+    for (size_t i = 0; absent_rule && i < sg_report_count(rep); i++)
+        if (!strcmp(sg_report_finding(rep, i)->rule_id, absent_rule)) {
+            same = false;
+            if (!quiet)
+                print_message("  MISMATCH %s: a pass case of %s, but %s reports line %ld (not even a non-blocking "
+                              "finding is allowed)\n",
+                              rel, absent_rule, absent_rule, sg_report_finding(rep, i)->line);
+        }
     result = same ? 1 : 0;
     if (!same && !quiet) {
         print_message("  MISMATCH %s\n    expected: %s", rel, c.block ? "block" : "pass");
@@ -301,7 +315,7 @@ static size_t corpus_run_dir(const char *dir, const char *ext, bool want_block, 
             free(buf);
         }
         corpus_known *k = corpus_known_find(rel);
-        int r = corpus_run_case(rel, full, false);
+        int r = corpus_run_case(rel, full, false, NULL);
         if (k) {
             k->seen = true;
             if (r == 0) {
@@ -444,13 +458,169 @@ static void test_runner_detects_mismatch(void **state)
         assert_non_null(f);
         fputs(cases[i].text, f);
         fclose(f);
-        int r = corpus_run_case(path, path, true);
+        int r = corpus_run_case(path, path, true, NULL);
         if (r != cases[i].want)
             print_error("self-test case %zu: got %d, want %d\n", i, r, cases[i].want);
         assert_int_equal(r, cases[i].want);
         remove(path);
     }
+    /* a pass case of a rule must not produce even a non-blocking finding of that rule */
+    char path[256];
+    snprintf(path, sizeof path, "%s/low.py", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# expect: pass\nimport subprocess\nsubprocess.run(['ls'])\n", f);
+    fclose(f);
+    assert_int_equal(corpus_run_case(path, path, true, NULL), 1);
+    assert_int_equal(corpus_run_case(path, path, true, "SG208"), 0);
+    remove(path);
     rmdir(dir);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per-rule cases: tests/cases/rules/<ID>/{block,pass}_*.py                                     */
+
+typedef struct corpus_rule_dir {
+    size_t nblock, npass;    /* cases found */
+    size_t block_expecting;  /* block cases whose expectation names the rule */
+} corpus_rule_dir;
+
+/* The .py files of tests/cases/rules/<id>, sorted; returns the count (names malloc'd). */
+static size_t corpus_rule_files(const char *id, char **names, size_t max)
+{
+    char path[1536];
+    snprintf(path, sizeof path, "%s/tests/cases/rules/%s", corpus_root, id);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] != '.' && l > 3 && !strcmp(e->d_name + l - 3, ".py"))
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, corpus_cmp);
+    return n;
+}
+
+/* Does the expectation of a case name `id` (RULE@LINE with RULE == id)? */
+static bool corpus_expects_rule(const corpus_case *c, const char *id)
+{
+    size_t il = strlen(id);
+    for (size_t i = 0; i < c->npairs; i++)
+        if (!strncmp(c->pairs[i], id, il) && c->pairs[i][il] == '@')
+            return true;
+    return false;
+}
+
+/* Scan (and with `run`, check) the cases of one rule; returns the failures. */
+static size_t corpus_rule_cases(const char *id, bool run, corpus_rule_dir *ret)
+{
+    char *names[256];
+    size_t n = corpus_rule_files(id, names, 256), fail = 0;
+    memset(ret, 0, sizeof *ret);
+    for (size_t i = 0; i < n; i++) {
+        char rel[768], full[2048];
+        snprintf(rel, sizeof rel, "tests/cases/rules/%s/%s", id, names[i]);
+        snprintf(full, sizeof full, "%s/%s", corpus_root, rel);
+        bool is_block = !strncmp(names[i], "block_", 6), is_pass = !strncmp(names[i], "pass_", 5);
+        size_t len;
+        char *buf = corpus_read(full, &len);
+        corpus_case c;
+        if (!buf || (!is_block && !is_pass) || !corpus_parse(rel, buf, len, &c) || c.block != is_block) {
+            print_error("  BROKEN %s: rule cases are block_*.py (expect: block) or pass_*.py (expect: pass)\n", rel);
+            fail++;
+            free(buf);
+            free(names[i]);
+            continue;
+        }
+        free(buf);
+        if (is_block) {
+            ret->nblock++;
+            if (corpus_expects_rule(&c, id))
+                ret->block_expecting++;
+            else {
+                print_error("  BROKEN %s: a block case of %s must expect %s@LINE\n", rel, id, id);
+                fail++;
+            }
+        } else {
+            ret->npass++;
+        }
+        if (run) {
+            corpus_known *k = corpus_known_find(rel);
+            int r = corpus_run_case(rel, full, false, is_pass ? id : NULL);
+            if (k) {
+                k->seen = true;
+                if (r == 0) {
+                    print_message("  KNOWN FAILURE (gate bug) %s: %s\n", rel, k->reason);
+                } else {
+                    print_error("  UNEXPECTED PASS %s is listed in KNOWN_FAILURES but now matches\n", rel);
+                    fail++;
+                }
+            } else if (r != 1) {
+                fail++;
+            }
+        }
+        free(names[i]);
+    }
+    return fail;
+}
+
+static void test_rule_cases(void **state)
+{
+    (void)state;
+    sg_rules *rules;
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    size_t fail = 0, cases = 0;
+    for (size_t i = 0; i < sg_rules_count(rules); i++) {
+        corpus_rule_dir rd;
+        fail += corpus_rule_cases(sg_rules_info(rules, i)->id, true, &rd);
+        cases += rd.nblock + rd.npass;
+    }
+    print_message("corpus rules: %zu rules, %zu cases, %zu failures\n", sg_rules_count(rules), cases, fail);
+    sg_rules_free(rules);
+    assert_int_equal(fail, 0);
+}
+
+/* The meta-test: a rule of the default pack without a block case or a pass case fails the run,
+ * and so does a directory under tests/cases/rules/ that names no rule of the pack. */
+static void test_every_rule_has_cases(void **state)
+{
+    (void)state;
+    sg_rules *rules;
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    size_t missing = 0;
+    for (size_t i = 0; i < sg_rules_count(rules); i++) {
+        const char *id = sg_rules_info(rules, i)->id;
+        corpus_rule_dir rd;
+        corpus_rule_cases(id, false, &rd);
+        if (!rd.block_expecting || !rd.npass) {
+            print_error("rule %s has %s%s%s in tests/cases/rules/%s/\n", id, rd.block_expecting ? "" : "no block case",
+                        !rd.block_expecting && !rd.npass ? " and " : "", rd.npass ? "" : "no pass case", id);
+            missing++;
+        }
+    }
+    char path[1536];
+    snprintf(path, sizeof path, "%s/tests/cases/rules", corpus_root);
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        bool known = false;
+        for (size_t i = 0; i < sg_rules_count(rules) && !known; i++)
+            known = !strcmp(sg_rules_info(rules, i)->id, e->d_name);
+        if (!known) {
+            print_error("tests/cases/rules/%s names no rule of the default pack\n", e->d_name);
+            missing++;
+        }
+    }
+    closedir(d);
+    sg_rules_free(rules);
+    assert_int_equal(missing, 0);
 }
 
 int main(void)
@@ -460,6 +630,8 @@ int main(void)
         cmocka_unit_test(test_block_cases),
         cmocka_unit_test(test_pass_cases),
         cmocka_unit_test(test_markdown_cases),
+        cmocka_unit_test(test_every_rule_has_cases),
+        cmocka_unit_test(test_rule_cases),
         cmocka_unit_test(test_known_failures_exist),
     };
     return cmocka_run_group_tests(tests, corpus_setup, NULL);

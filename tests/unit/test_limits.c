@@ -103,25 +103,59 @@ static void test_deep_nesting(void **state)
     }
 }
 
-/* 1000 nested if blocks, each indented one space more (Python refuses beyond 100 levels). */
-static void test_deep_indentation(void **state)
+/* `n` nested if blocks, each indented one space more, around a harmless body. */
+static char *limits_indent(size_t n)
 {
-    limits_fixture *f = *state;
-    size_t n = 1000, cap = n * (n + 8) + 64, o = 0;
+    size_t cap = n * (n + 8) + 64, o = 0;
     char *src = malloc(cap);
     assert_non_null(src);
     for (size_t i = 0; i < n; i++)
         o += (size_t)snprintf(src + o, cap - o, "%*sif x:\n", (int)i, "");
-    snprintf(src + o, cap - o, "%*seval('1')\n", (int)n, "");
-    sg_options o2;
-    sg_options_init(&o2);
-    sg_report *rep = NULL;
-    sg_diag d;
-    assert_int_equal(limits_check(f, &o2, src, strlen(src), &rep, &d), SG_OK);
-    assert_true(sg_report_blocked(rep));
-    assert_true(limits_has(rep, "SG002") || limits_has(rep, "SG001") || limits_has(rep, "SG101"));
-    sg_report_free(rep);
-    free(src);
+    snprintf(src + o, cap - o, "%*sy = 1\n", (int)n, "");
+    return src;
+}
+
+/* Exactly one finding: `rule` at line:column. */
+static void limits_expect_only(const sg_report *rep, const char *rule, long line, long column)
+{
+    assert_int_equal(sg_report_count(rep), 1);
+    const sg_finding *fd = sg_report_finding(rep, 0);
+    assert_string_equal(fd->rule_id, rule);
+    assert_int_equal(fd->line, line);
+    assert_int_equal(fd->column, column);
+    assert_true(fd->blocking);
+}
+
+/* CPython refuses a 100th level of indentation ("too many levels of indentation": its indent stack
+ * holds MAXINDENT = 100 entries, column 0 included), so 99 nested blocks parse and 100 do not; the
+ * gate's pre-scan must refuse exactly where Python does, as SG001 on the first line too deep. No
+ * other rule can fire on this input (no eval): the assertions are about the depth logic only. */
+static void test_deep_indentation(void **state)
+{
+    limits_fixture *f = *state;
+    static const struct {
+        size_t levels;
+        long line; /* 0: passes */
+    } cases[] = {{1000, 101}, {100, 101}, {99, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *src = limits_indent(cases[k].levels);
+        sg_options o2;
+        sg_options_init(&o2);
+        sg_report *rep = NULL;
+        sg_diag d;
+        assert_int_equal(limits_check(f, &o2, src, strlen(src), &rep, &d), SG_OK);
+        if (cases[k].line) {
+            assert_true(sg_report_blocked(rep));
+            /* line 101 is indented by 100 spaces: column 101 */
+            limits_expect_only(rep, "SG001", cases[k].line, 101);
+            assert_non_null(strstr(sg_report_finding(rep, 0)->message, "too many levels of indentation"));
+        } else {
+            assert_false(sg_report_blocked(rep));
+            assert_int_equal(sg_report_count(rep), 0);
+        }
+        sg_report_free(rep);
+        free(src);
+    }
 }
 
 static void test_long_expression(void **state)
@@ -263,11 +297,45 @@ static void test_bad_arguments(void **state)
     assert_non_null(sg_strerror((sg_status)999));
 }
 
+/* Past the cap on findings the rest are dropped: that must block, never pass. 10,001 low findings
+ * (SG208, not blocking at the default fail-on) and then eval(): the eval finding is cut, and the
+ * report blocks with SG002 instead of passing. */
+static void test_truncated_findings_block(void **state)
+{
+    limits_fixture *f = *state;
+    const char *line = "subprocess.run([\"ls\"])\n";
+    size_t n = 10001, cap = 64 + n * strlen(line), o = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    o += (size_t)snprintf(src + o, cap - o, "import subprocess\n");
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)snprintf(src + o, cap - o, "%s", line);
+    snprintf(src + o, cap - o, "eval(input())\n");
+    sg_options o2;
+    sg_options_init(&o2);
+    sg_report *rep = NULL;
+    sg_diag d;
+    assert_int_equal(limits_check(f, &o2, src, strlen(src), &rep, &d), SG_OK);
+    assert_true(sg_report_blocked(rep));
+    bool limit = false;
+    for (size_t i = 0; i < sg_report_count(rep); i++) {
+        const sg_finding *fd = sg_report_finding(rep, i);
+        if (!strcmp(fd->rule_id, "SG002")) {
+            limit = true;
+            assert_true(fd->blocking);
+            assert_non_null(strstr(fd->message, "not recorded"));
+        }
+    }
+    assert_true(limit);
+    sg_report_free(rep);
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deep_nesting),      cmocka_unit_test(test_deep_indentation),
-        cmocka_unit_test(test_long_expression),
+        cmocka_unit_test(test_long_expression),       cmocka_unit_test(test_truncated_findings_block),
         cmocka_unit_test(test_depth_is_configurable), cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_random_utf8),       cmocka_unit_test(test_bad_arguments),
     };

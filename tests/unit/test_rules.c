@@ -58,6 +58,10 @@ static const bad_pack bad_packs[] = {
     {"unsupported version", "version: 2\nrules: []\n", "version", 1, false},
     {"not a mapping", "- a\n- b\n", "mapping", 1, false},
     {"disable of an unknown id inside a pack", "version: 1\ndisable: [NOPE9]\nrules: []\n", "NOPE9", 2, false},
+    {"rationale not a string", RULE_HEAD "    rationale: [a, b]\n    match: {calls: [a]}\n", "'rationale' must be a string", 7,
+     false},
+    {"misspelled example key", RULE_HEAD "    examples: \"eval(x)\"\n    match: {calls: [eval]}\n", "unknown key 'examples'", 7,
+     false},
 };
 
 static void test_bad_packs(void **state)
@@ -374,6 +378,66 @@ static void test_pack_cannot_disable_builtins(void **state)
     }
 }
 
+/* A set a checker was made from is frozen: every function that changes it refuses, and the set
+ * is left as it was (a shared set must not change under a running check). */
+static void test_frozen_set_refuses_changes(void **state)
+{
+    (void)state;
+    sg_rules *rules;
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    size_t count = sg_rules_count(rules);
+    sg_checker *chk;
+    assert_int_equal(sg_checker_new(rules, NULL, &chk), SG_OK);
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_not_equal(sg_rules_disable(rules, "SG101", &d), SG_OK);
+    assert_non_null(strstr(d.message, "cannot change"));
+    assert_int_not_equal(sg_rules_allow_host(rules, "evil.example.com"), SG_OK);
+    sg_diag_init(&d);
+    const char *pack = "version: 1\nrules: []\n";
+    assert_int_not_equal(sg_rules_load_buffer(rules, "p", pack, strlen(pack), true, &d), SG_OK);
+    assert_int_equal(sg_rules_count(rules), count);
+    for (size_t i = 0; i < count; i++)
+        if (!strcmp(sg_rules_info(rules, i)->id, "SG101"))
+            assert_true(sg_rules_info(rules, i)->enabled);
+    /* and the gate behaves as before: eval blocked, the host still not allowed */
+    const char *src = "import requests\neval(x)\nrequests.get('https://evil.example.com/')\n";
+    sg_report *rep;
+    assert_int_equal(sg_checker_check(chk, "f.py", src, strlen(src), &rep, NULL), SG_OK);
+    bool eval = false, net = false;
+    for (size_t i = 0; i < sg_report_count(rep); i++) {
+        eval |= !strcmp(sg_report_finding(rep, i)->rule_id, "SG101");
+        net |= !strcmp(sg_report_finding(rep, i)->rule_id, "SG701");
+    }
+    assert_true(eval);
+    assert_true(net);
+    sg_report_free(rep);
+    sg_checker_free(chk);
+    sg_rules_free(rules);
+}
+
+/* rationale and example are kept as given (block scalars included); absent, they are "". */
+static void test_rationale_and_example(void **state)
+{
+    (void)state;
+    const char *pack = "version: 1\nrules:\n"
+                       "  - id: X001\n    name: x\n    severity: high\n    message: m\n"
+                       "    rationale: \"because\"\n    example: |\n      import os\n      os.system(cmd)\n"
+                       "    match: {calls: [os.system]}\n"
+                       "  - id: X002\n    name: y\n    severity: low\n    message: m\n    match: {calls: [eval]}\n";
+    sg_rules *rules;
+    assert_int_equal(sg_rules_new_empty(&rules), SG_OK);
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_rules_load_buffer(rules, "p.yml", pack, strlen(pack), false, &d), SG_OK);
+    assert_int_equal(sg_rules_count(rules), 2);
+    assert_string_equal(sg_rules_info(rules, 0)->rationale, "because");
+    assert_string_equal(sg_rules_info(rules, 0)->example, "import os\nos.system(cmd)\n");
+    assert_string_equal(sg_rules_info(rules, 1)->rationale, "");
+    assert_string_equal(sg_rules_info(rules, 1)->example, "");
+    sg_rules_free(rules);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +446,8 @@ int main(void)
         cmocka_unit_test(test_disable),           cmocka_unit_test(test_replace_by_id),
         cmocka_unit_test(test_query_predicates),  cmocka_unit_test(test_allow_host_arguments),
         cmocka_unit_test(test_pack_cannot_disable_builtins),
+        cmocka_unit_test(test_frozen_set_refuses_changes),
+        cmocka_unit_test(test_rationale_and_example),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

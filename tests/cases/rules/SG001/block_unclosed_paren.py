@@ -1,0 +1,3 @@
+# expect: block SG001@2
+def handler(request:
+    return request

@@ -1,0 +1,3 @@
+# expect: pass
+def handler(request):
+    return request

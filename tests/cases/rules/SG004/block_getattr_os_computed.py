@@ -1,0 +1,5 @@
+# expect: block SG004@5
+import os
+
+def call(name, arg):
+    return getattr(os, name)(arg)

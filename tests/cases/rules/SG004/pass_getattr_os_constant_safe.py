@@ -1,0 +1,5 @@
+# expect: pass
+import os
+
+def sep():
+    return getattr(os, "sep")

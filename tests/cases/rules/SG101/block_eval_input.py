@@ -1,0 +1,3 @@
+# expect: block SG101@3
+def parse(text):
+    return eval(text)

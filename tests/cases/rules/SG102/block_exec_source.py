@@ -1,0 +1,3 @@
+# expect: block SG102@3
+def run(source):
+    exec(source)

@@ -1,0 +1,3 @@
+# expect: pass
+def main(app):
+    return app.exec()

@@ -1,0 +1,3 @@
+# expect: block SG103@3
+def build(source):
+    return compile(source, "<input>", "exec")

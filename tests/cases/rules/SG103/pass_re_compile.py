@@ -1,0 +1,4 @@
+# expect: pass
+import re
+
+NUMBER = re.compile(r"\d+")

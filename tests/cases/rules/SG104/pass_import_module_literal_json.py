@@ -1,0 +1,4 @@
+# expect: pass
+import importlib
+
+json = importlib.import_module("json")

@@ -1,0 +1,5 @@
+# expect: block SG105@5
+import types
+
+def make(code):
+    return types.FunctionType(code, {})

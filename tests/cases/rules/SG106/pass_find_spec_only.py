@@ -1,0 +1,4 @@
+# expect: pass
+import importlib.util
+
+spec = importlib.util.find_spec("json")

@@ -1,0 +1,4 @@
+# expect: block SG201@4
+from os import system
+
+system("id")

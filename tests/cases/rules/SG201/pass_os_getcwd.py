@@ -1,0 +1,4 @@
+# expect: pass
+import os
+
+print(os.getcwd())

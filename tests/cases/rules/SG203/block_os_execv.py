@@ -1,0 +1,4 @@
+# expect: block SG203@4
+import os
+
+os.execv("/bin/ls", ["ls", "-l"])

@@ -1,0 +1,4 @@
+# expect: pass
+import os
+
+print(os.path.exists("/bin/ls"))

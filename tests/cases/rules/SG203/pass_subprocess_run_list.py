@@ -1,0 +1,4 @@
+# expect: pass
+import subprocess
+
+subprocess.run(["/bin/ls", "-l"], check=True)

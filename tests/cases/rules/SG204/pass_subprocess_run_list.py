@@ -1,0 +1,4 @@
+# expect: pass
+import subprocess
+
+subprocess.run(["/usr/bin/curl", "https://x"], check=True)

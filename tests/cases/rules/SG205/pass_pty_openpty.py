@@ -1,0 +1,4 @@
+# expect: pass
+import pty
+
+master, slave = pty.openpty()

@@ -1,0 +1,5 @@
+# expect: pass
+import subprocess
+
+def grep(p):
+    subprocess.run(["grep", p, "log.txt"], shell=False)

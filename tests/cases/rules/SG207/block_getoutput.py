@@ -1,0 +1,4 @@
+# expect: block SG207@4
+import subprocess
+
+out = subprocess.getoutput("uname -a")

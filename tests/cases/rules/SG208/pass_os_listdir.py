@@ -1,0 +1,5 @@
+# expect: pass
+# options: --fail-on low
+import os
+
+entries = os.listdir(".")

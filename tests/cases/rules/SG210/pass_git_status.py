@@ -1,0 +1,4 @@
+# expect: pass
+import subprocess
+
+subprocess.run(["git", "status"], check=True)

@@ -1,0 +1,5 @@
+# expect: block SG301@5
+import pickle
+
+def load(data):
+    return pickle.loads(data)

@@ -1,0 +1,5 @@
+# expect: pass
+import json
+
+def load(data):
+    return json.loads(data)

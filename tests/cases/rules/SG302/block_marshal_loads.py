@@ -1,0 +1,5 @@
+# expect: block SG302@5
+import marshal
+
+def load(blob):
+    return marshal.loads(blob)

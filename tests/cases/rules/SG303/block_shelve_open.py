@@ -1,0 +1,4 @@
+# expect: block SG303@4
+import shelve
+
+db = shelve.open("cache")

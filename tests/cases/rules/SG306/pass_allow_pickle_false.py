@@ -1,0 +1,4 @@
+# expect: pass
+import numpy as np
+
+arr = np.load("data.npy", allow_pickle=False)

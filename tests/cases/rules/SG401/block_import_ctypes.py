@@ -1,0 +1,4 @@
+# expect: block SG401@2
+import ctypes
+
+size = ctypes.sizeof(ctypes.c_int)

@@ -1,0 +1,4 @@
+# expect: pass
+import struct
+
+size = struct.calcsize("i")

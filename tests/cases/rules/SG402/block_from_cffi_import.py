@@ -1,0 +1,4 @@
+# expect: block SG402@2
+from cffi import FFI
+
+ffi = FFI()

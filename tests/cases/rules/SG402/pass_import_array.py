@@ -1,0 +1,4 @@
+# expect: pass
+import array
+
+buf = array.array("B", [1, 2, 3])

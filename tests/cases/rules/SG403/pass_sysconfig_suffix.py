@@ -1,0 +1,4 @@
+# expect: pass
+import sysconfig
+
+suffix = sysconfig.get_config_var("EXT_SUFFIX")

@@ -1,0 +1,3 @@
+# expect: pass
+def kind(value):
+    return type(value).__name__

@@ -1,0 +1,5 @@
+# expect: pass
+import inspect
+
+def arity(f):
+    return len(inspect.signature(f).parameters)

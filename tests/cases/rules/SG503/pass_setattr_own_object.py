@@ -1,0 +1,6 @@
+# expect: pass
+class Config:
+    debug = False
+
+cfg = Config()
+setattr(cfg, "debug", True)

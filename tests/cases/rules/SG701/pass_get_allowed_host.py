@@ -1,0 +1,5 @@
+# expect: pass
+# options: --allow-host api.example.com
+import requests
+
+r = requests.get("https://api.example.com/v1/items")

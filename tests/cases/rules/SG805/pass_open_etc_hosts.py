@@ -1,0 +1,3 @@
+# expect: pass
+with open("/etc/hostname") as f:
+    name = f.read().strip()

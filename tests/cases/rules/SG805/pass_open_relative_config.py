@@ -1,0 +1,4 @@
+# expect: pass
+def read():
+    with open("config/settings.json") as f:
+        return f.read()

@@ -1,0 +1,4 @@
+# expect: pass
+import shutil
+
+shutil.rmtree("build")

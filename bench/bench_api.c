@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 static const char bench__snippet[] =
     "import os\n"

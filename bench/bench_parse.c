@@ -9,7 +9,7 @@
 #include <time.h>
 #include <tree_sitter/api.h>
 
-#include "gate/util.h"
+#include "base/util.h"
 
 const TSLanguage *tree_sitter_python(void);
 

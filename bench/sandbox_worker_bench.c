@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gate/snipgate.h"
+#include "snipgate/snipgate.h"
 
 static double now_ms(void)
 {

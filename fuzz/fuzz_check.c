@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -304,7 +304,9 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
     sg_status st = SG_OK;
     size_t nb = doc->blocks.len;
     check__block *cbs = calloc(nb, sizeof *cbs);
-    sg_resolver *res = sg_resolver_new(c->rules, c->opts.max_depth);
+    sg_names names;
+    sg_rules_names(c->rules, &names);
+    sg_resolver *res = sg_resolver_new(&names, c->opts.max_depth);
     sg_engine_out out = {0};
     if (!cbs || !res) {
         st = SG_ERR_NOMEM;

@@ -10,7 +10,6 @@
 #include "report.h"
 #include "rules/pack.h"
 
-#define SG_VERSION "0.1.0"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Text                                                                                         */
@@ -272,7 +271,7 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     return render__result(failed, json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "verdict",
                                             sg_reports_blocked(reps, n) ? "block" : "pass", "fail_on",
                                             sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version",
-                                            SG_VERSION, "files", files, "stats", stats));
+                                            sg_version(), "files", files, "stats", stats));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -395,7 +394,7 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
         return NULL;
     }
     json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o, s:[{s:b, s:o}], s:{s:s}}", "tool", "driver",
-                            "name", "snipgate", "version", SG_VERSION, "informationUri",
+                            "name", "snipgate", "version", sg_version(), "informationUri",
                             "https://github.com/snipgate/snipgate", "rules", rules, "columnKind", "unicodeCodePoints",
                             "results", results, "invocations", "executionSuccessful", true,
                             "toolExecutionNotifications", notes, "properties", "verdict",

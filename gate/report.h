@@ -3,7 +3,7 @@
 #ifndef SG_REPORT_H
 #define SG_REPORT_H
 
-#include "util.h"
+#include "base/util.h"
 
 struct sg_report {
     char *path;

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "gate/util.h"
+#include "base/util.h"
 
 typedef struct sg_block {
     char *text;          /* the block's Python source (fence indentation removed), NUL-terminated */

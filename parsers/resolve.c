@@ -166,7 +166,7 @@ struct sg_scope {
 struct sg_resolver {
     sg_arena *arena;
     const sg_syms *sy;
-    const sg_rules *rules;
+    const sg_names *names;
     unsigned max_depth;
     bool depth_exceeded;
     TSPoint depth_where;
@@ -522,8 +522,8 @@ static const char *res__normalize(sg_resolver *res, const char *q, size_t n)
     if (!strcmp(s, "importlib.__import__"))
         s = "__import__";
     size_t root = strcspn(s, ".");
-    for (size_t k = 0; k < res->rules->module_aliases.len; k++) {
-        const sg_alias *a = &res->rules->module_aliases.items[k];
+    for (size_t k = 0; k < res->names->naliases; k++) {
+        const sg_name_alias *a = &res->names->aliases[k];
         if (strlen(a->from) == root && !memcmp(a->from, s, root))
             return sg_arena_printf(res->arena, "%s%s", a->to, s + root);
     }
@@ -552,7 +552,7 @@ static bool res__alive(const sg_resolver *res, const char *q);
 static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, const char *attr, size_t alen)
 {
     /* Modules re-export the modules they import (shutil.os, subprocess.os): m.os is os too. */
-    if (sg_rules_module_root(res->rules, attr, alen))
+    if (res->names->module_root(res->names->ctx, attr, alen))
         res__add(res, out, res__normalize(res, attr, alen));
     if (!res__alive(res, base))
         return;
@@ -1027,8 +1027,8 @@ static bool res__special_root(const char *q, size_t n)
 static bool res__alive(const sg_resolver *res, const char *q)
 {
     size_t n = strcspn(q, ".");
-    return res__special_root(q, n) || sg_rules_root_known(res->rules, q, n) ||
-           sg_rules_root_alias(res->rules, q, n);
+    return res__special_root(q, n) || res->names->root_known(res->names->ctx, q, n) ||
+           res->names->root_alias(res->names->ctx, q, n);
 }
 
 /* What an alias binding (`x = <expr>`) stands for, memoised: the value is resolved in the
@@ -1075,12 +1075,12 @@ static void res__unbound(res__cx *cx, sg_scope *scope, const char *name, size_t 
             int k = snprintf(buf, sizeof buf, "%s.%.*s", s->stars.items[i], (int)n, name);
             if (k > 0 && (size_t)k < sizeof buf) {
                 const char *q = res__normalize(res, buf, (size_t)k);
-                if (q && sg_rules_knows(res->rules, q))
+                if (q && res->names->knows(res->names->ctx, q))
                     res__add(res, out, q);
             }
         }
-    if (res__special_root(name, n) || sg_rules_root_known(res->rules, name, n) ||
-        sg_rules_root_alias(res->rules, name, n))
+    if (res__special_root(name, n) || res->names->root_known(res->names->ctx, name, n) ||
+        res->names->root_alias(res->names->ctx, name, n))
         res__add(res, out, res__normalize(res, name, n));
 }
 
@@ -1745,7 +1745,7 @@ sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_v
     return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
 }
 
-sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth)
+sg_resolver *sg_resolver_new(const sg_names *names, unsigned max_depth)
 {
     sg_resolver *res = calloc(1, sizeof *res);
     if (!res)
@@ -1756,7 +1756,7 @@ sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth)
         return NULL;
     }
     res->sy = sg_syms_get();
-    res->rules = rules;
+    res->names = names;
     res->max_depth = max_depth ? max_depth : 400;
     return res;
 }

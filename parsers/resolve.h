@@ -17,8 +17,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "gate/util.h"
-#include "rules/pack.h"
+#include "base/util.h"
 
 #define SG_MAX_CANDS 8
 #define SG_MAX_QNAME 256
@@ -53,7 +52,31 @@ typedef struct sg_cands {
     int n;
 } sg_cands;
 
-sg_resolver *sg_resolver_new(const sg_rules *rules, unsigned max_depth);
+/*
+ * What the resolver needs to know about the names that matter, given by the layer above (the rule
+ * set, rules/pack.c: sg_rules_names): which module names alias others (posix -> os), and which
+ * names some rule is about, so that it follows those and not every name of the program.
+ */
+typedef struct sg_name_alias {
+    char *from, *to;
+} sg_name_alias;
+
+typedef struct sg_names {
+    const void *ctx;
+    const sg_name_alias *aliases;
+    size_t naliases;
+    /* `qname` matches some pattern (used for `from m import *`) */
+    bool (*knows)(const void *ctx, const char *qname);
+    /* the first component (root_len bytes) of `qname` may match some pattern */
+    bool (*root_known)(const void *ctx, const char *qname, size_t root_len);
+    /* `name` (n bytes) is a module some pattern is about (os, subprocess, pickle...) */
+    bool (*module_root)(const void *ctx, const char *name, size_t n);
+    /* the first component of `qname` is a module alias */
+    bool (*root_alias)(const void *ctx, const char *qname, size_t root_len);
+} sg_names;
+
+/* `names` is borrowed and must outlive the resolver (so must what it points to). */
+sg_resolver *sg_resolver_new(const sg_names *names, unsigned max_depth);
 void sg_resolver_free(sg_resolver *res);
 sg_arena *sg_resolver_arena(sg_resolver *res);
 /* True once an allocation failed in the resolver or its arena (sticky): every answer given

@@ -1299,3 +1299,34 @@ sg_status sg_rules_load_file(sg_rules *rules, const char *path, bool replace_all
     free(buf);
     return st;
 }
+
+static bool pack__knows(const void *ctx, const char *qname)
+{
+    return sg_rules_knows(ctx, qname);
+}
+
+static bool pack__root_known(const void *ctx, const char *qname, size_t root_len)
+{
+    return sg_rules_root_known(ctx, qname, root_len);
+}
+
+static bool pack__module_root(const void *ctx, const char *name, size_t n)
+{
+    return sg_rules_module_root(ctx, name, n);
+}
+
+static bool pack__root_alias(const void *ctx, const char *qname, size_t root_len)
+{
+    return sg_rules_root_alias(ctx, qname, root_len);
+}
+
+void sg_rules_names(const sg_rules *rules, sg_names *ret_names)
+{
+    ret_names->ctx = rules;
+    ret_names->aliases = rules->module_aliases.items;
+    ret_names->naliases = rules->module_aliases.len;
+    ret_names->knows = pack__knows;
+    ret_names->root_known = pack__root_known;
+    ret_names->module_root = pack__module_root;
+    ret_names->root_alias = pack__root_alias;
+}

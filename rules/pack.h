@@ -10,7 +10,8 @@
 #include <regex.h>
 #include <tree_sitter/api.h>
 
-#include "gate/util.h"
+#include "base/util.h"
+#include "parsers/resolve.h"
 
 typedef enum sg_rule_kind {
     SG_KIND_CALLS,
@@ -83,9 +84,7 @@ typedef struct sg_rule {
     sg_builtin builtin;
 } sg_rule;
 
-typedef struct sg_alias {
-    char *from, *to;
-} sg_alias;
+typedef sg_name_alias sg_alias;
 
 struct sg_rules {
     SG_ARRAY(sg_rule *) rules;
@@ -119,6 +118,8 @@ bool sg_rules_module_root(const sg_rules *rules, const char *name, size_t n);
 bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len);
 bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname);
 bool sg_rules_host_allowed(const sg_rules *rules, const char *host);
+/* The resolver's narrow view of a (frozen) rule set: its module aliases and name predicates. */
+void sg_rules_names(const sg_rules *rules, sg_names *ret_names);
 /* The built-in rule for a builtin check, or NULL if disabled/absent. */
 const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which);
 

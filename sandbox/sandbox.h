@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "gate/snipgate.h"
+#include "snipgate/snipgate.h"
 #include "sandbox/frame.h"
 
 #define SG_SB_MAX_BINDS 16

@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 #define CORPUS_MAX_PAIRS 64
 #define CORPUS_MAX_HOSTS 8

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 typedef struct limits_fixture {
     sg_rules *rules;

@@ -39,8 +39,8 @@
 #include <unistd.h>
 #include <tree_sitter/api.h>
 
-#include "gate/cli.h"
-#include "snipgate.h"
+#include "cli/cli.h"
+#include "snipgate/snipgate.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 /* Two findings on lines 2 and 3, plus ANSI and bidi bytes inside a string on line 3. */
 static const char render_src[] = "import os\n"

@@ -10,7 +10,8 @@
 #include <cmocka.h>
 
 #include "parsers/resolve.h"
-#include "snipgate.h"
+#include "rules/pack.h"
+#include "snipgate/snipgate.h"
 
 typedef struct resolve_fixture {
     sg_rules *rules;
@@ -51,6 +52,7 @@ typedef struct resolve_probe {
     bool const_null;
     int truthy;
     bool assigned;
+    sg_names view; /* the rule set's names, as the resolver sees them */
 } resolve_probe;
 
 static void resolve_visit(void *ctx, TSNode n, sg_scope *scope)
@@ -83,7 +85,8 @@ static void resolve_run(resolve_fixture *f, const char *src, long line, resolve_
     TSTree *t = ts_parser_parse_string(f->parser, NULL, src, (uint32_t)strlen(src));
     assert_non_null(t);
     TSNode root = ts_tree_root_node(t);
-    p->res = sg_resolver_new(f->rules, 400);
+    sg_rules_names(f->rules, &p->view);
+    p->res = sg_resolver_new(&p->view, 400);
     assert_non_null(p->res);
     p->row = (uint32_t)(line - 1);
     sg_resolver_interest(p->res, sg_syms_get()->call);

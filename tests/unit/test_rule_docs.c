@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 static char *docs_read(const char *path, size_t *ret_len)
 {

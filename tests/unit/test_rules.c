@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 #define RULE_HEAD "version: 1\nrules:\n  - id: X001\n    name: x\n    severity: high\n    message: m\n"
 

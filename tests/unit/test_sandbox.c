@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "gate/snipgate.h"
+#include "snipgate/snipgate.h"
 #include "sandbox/sandbox.h"
 
 /* ---- limit parsing ------------------------------------------------------------------------ */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 struct cli__verb {
     const char *name;
@@ -41,8 +41,8 @@ int sg_cli_main(int argc, char **argv)
         cli__usage(stdout);
         return SG_EXIT_PASS;
     }
-    if (!strcmp(verb, "--version")) {
-        printf("snipgate 0.1.0\n");
+    if (!strcmp(verb, "--version") || !strcmp(verb, "-V")) {
+        printf("snipgate %s\n", sg_version());
         return SG_EXIT_PASS;
     }
     for (size_t i = 0; i < sizeof cli__verbs / sizeof cli__verbs[0]; i++)

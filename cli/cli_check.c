@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 #define CHECK_MAX_FILES 1000000
 

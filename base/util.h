@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 /* A typed growable array. `max` (0 = SIZE_MAX/elem) caps the count for untrusted growth. */
 #define SG_ARRAY(T) struct { T *items; size_t len, cap; }

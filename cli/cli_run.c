@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "snipgate.h"
+#include "snipgate/snipgate.h"
 
 #define RUN_MAX_INPUT (8u << 20)
 

@@ -1,7 +1,12 @@
 /* Status codes, diagnostics, severities, formats and option defaults. */
 #include <strings.h>
 
-#include "util.h"
+#include "base/util.h"
+
+const char *sg_version(void)
+{
+    return SNIPGATE_VERSION;
+}
 
 const char *sg_strerror(sg_status status)
 {

@@ -1,5 +1,5 @@
 /* Internal helpers: arrays, arena, capped buffers, diagnostics, file reading, UTF-8. */
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

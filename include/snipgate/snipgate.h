@@ -24,11 +24,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "snipgate/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define SG_API __attribute__((visibility("default")))
+
+/* The library's version ("0.1.0"): the one compiled in, which may differ from the
+ * SNIPGATE_VERSION this program was compiled against when the library is shared. Never NULL. */
+SG_API const char *sg_version(void);
 
 typedef enum sg_status {
     SG_OK = 0,
@@ -241,9 +247,7 @@ SG_API bool sg_reports_blocked(sg_report *const *reports, size_t n);
 }
 #endif
 
-/* The sandbox API (issue 3) lives in its own header so that its owners can evolve it. */
-#if __has_include("snipgate_sandbox.h")
-#include "snipgate_sandbox.h"
-#endif
+/* The sandbox API, in its own header. */
+#include "snipgate/sandbox.h"
 
 #endif /* SNIPGATE_H */

@@ -47,7 +47,7 @@ fi
 echo "== warm calls through the persistent worker"
 CC=${CC:-cc}
 # shellcheck disable=SC2046
-$CC -O2 -D_GNU_SOURCE -I"$SRC" -I"$SRC/gate" "$SRC/bench/sandbox_worker_bench.c" "$BUILD/libsnipgate.a" \
+$CC -O2 -D_GNU_SOURCE -I"$SRC" -I"$SRC/include" -I"$BUILD/include" "$SRC/bench/sandbox_worker_bench.c" "$BUILD/libsnipgate.a" \
     $(pkg-config --libs libseccomp jansson tree-sitter yaml-0.1) -lpthread -o "$TMP/wb"
 "$TMP/wb" phases 50 | sed 's/^/  /'
 "$TMP/wb" warm "${CALLS:-3000}" | sed 's/^/  /'

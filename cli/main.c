@@ -1,4 +1,4 @@
-/* snipgate CLI entry point: everything lives in the library (gate/cli.c). */
+/* snipgate CLI entry point: the verbs are in cli/cli*.c, on top of the public API. */
 #include "cli.h"
 
 int main(int argc, char **argv)

@@ -1,0 +1,3 @@
+# expect: block SG101@3
+if (run := eval):
+    run("1")

@@ -1,0 +1,2 @@
+# expect: block SG102@2
+print((e := exec)("x = 1"))

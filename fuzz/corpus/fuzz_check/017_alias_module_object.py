@@ -1,0 +1,4 @@
+# expect: block SG201@4
+import os
+o = os
+o.system("ls")

@@ -1,0 +1,3 @@
+# expect: block SG104@2 SG201@3
+m = __import__("o" + "s")
+m.system("id")

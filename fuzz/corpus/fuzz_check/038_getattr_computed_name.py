@@ -1,0 +1,4 @@
+# expect: block SG004@4
+import os
+name = input()
+getattr(os, name)("id")

@@ -187,6 +187,8 @@ struct sg_resolver {
     bool failed;    /* an allocation failed (sticky): results may be incomplete, never trust them */
     uint32_t query_seq;   /* block and place of the expression sg_resolve_expr is resolving */
     TSPoint query_where;
+    struct res__binding *alias_path[64]; /* alias bindings being resolved, outermost first */
+    unsigned alias_n;
 };
 
 /* The analysis is incomplete: the caller blocks the snippet (SG002) at `where` in block `seq`. */
@@ -1041,8 +1043,25 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
             res__add(res, out, b->cache->q[i]);
         return;
     }
-    if (b->busy || depth >= RES_MAX_ALIAS_DEPTH) {
+    if (b->busy) {
+        /* a cycle (a, b = b, a): it adds no meaning the other bindings do not give */
         res->truncated = true;
+        return;
+    }
+    if (depth >= RES_MAX_ALIAS_DEPTH) {
+        res->truncated = true;
+        /* A name rebound from itself (s = s.strip(); s = s.lower() ...) re-enters bindings that
+         * the path above is exploring already. A chain of distinct names (a0 = eval; a1 = a0;
+         * ... a20(x)) is cut before its end, which is unknown: that blocks. */
+        bool reentry = false;
+        for (unsigned i = 0; i <= res->alias_n && !reentry; i++) {
+            const res__binding *x = i < res->alias_n ? res->alias_path[i] : b;
+            for (unsigned k = 0; k < i && !reentry; k++)
+                reentry = res->alias_path[k]->scope == x->scope && res->alias_path[k]->name_len == x->name_len &&
+                          !memcmp(res->alias_path[k]->name, x->name, x->name_len);
+        }
+        if (!reentry)
+            res__limit(res, res->query_seq, res->query_where, "aliases are chained deeper than the analysis follows");
         return;
     }
     b->busy = true;
@@ -1052,7 +1071,12 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
     res->cur_seq = b->seq;
     sg_cands tmp = {0};
     res__cx inner = {res, b->src};
+    bool pushed = res->alias_n < sizeof res->alias_path / sizeof res->alias_path[0];
+    if (pushed)
+        res->alias_path[res->alias_n++] = b;
     res__expr(&inner, b->scope, b->node, &tmp, depth + 1);
+    if (pushed)
+        res->alias_n--;
     res->cur_seq = seq;
     b->busy = false;
     if (!res->truncated && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
@@ -1307,6 +1331,9 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
         return;
     if (depth > 32 || --res->budget < 0) {
         res->truncated = true;
+        res__limit(res, res->query_seq, res->query_where,
+                   depth > 32 ? "an expression is nested deeper than the analysis follows"
+                              : "resolving an expression takes more steps than the analysis allows");
         return;
     }
     n = res__unparen(res, n);

@@ -706,6 +706,30 @@ static bool res__string(res__cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
     return !out->failed && !out->truncated;
 }
 
+static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth);
+
+/* os.path.expanduser("~/.ssh/id_rsa"), os.path.expandvars(...), os.fspath(...): as far as path
+ * patterns go ("~/.ssh*", "* /.ssh/ *") the value is the argument. `name` is the callee's last
+ * component, checked first so that only these calls cost a resolution. */
+static bool res__path_identity(res__cx *cx, sg_scope *scope, TSNode fn, const char *name, size_t nl)
+{
+    static const char *const calls[] = {"os.path.expanduser", "os.path.expandvars", "os.fspath"};
+    bool candidate = false;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0] && !candidate; i++) {
+        const char *last = strrchr(calls[i], '.') + 1;
+        candidate = strlen(last) == nl && !memcmp(last, name, nl);
+    }
+    if (!candidate)
+        return false;
+    sg_cands f = {0};
+    res__expr(cx, scope, fn, &f, 0);
+    for (int k = 0; k < f.n; k++)
+        for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+            if (!strcmp(f.q[k], calls[i]))
+                return true;
+    return false;
+}
+
 static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *out, int depth)
 {
     sg_resolver *res = cx->res;
@@ -765,11 +789,15 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
             res__buf_done(res, &tmp);
             return ok;
         }
+        if (nargs == 1 && res__path_identity(cx, scope, fn, attr, alen))
+            return res__const(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         return false;
     }
     if (res__is(fn, sy->identifier)) {
         size_t fl;
         const char *f = res__text(cx->src, fn, &fl);
+        if (nargs == 1 && res__path_identity(cx, scope, fn, f, fl))
+            return res__const(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         if (fl == 3 && !memcmp(f, "chr", 3) && nargs == 1) {
             TSNode a = ts_node_named_child(args, 0);
             if (!res__is(a, sy->integer))

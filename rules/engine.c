@@ -411,15 +411,24 @@ static void engine__on_import(engine__cx *cx, TSNode n)
         const char *mods[1 + ENGINE_MAX_ARGS];
         int nm = 0;
         mods[nm++] = module;
-        for (uint32_t i = 0; i < k && nm < 1 + ENGINE_MAX_ARGS; i++) {
-            TSNode c = ts_node_named_child(n, i);
+        /* Every imported name counts (in batches; a rule hitting in two batches gives two hits at
+         * the same place, which the report merges). */
+        sg_children it;
+        TSNode c;
+        sg_children_init(&it, n);
+        while (sg_children_next(&it, &c)) {
             if (ts_node_eq(c, modnode))
                 continue;
             TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
             if (ts_node_symbol(name) != sy->dotted_name)
                 continue;
+            if (nm == 1 + ENGINE_MAX_ARGS) {
+                engine__import_names(cx, modnode, mods, nm);
+                nm = 1;
+            }
             mods[nm++] = sg_arena_printf(cx->arena, "%s.%s", module, sg_dotted_name(cx->res, name));
         }
+        sg_children_end(&it);
         engine__import_names(cx, modnode, mods, nm);
         return;
     }

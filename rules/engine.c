@@ -595,9 +595,11 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->has_name_re)
             continue;
-        char nbuf[128];
-        if (nlen >= sizeof nbuf)
-            continue;
+        /* the whole name, however long (a 200-character name ending in _password is one too) */
+        char small[128];
+        char *nbuf = nlen < sizeof small ? small : sg_arena_alloc(cx->arena, nlen + 1);
+        if (!nbuf)
+            return; /* the arena remembers the failure: the check ends in an error */
         memcpy(nbuf, name, nlen);
         nbuf[nlen] = 0;
         if (regexec(&r->name_re, nbuf, 0, NULL, 0) != 0)

@@ -187,6 +187,8 @@ struct sg_resolver {
     bool failed;    /* an allocation failed (sticky): results may be incomplete, never trust them */
     uint32_t query_seq;   /* block and place of the expression sg_resolve_expr is resolving */
     TSPoint query_where;
+    struct res__binding *alias_path[64]; /* alias bindings being resolved, outermost first */
+    unsigned alias_n;
 };
 
 /* The analysis is incomplete: the caller blocks the snippet (SG002) at `where` in block `seq`. */
@@ -704,6 +706,30 @@ static bool res__string(res__cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
     return !out->failed && !out->truncated;
 }
 
+static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth);
+
+/* os.path.expanduser("~/.ssh/id_rsa"), os.path.expandvars(...), os.fspath(...): as far as path
+ * patterns go ("~/.ssh*", "* /.ssh/ *") the value is the argument. `name` is the callee's last
+ * component, checked first so that only these calls cost a resolution. */
+static bool res__path_identity(res__cx *cx, sg_scope *scope, TSNode fn, const char *name, size_t nl)
+{
+    static const char *const calls[] = {"os.path.expanduser", "os.path.expandvars", "os.fspath"};
+    bool candidate = false;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0] && !candidate; i++) {
+        const char *last = strrchr(calls[i], '.') + 1;
+        candidate = strlen(last) == nl && !memcmp(last, name, nl);
+    }
+    if (!candidate)
+        return false;
+    sg_cands f = {0};
+    res__expr(cx, scope, fn, &f, 0);
+    for (int k = 0; k < f.n; k++)
+        for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+            if (!strcmp(f.q[k], calls[i]))
+                return true;
+    return false;
+}
+
 static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *out, int depth)
 {
     sg_resolver *res = cx->res;
@@ -763,11 +789,15 @@ static bool res__call_const(res__cx *cx, sg_scope *scope, TSNode call, sg_buf *o
             res__buf_done(res, &tmp);
             return ok;
         }
+        if (nargs == 1 && res__path_identity(cx, scope, fn, attr, alen))
+            return res__const(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         return false;
     }
     if (res__is(fn, sy->identifier)) {
         size_t fl;
         const char *f = res__text(cx->src, fn, &fl);
+        if (nargs == 1 && res__path_identity(cx, scope, fn, f, fl))
+            return res__const(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         if (fl == 3 && !memcmp(f, "chr", 3) && nargs == 1) {
             TSNode a = ts_node_named_child(args, 0);
             if (!res__is(a, sy->integer))
@@ -1041,8 +1071,25 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
             res__add(res, out, b->cache->q[i]);
         return;
     }
-    if (b->busy || depth >= RES_MAX_ALIAS_DEPTH) {
+    if (b->busy) {
+        /* a cycle (a, b = b, a): it adds no meaning the other bindings do not give */
         res->truncated = true;
+        return;
+    }
+    if (depth >= RES_MAX_ALIAS_DEPTH) {
+        res->truncated = true;
+        /* A name rebound from itself (s = s.strip(); s = s.lower() ...) re-enters bindings that
+         * the path above is exploring already. A chain of distinct names (a0 = eval; a1 = a0;
+         * ... a20(x)) is cut before its end, which is unknown: that blocks. */
+        bool reentry = false;
+        for (unsigned i = 0; i <= res->alias_n && !reentry; i++) {
+            const res__binding *x = i < res->alias_n ? res->alias_path[i] : b;
+            for (unsigned k = 0; k < i && !reentry; k++)
+                reentry = res->alias_path[k]->scope == x->scope && res->alias_path[k]->name_len == x->name_len &&
+                          !memcmp(res->alias_path[k]->name, x->name, x->name_len);
+        }
+        if (!reentry)
+            res__limit(res, res->query_seq, res->query_where, "aliases are chained deeper than the analysis follows");
         return;
     }
     b->busy = true;
@@ -1052,7 +1099,12 @@ static void res__alias(sg_resolver *res, res__binding *b, sg_cands *out, int dep
     res->cur_seq = b->seq;
     sg_cands tmp = {0};
     res__cx inner = {res, b->src};
+    bool pushed = res->alias_n < sizeof res->alias_path / sizeof res->alias_path[0];
+    if (pushed)
+        res->alias_path[res->alias_n++] = b;
     res__expr(&inner, b->scope, b->node, &tmp, depth + 1);
+    if (pushed)
+        res->alias_n--;
     res->cur_seq = seq;
     b->busy = false;
     if (!res->truncated && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
@@ -1307,6 +1359,9 @@ static void res__expr(res__cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int
         return;
     if (depth > 32 || --res->budget < 0) {
         res->truncated = true;
+        res__limit(res, res->query_seq, res->query_where,
+                   depth > 32 ? "an expression is nested deeper than the analysis follows"
+                              : "resolving an expression takes more steps than the analysis allows");
         return;
     }
     n = res__unparen(res, n);

@@ -411,15 +411,24 @@ static void engine__on_import(engine__cx *cx, TSNode n)
         const char *mods[1 + ENGINE_MAX_ARGS];
         int nm = 0;
         mods[nm++] = module;
-        for (uint32_t i = 0; i < k && nm < 1 + ENGINE_MAX_ARGS; i++) {
-            TSNode c = ts_node_named_child(n, i);
+        /* Every imported name counts (in batches; a rule hitting in two batches gives two hits at
+         * the same place, which the report merges). */
+        sg_children it;
+        TSNode c;
+        sg_children_init(&it, n);
+        while (sg_children_next(&it, &c)) {
             if (ts_node_eq(c, modnode))
                 continue;
             TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
             if (ts_node_symbol(name) != sy->dotted_name)
                 continue;
+            if (nm == 1 + ENGINE_MAX_ARGS) {
+                engine__import_names(cx, modnode, mods, nm);
+                nm = 1;
+            }
             mods[nm++] = sg_arena_printf(cx->arena, "%s.%s", module, sg_dotted_name(cx->res, name));
         }
+        sg_children_end(&it);
         engine__import_names(cx, modnode, mods, nm);
         return;
     }
@@ -586,9 +595,11 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->has_name_re)
             continue;
-        char nbuf[128];
-        if (nlen >= sizeof nbuf)
-            continue;
+        /* the whole name, however long (a 200-character name ending in _password is one too) */
+        char small[128];
+        char *nbuf = nlen < sizeof small ? small : sg_arena_alloc(cx->arena, nlen + 1);
+        if (!nbuf)
+            return; /* the arena remembers the failure: the check ends in an error */
         memcpy(nbuf, name, nlen);
         nbuf[nlen] = 0;
         if (regexec(&r->name_re, nbuf, 0, NULL, 0) != 0)

@@ -1,0 +1,2 @@
+# expect: block SG601@2
+settings_for_the_production_database_connection_used_by_the_nightly_reporting_job_that_exports_customer_statistics_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_password = "s3cr3t-pass"

@@ -27,7 +27,8 @@ PRINTS = re.compile(r"(?<![\w.])(printf|vprintf|puts|perror|getopt|getopt_long)\
                     r"(?<![\w.])(fprintf|vfprintf|fputs|fputc|fwrite)\s*\([^;]*?\b(stdout|stderr)\b")
 
 
-BUILD_TOOLS = {"seccomp_gen.c"}  # programs run at build time, not library code
+# Programs, not library code: build-time tools and the fuzz corpus replayer.
+BUILD_TOOLS = {"seccomp_gen.c", "replay_main.c"}
 
 
 def layer_of(rel):

@@ -283,46 +283,42 @@ int sg_cgroup_join(const struct sg_child_plan *plan)
     return 0;
 }
 
+/* A counter from a file of the sandbox's memory cgroup: the number after `key ` on a line of its
+ * own, or the file's whole content for a NULL key; 0 if there is none. */
+static uint64_t cgroup__counter(const struct sg_cgroup *cg, const char *file, const char *key)
+{
+    char buf[1024];
+    if (!cg->mem_dir[0] || cgroup__read(cg->mem_dir, file, buf, sizeof buf) < 0)
+        return 0;
+    if (!key)
+        return strtoull(buf, NULL, 10);
+    size_t n = strlen(key);
+    for (const char *p = buf; (p = strstr(p, key)); p += n)
+        if ((p == buf || p[-1] == '\n') && p[n] == ' ')
+            return strtoull(p + n + 1, NULL, 10);
+    return 0;
+}
+
 /* Trusted fact: the number of OOM kills the kernel counted in the sandbox's memory cgroup. */
 uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg)
 {
-    char buf[1024];
-    if (!cg->mem_dir[0])
-        return 0;
-    const char *file = cg->mech == SG_MECH_CGROUP_V2 ? "memory.events" : "memory.oom_control";
-    if (cgroup__read(cg->mem_dir, file, buf, sizeof buf) < 0)
-        return 0;
-    const char *p = strstr(buf, "oom_kill ");
-    return p ? strtoull(p + 9, NULL, 10) : 0;
+    return cgroup__counter(cg, cg->mech == SG_MECH_CGROUP_V2 ? "memory.events" : "memory.oom_control",
+                           "oom_kill");
 }
 
 /* Trusted fact: how often the memory cgroup refused to grow past its limit (v1 failcnt, v2 the
  * "max" event). An allocation refused there is the memory limit at work. */
 uint64_t sg_cgroup_limit_hits(const struct sg_cgroup *cg)
 {
-    char buf[1024];
-    if (!cg->mem_dir[0])
-        return 0;
-    if (cg->mech == SG_MECH_CGROUP_V2) {
-        if (cgroup__read(cg->mem_dir, "memory.events", buf, sizeof buf) < 0)
-            return 0;
-        const char *p = strstr(buf, "\nmax ");
-        return p ? strtoull(p + 5, NULL, 10) : (!strncmp(buf, "max ", 4) ? strtoull(buf + 4, NULL, 10) : 0);
-    }
-    if (cgroup__read(cg->mem_dir, "memory.failcnt", buf, sizeof buf) < 0)
-        return 0;
-    return strtoull(buf, NULL, 10);
+    if (cg->mech == SG_MECH_CGROUP_V2)
+        return cgroup__counter(cg, "memory.events", "max");
+    return cgroup__counter(cg, "memory.failcnt", NULL);
 }
 
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg)
 {
-    char buf[64];
-    if (!cg->mem_dir[0])
-        return 0;
-    const char *file = cg->mech == SG_MECH_CGROUP_V2 ? "memory.peak" : "memory.max_usage_in_bytes";
-    if (cgroup__read(cg->mem_dir, file, buf, sizeof buf) < 0)
-        return 0;
-    return strtoull(buf, NULL, 10) / 1024;
+    return cgroup__counter(cg, cg->mech == SG_MECH_CGROUP_V2 ? "memory.peak" : "memory.max_usage_in_bytes",
+                           NULL) / 1024;
 }
 
 /* Remove the cgroup(s); the sandbox is dead by now (pid 1 reaped means every task is gone). */

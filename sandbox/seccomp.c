@@ -86,6 +86,20 @@ static sg_status seccomp__fail(sg_diag *diag, const char *what, int rc)
     return SG_ERR_SANDBOX;
 }
 
+/* Allow syscall `nr` when its second argument (low 32 bits: ioctl requests, fcntl commands) is
+ * one of `values`. */
+static sg_status seccomp__allow_arg1(scmp_filter_ctx ctx, int nr, const unsigned long *values, size_t n,
+                                     sg_diag *diag)
+{
+    for (size_t i = 0; i < n; i++) {
+        int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                                  SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, values[i]));
+        if (rc < 0)
+            return seccomp__fail(diag, "argument rule", rc);
+    }
+    return SG_OK;
+}
+
 /* Build the allow-list with libseccomp and keep it as raw BPF in the sandbox. */
 sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
 {
@@ -113,22 +127,12 @@ sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
             goto out_release;
         }
     }
-    for (size_t i = 0; i < sizeof seccomp__ioctls / sizeof seccomp__ioctls[0]; i++) {
-        rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
-                              SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, seccomp__ioctls[i]));
-        if (rc < 0) {
-            st = seccomp__fail(diag, "ioctl rule", rc);
-            goto out_release;
-        }
-    }
-    for (size_t i = 0; i < sizeof seccomp__fcntls / sizeof seccomp__fcntls[0]; i++) {
-        rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1,
-                              SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, seccomp__fcntls[i]));
-        if (rc < 0) {
-            st = seccomp__fail(diag, "fcntl rule", rc);
-            goto out_release;
-        }
-    }
+    if ((st = seccomp__allow_arg1(ctx, SCMP_SYS(ioctl), seccomp__ioctls,
+                                  sizeof seccomp__ioctls / sizeof seccomp__ioctls[0], diag)) != SG_OK ||
+        (st = seccomp__allow_arg1(ctx, SCMP_SYS(fcntl), seccomp__fcntls,
+                                  sizeof seccomp__fcntls / sizeof seccomp__fcntls[0], diag)) != SG_OK)
+        goto out_release;
+    st = SG_ERR_SANDBOX;
     /* Threads only: CLONE_THREAD set, no namespace flag. A process clone is mediated. */
     rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
                           SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD | SECCOMP_CLONE_NEW_MASK,

@@ -242,10 +242,17 @@ def run_case(binary, path, ctx):
     cmd = [binary, "run", case_file, "--format", "json"] + meta["args"] + pad
     t0 = time.monotonic()
     # repeat: N runs a racy case N times; every run must meet every expectation.
-    for _ in range(int(meta.get("repeat", "1"))):
-        name, errors, out = check_run(cmd, env, meta, ctx, name, hostfile)
-        if errors:
-            break
+    # variants: K=V|K=V runs it again with each extra environment (another kernel path).
+    for variant in [""] + [v for v in meta.get("variants", "").split("|") if v]:
+        venv = dict(env)
+        for kv in variant.split():
+            k, _, v = kv.partition("=")
+            venv[k] = v
+        for _ in range(int(meta.get("repeat", "1"))):
+            _, errors, out = check_run(cmd, venv, meta, ctx, name, hostfile)
+            if errors:
+                errors = ["[%s] %s" % (variant, e) for e in errors] if variant else errors
+                return name, errors, time.monotonic() - t0, out
     return name, errors, time.monotonic() - t0, out
 
 

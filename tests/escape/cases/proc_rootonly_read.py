@@ -1,5 +1,6 @@
 # expect: ok
 # stdout-excludes: READ
+# variants: SNIPGATE_PROC_NO_SUBSET=1
 # Root-only and host-wide /proc files: host keyrings, page flags, kernel heap and timer layout.
 import os
 names = ["keys", "key-users", "kpageflags", "kpagecount", "kpagecgroup", "slabinfo", "vmallocinfo",

@@ -1,6 +1,8 @@
 # expect: ok|exception
 # stdout-excludes: WROTE
+# variants: SNIPGATE_PROC_NO_SUBSET=1
 # The host's global sysctls (a pipe core pattern plus any crash is code execution as host root).
+# The variant runs on the masked /proc of kernels without subset=pid.
 # The driver compares a snapshot of every writable host sysctl before and after the suite.
 import os
 targets = {

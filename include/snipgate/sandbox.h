@@ -215,7 +215,7 @@ SG_API sg_status sg_worker_finish(sg_worker *worker, sg_outcome **ret_outcome, s
 /*
  * Async-signal-safe: ask every worker of this process to stop. The phase that is running (or the
  * next one) kills its sandbox, waits for it, removes its cgroups and fails with
- * SG_ERR_INTERRUPTED; nothing is judged. For a SIGTERM/SIGINT/SIGHUP handler, so that a
+ * SG_ERR_INTERRUPTED; nothing is judged. Sticky: it holds for the rest of the process's life. For a SIGTERM/SIGINT/SIGHUP handler, so that a
  * supervisor that is told to stop leaves no process or cgroup behind.
  */
 SG_API void sg_sandbox_interrupt(void);

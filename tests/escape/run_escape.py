@@ -131,11 +131,61 @@ def procs_of_sandboxes():
     return found
 
 
+# Attribution: the suite runs beside other users of the machine (other test runs, services), so
+# after-suite checks count only what this run's own snipgate processes left. The driver is a child
+# subreaper: a sandbox process orphaned by its snipgate is re-parented to the driver, not lost.
+OUR_SUPERVISORS = set()
+
+
+def become_subreaper():
+    import ctypes
+    if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def parent_of(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def ours(pid):
+    """True if `pid` descends from this driver (its snipgate processes, or orphans it adopted)."""
+    me, seen = os.getpid(), 0
+    while pid > 1 and seen < 64:
+        pid = parent_of(pid)
+        if pid == me:
+            return True
+        seen += 1
+    return False
+
+
+def our_sandbox_procs():
+    return [p for p in procs_of_sandboxes() if ours(p[0])]
+
+
+def sg_run(cmd, env=None, timeout=120, preexec_fn=None):
+    """subprocess.run(cmd, capture_output=True, ...) that records snipgate's pid (whose cgroups
+    are named snipgate-<pid>-N)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, preexec_fn=preexec_fn)
+    OUR_SUPERVISORS.add(proc.pid)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def cgroup_leftovers():
     left = []
     for base in glob.glob("/sys/fs/cgroup/*/") + ["/sys/fs/cgroup/"]:
         for root, dirs, _ in os.walk(base):
-            left += [os.path.join(root, d) for d in dirs if d.startswith("snipgate-")]
+            left += [os.path.join(root, d) for d in dirs
+                     if re.match(r"snipgate-(\d+)-", d) and int(d.split("-")[1]) in OUR_SUPERVISORS]
             if root.count("/") > 8:
                 dirs[:] = []
     return left
@@ -259,7 +309,7 @@ def run_case(binary, path, ctx):
 def sandbox_identities():
     """Host view of every sandbox process: (comm, uids, gids, groups) from /proc/PID/status."""
     found = []
-    for pid, comm in procs_of_sandboxes():
+    for pid, comm in our_sandbox_procs():
         try:
             with open("/proc/%d/status" % pid) as f:
                 st = dict(l.split(":", 1) for l in f.read().splitlines() if ":" in l)
@@ -285,7 +335,7 @@ def run_sampled(cmd, env):
     t = threading.Thread(target=sample)
     t.start()
     try:
-        return subprocess.run(cmd, capture_output=True, env=env, timeout=120), seen
+        return sg_run(cmd, env=env), seen
     finally:
         done.set()
         t.join()
@@ -296,12 +346,14 @@ def run_and_signal(cmd, env, spec):
     if spec == "pipe":
         r, w = os.pipe()
         proc = subprocess.Popen(cmd, stdout=w, stderr=subprocess.PIPE, env=env)
+        OUR_SUPERVISORS.add(proc.pid)
         os.close(w)
         os.close(r)  # nobody will read the outcome
         _, err = proc.communicate(timeout=120)
         return proc.returncode, err, None
     sig, _, delay = spec.partition("@")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    OUR_SUPERVISORS.add(proc.pid)
     mine, until = set(), time.monotonic() + float(delay)
     while time.monotonic() < until:  # this supervisor's sandboxes: sg-init whose parent it is
         for pid, comm in procs_of_sandboxes():
@@ -336,8 +388,7 @@ def check_run(cmd, env, meta, ctx, name, hostfile):
     if "host_ids" in meta["checks"]:
         p, seen = run_sampled(cmd, env)
     else:
-        p, seen = subprocess.run(cmd, capture_output=True, env=env, timeout=120,
-                                 preexec_fn=big_argv_room if len(cmd) > 1000 else None), []
+        p, seen = sg_run(cmd, env=env, preexec_fn=big_argv_room if len(cmd) > 1000 else None), []
     errors = []
     try:
         out = json.loads(p.stdout)
@@ -444,6 +495,7 @@ def main():
         os.setuid(args.as_user)
         os.environ["HOME"] = "/tmp"
     in_ci = os.environ.get("CI") == "true"
+    become_subreaper()
 
     with tempfile.TemporaryDirectory(prefix="sg-escape-") as workdir:
         probe = os.path.join(workdir, "probe.py")
@@ -500,8 +552,14 @@ def main():
         leftovers = []
         if not alive:
             leftovers.append("the sentinel process died")
-        if procs_of_sandboxes():
-            leftovers.append("sandbox processes left: %r" % procs_of_sandboxes())
+        left = our_sandbox_procs()
+        if left:
+            leftovers.append("sandbox processes left: %r" % left)
+            for pid, _ in left:  # adopted by us (subreaper): end and reap them
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
         if [d for d in stale if os.path.exists(d)]:
             leftovers.append("stale cgroups of a dead supervisor not removed: %r" % stale)
         if cgroup_leftovers():

@@ -1066,6 +1066,16 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
                             w->err.len, w->err.truncated, ret);
 }
 
+/* Stopped by sg_sandbox_interrupt(): tear the sandbox down now (processes, cgroups). */
+static sg_status worker__interrupted_error(struct sg_worker *w, sg_diag *diag)
+{
+    worker__stop(w);
+    w->interrupted = false;
+    diag->status = SG_ERR_INTERRUPTED;
+    snprintf(diag->message, sizeof diag->message, "interrupted: the sandbox was killed, nothing was judged");
+    return SG_ERR_INTERRUPTED;
+}
+
 /*
  * Calls share no files: before each call pid 1 replaces /tmp by a fresh tmpfs (unless the caller
  * chose share_tmp). The request goes out as soon as a call ends, so the work overlaps the
@@ -1090,13 +1100,15 @@ static sg_status worker__tmp_reset_wait(struct sg_worker *w, sg_diag *diag)
         return SG_OK;
     worker__tmp_reset_begin(w);
     uint64_t deadline = worker__now_ns() + 5000000000ull;
-    while (w->alive && w->tmp_reset_pending && worker__now_ns() < deadline) {
+    while (w->alive && w->tmp_reset_pending && worker__now_ns() < deadline && !worker__interrupted) {
         struct pollfd p = {.fd = w->status_fd, .events = POLLIN};
         if (poll(&p, 1, 100) > 0)
             worker__read_status(w, PHASE_CALL);
     }
     if (w->alive && !w->tmp_reset_pending && !w->tmp_reset_err)
         return SG_OK;
+    if (worker__interrupted)
+        return worker__interrupted_error(w, diag);
     worker__stop(w);
     diag->status = SG_ERR_SANDBOX;
     diag->sys_errno = w->tmp_reset_err;
@@ -1106,15 +1118,6 @@ static sg_status worker__tmp_reset_wait(struct sg_worker *w, sg_diag *diag)
     return SG_ERR_SANDBOX;
 }
 
-/* Stopped by sg_sandbox_interrupt(): tear the sandbox down now (processes, cgroups). */
-static sg_status worker__interrupted_error(struct sg_worker *w, sg_diag *diag)
-{
-    worker__stop(w);
-    w->interrupted = false;
-    diag->status = SG_ERR_INTERRUPTED;
-    snprintf(diag->message, sizeof diag->message, "interrupted: the sandbox was killed, nothing was judged");
-    return SG_ERR_INTERRUPTED;
-}
 
 /* Start the sandbox and import the candidate; the import outcome is kept in the worker. */
 static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)

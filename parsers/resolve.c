@@ -6,6 +6,7 @@
  * depth and work budget, so hostile input cannot exhaust the stack or spin: past a budget an
  * expression simply resolves to nothing more.
  */
+#include "pynames.h"
 #include "resolve_int.h"
 
 #include <ctype.h>
@@ -166,24 +167,11 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
     res__add(res, out, sg_res_normalize(res, buf, bl + 1 + alen));
 }
 
-/* Roots that normalisation can turn into another root, or that resolution treats specially:
- * a name under them may still reach a rule even if no rule names the root itself. */
-static bool res__special_root(const char *q, size_t n)
-{
-    static const char *const roots[] = {"builtins", "sys", "__main__", "importlib", "__import__", "getattr",
-                                        "vars", "globals", "locals", "operator", "object", "type", "hasattr",
-                                        "setattr", "delattr"};
-    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
-        if (strlen(roots[i]) == n && !memcmp(roots[i], q, n))
-            return true;
-    return false;
-}
-
 /* False when nothing derived from `q` (its attributes, items) can match a rule. */
 static bool res__alive(const sg_resolver *res, const char *q)
 {
     size_t n = strcspn(q, ".");
-    return res__special_root(q, n) || res->names->root_known(res->names->ctx, q, n) ||
+    return sg_pyname_special_root(q, n) || res->names->root_known(res->names->ctx, q, n) ||
            res->names->root_alias(res->names->ctx, q, n);
 }
 
@@ -257,7 +245,7 @@ static void res__unbound(sg_res_cx *cx, sg_scope *scope, const char *name, size_
                     res__add(res, out, q);
             }
         }
-    if (res__special_root(name, n) || res->names->root_known(res->names->ctx, name, n) ||
+    if (sg_pyname_special_root(name, n) || res->names->root_known(res->names->ctx, name, n) ||
         res->names->root_alias(res->names->ctx, name, n))
         res__add(res, out, sg_res_normalize(res, name, n));
 }

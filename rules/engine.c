@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "parsers/pynames.h"
+
 #define ENGINE_MAX_ARGS 32
 
 typedef struct engine__cx {
@@ -453,15 +455,6 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
     return NULL;
 }
 
-/* Callees the engine treats specially whatever the rules say: dynamic imports and getattr-likes. */
-static bool engine__special(const char *q)
-{
-    return !strcmp(q, "__import__") || !strncmp(q, "importlib.", 10) || !strcmp(q, "getattr") ||
-           !strcmp(q, "setattr") || !strcmp(q, "delattr") || !strcmp(q, "hasattr") ||
-           !strcmp(q, "object.__getattribute__") || !strcmp(q, "type.__getattribute__") ||
-           !strcmp(q, "operator.attrgetter");
-}
-
 static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode fn)
 {
     const sg_syms *sy = cx->sy;
@@ -471,7 +464,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
         return;
     bool any = false;
     for (int i = 0; i < c.n && !any; i++)
-        any = engine__root_known(cx, c.q[i]) || engine__special(c.q[i]);
+        any = engine__root_known(cx, c.q[i]) || sg_pyname_special_callee(c.q[i]);
     if (!any)
         return;
     engine__args a;
@@ -514,12 +507,10 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
             if (m && *m)
                 engine__import_names(cx, call, &m, 1);
         }
-        bool getattr_like = !strcmp(q, "getattr") || !strcmp(q, "setattr") || !strcmp(q, "delattr") ||
-                            !strcmp(q, "hasattr") || !strcmp(q, "object.__getattribute__") ||
-                            !strcmp(q, "type.__getattribute__") || !strcmp(q, "operator.attrgetter");
-        if (!getattr_like)
+        int name_pos = sg_pyname_getattr_arg(q); /* getattr-like: where the attribute name is */
+        if (name_pos < 0)
             continue;
-        TSNode name_arg = !strcmp(q, "operator.attrgetter") ? engine__arg(&a, 0, NULL) : engine__arg(&a, 1, NULL);
+        TSNode name_arg = engine__arg(&a, name_pos, NULL);
         if (ts_node_is_null(name_arg))
             continue;
         const char *an = sg_const_str(cx->res, scope, name_arg, NULL);

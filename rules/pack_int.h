@@ -8,7 +8,7 @@
 
 #include "pack.h"
 
-/* Free a NULL-terminated-or-counted string vector of n entries (NULL is a no-op). */
+/* Free a vector of n malloc'd strings and the vector itself (NULL is a no-op). */
 void sg_strv_free(char **v, size_t n);
 /* Free a rule and everything it owns, whatever its kind (NULL is a no-op). Works on a rule being
  * built, as long as `kind` was set before any kind-specific field. */

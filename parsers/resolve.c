@@ -16,6 +16,13 @@
 #include <string.h>
 #include <uninorm.h>
 
+static bool res__alive(const sg_resolver *res, const char *q);
+static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const char *getter, TSNode obj,
+                             sg_cands *out, int depth);
+
+/* ------------------------------------------------------------------------------------------ */
+/* State shared by the resolver's files                                                       */
+
 /* The analysis is incomplete: the caller blocks the snippet (SG002) at `where` in block `seq`. */
 void sg_res_limit(sg_resolver *res, uint32_t seq, TSPoint where, const char *reason)
 {
@@ -26,10 +33,6 @@ void sg_res_limit(sg_resolver *res, uint32_t seq, TSPoint where, const char *rea
     res->limit_where = where;
     res->limit_reason = reason;
 }
-
-static bool res__alive(const sg_resolver *res, const char *q);
-static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const char *getter, TSNode obj,
-                             sg_cands *out, int depth);
 
 /* Record an allocation failure: the check in progress must end in an error, not a verdict. */
 void sg_res_fail(sg_resolver *res)
@@ -166,6 +169,9 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
     buf[bl + 1 + alen] = 0;
     res__add(res, out, sg_res_normalize(res, buf, bl + 1 + alen));
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Resolution                                                                                   */
 
 /* False when nothing derived from `q` (its attributes, items) can match a rule. */
 static bool res__alive(const sg_resolver *res, const char *q)
@@ -548,6 +554,9 @@ const char *sg_res_dotted(sg_res_cx *cx, TSNode n)
     buf[o] = 0;
     return sg_res_normalize(cx->res, buf, o);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Life cycle and results                                                                       */
 
 sg_resolver *sg_resolver_new(const sg_names *names, unsigned max_depth)
 {

@@ -19,6 +19,7 @@
 #define RES_BUDGET 4096 /* evaluation steps for one top-level question */
 #define RES_MAX_CONST 4096
 
+/* What a binding binds a name to. */
 typedef enum sg_binding_kind {
     RES_IMPORT,   /* qname: what was imported */
     RES_ALIAS,    /* node: the value assigned (resolved lazily) */
@@ -29,11 +30,13 @@ typedef enum sg_binding_kind {
     RES_CLASS,    /* a class: attributes resolve through its scope (inner) */
 } sg_binding_kind;
 
+/* A node pass 2 visits, with the scope pass 1 found it in. */
 struct sg_res_visit {
     TSNode node;
     sg_scope *scope;
 };
 
+/* One binding of a name in a scope (scope.c); arena memory. */
 typedef struct sg_binding {
     const char *name;
     uint32_t name_len;
@@ -50,6 +53,7 @@ typedef struct sg_binding {
     struct sg_binding *next; /* same name, same scope */
 } sg_binding;
 
+/* A scope: an open-addressing table of binding chains, one chain per name (scope.c). */
 struct sg_scope {
     sg_scope *parent;
     bool is_class;
@@ -58,6 +62,7 @@ struct sg_scope {
     SG_ARRAY(const char *) stars; /* modules of `from m import *` */
 };
 
+/* The resolver: its arena, scopes, pass-1 results, and the state of the question in progress. */
 struct sg_resolver {
     sg_arena *arena;
     const sg_syms *sy;

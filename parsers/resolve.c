@@ -117,15 +117,12 @@ const char *sg_res_normalize(sg_resolver *res, const char *q, size_t n)
     buf[out] = 0;
     const char *s = buf;
     for (int guard = 0; guard < 4; guard++) {
-        if (!strncmp(s, "sys.modules.", 12))
-            s += 12;
-        else if (!strncmp(s, "builtins.", 9))
-            s += 9;
-        else
+        size_t skip = sg_pyname_namespace_prefix(s);
+        if (!skip)
             break;
+        s += skip;
     }
-    if (!strcmp(s, "importlib.__import__"))
-        s = "__import__";
+    s = sg_pyname_canonical(s);
     size_t root = strcspn(s, ".");
     for (size_t k = 0; k < res->names->naliases; k++) {
         const sg_name_alias *a = &res->names->aliases[k];
@@ -385,12 +382,11 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
     sg_res_expr(cx, scope, fn, &f, depth + 1);
     for (int i = 0; i < f.n; i++) {
         const char *q = f.q[i];
-        if (!strcmp(q, "__import__")) {
-            res__import_call(cx, scope, args, true, out);
-        } else if (!strcmp(q, "importlib.import_module") || !strcmp(q, "importlib.reload")) {
-            if (!strcmp(q, "importlib.import_module"))
-                res__import_call(cx, scope, args, false, out);
-            else if (nargs >= 1)
+        sg_pyname_import imp = sg_pyname_importer(q);
+        if (imp != SG_PYNAME_IMPORT_NONE) {
+            res__import_call(cx, scope, args, imp == SG_PYNAME_IMPORT_TOP, out);
+        } else if (!strcmp(q, "importlib.reload")) {
+            if (nargs >= 1)
                 sg_res_expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
         } else if (!strcmp(q, "getattr") && nargs >= 2) {
             sg_cands base = {0};

@@ -503,7 +503,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
     /* Dynamic imports count as imports; constant getattr names as attribute access. */
     for (int k = 0; k < c.n; k++) {
         const char *q = c.q[k];
-        if ((!strcmp(q, "__import__") || !strcmp(q, "importlib.import_module")) && a.npos >= 1) {
+        if (sg_pyname_importer(q) != SG_PYNAME_IMPORT_NONE && a.npos >= 1) {
             const char *m = sg_const_str(cx->res, scope, a.pos[0], NULL);
             if (m && *m)
                 engine__import_names(cx, call, &m, 1);

@@ -449,7 +449,8 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
 {
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES && sg_rules_name_match(r->attributes.names.v, r->attributes.names.n, name))
+        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES &&
+            sg_rules_name_match(r->attributes.names.v, r->attributes.names.n, name))
             return r;
     }
     return NULL;
@@ -623,7 +624,8 @@ static void engine__tamper(engine__cx *cx, sg_scope *scope, TSNode target)
         return;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CALLS || !sg_rules_name_match(r->calls.names.v, r->calls.names.n, "setattr"))
+        if (!r->info.enabled || r->kind != SG_KIND_CALLS ||
+            !sg_rules_name_match(r->calls.names.v, r->calls.names.n, "setattr"))
             continue;
         for (size_t w = 0; w < r->calls.nwhere; w++) {
             const sg_cond *cond = &r->calls.where[w];
@@ -769,7 +771,8 @@ static void engine__on_exec_statement(engine__cx *cx, TSNode n)
 {
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (r->info.enabled && r->kind == SG_KIND_CALLS && sg_rules_name_match(r->calls.names.v, r->calls.names.n, "exec"))
+        if (r->info.enabled && r->kind == SG_KIND_CALLS &&
+            sg_rules_name_match(r->calls.names.v, r->calls.names.n, "exec"))
             engine__hit(cx, r, n, sg_arena_printf(cx->arena, "%s: exec statement", r->info.message), NULL);
     }
 }

@@ -437,7 +437,8 @@ sg_status sg_rules_freeze(sg_rules *rules)
         return SG_OK;
     for (size_t i = 0; i < rules->rules.len; i++) {
         const sg_rule *r = rules->rules.items[i];
-        if (ruleset__calls_kind(r) || (r->kind == SG_KIND_BUILTIN && r->builtin.which == SG_BUILTIN_DYNAMIC_ATTRIBUTE)) {
+        if (ruleset__calls_kind(r) ||
+            (r->kind == SG_KIND_BUILTIN && r->builtin.which == SG_BUILTIN_DYNAMIC_ATTRIBUTE)) {
             const sg_patterns *p = sg_rule_patterns(r);
             for (size_t k = 0; k < p->n; k++)
                 if (ruleset__add_root(rules, p->v[k]))

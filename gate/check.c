@@ -9,6 +9,7 @@
 #include <tree_sitter/api.h>
 
 #include "parsers/extract.h"
+#include "parsers/prescan.h"
 #include "parsers/resolve.h"
 #include "report.h"
 #include "rules/engine.h"

@@ -9,6 +9,10 @@
  * Resolution is flow-insensitive and conservative: a name bound to several things in one scope
  * resolves to all of them.
  *
+ * Files: syms.c (symbol table, node helpers), scope.c (scopes, bindings), consteval.c (constant
+ * evaluation), resolve.c (life cycle, resolution), bind.c (the two passes); resolve_int.h is
+ * their private header.
+ *
  * Ownership: the resolver owns its arena; every string it returns lives until sg_resolver_free.
  * Source texts and trees passed in are borrowed and must outlive the resolver.
  */
@@ -18,31 +22,10 @@
 #include <tree_sitter/api.h>
 
 #include "base/util.h"
+#include "syms.h"
 
 #define SG_MAX_CANDS 8
 #define SG_MAX_QNAME 256
-
-typedef struct sg_syms {
-    TSSymbol module, import_statement, import_from_statement, aliased_import, dotted_name, wildcard_import,
-        relative_import, future_import_statement, function_definition, class_definition, lambda, parameters,
-        lambda_parameters, identifier, typed_parameter, default_parameter, typed_default_parameter,
-        list_splat_pattern, dictionary_splat_pattern, assignment, augmented_assignment, call, argument_list,
-        keyword_argument, attribute, subscript, string, string_start, string_content, interpolation,
-        concatenated_string, binary_operator, parenthesized_expression, conditional_expression, boolean_operator,
-        global_statement, nonlocal_statement, for_statement, for_in_clause, as_pattern_target, named_expression,
-        dictionary, pair, dictionary_splat, list_splat, tuple, list, set, true_, false_, none, integer, float_,
-        comment, exec_statement, list_comprehension, dictionary_comprehension, set_comprehension,
-        generator_expression, pattern_list, tuple_pattern, list_pattern, expression_list, slice, unary_operator,
-        return_statement, yield, decorator, type, block,
-        eq_token, delete_statement, if_statement, while_statement, try_statement, with_statement,
-        match_statement, print_statement;
-    TSFieldId f_name, f_alias, f_left, f_right, f_function, f_arguments, f_object, f_attribute, f_value,
-        f_subscript, f_module_name, f_body, f_parameters, f_key, f_type, f_operator;
-} sg_syms;
-
-/* The symbol table of tree-sitter-python (initialised once, thread-safe). */
-const sg_syms *sg_syms_get(void);
-const TSLanguage *sg_python_language(void);
 
 typedef struct sg_scope sg_scope;
 typedef struct sg_resolver sg_resolver;
@@ -119,20 +102,7 @@ bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode expr);
 /* For an f-string: the constant text before its first interpolation (arena), or NULL. */
 const char *sg_fstring_prefix(sg_resolver *res, TSNode expr);
 
-/* Iterate a node's named children in order (ts_node_named_child(n, i) costs O(i)). */
-typedef struct sg_children {
-    TSTreeCursor cursor;
-    bool started, done;
-} sg_children;
-void sg_children_init(sg_children *it, TSNode parent);
-bool sg_children_next(sg_children *it, TSNode *ret_child);
-void sg_children_end(sg_children *it);
-
-/* A field of a node (fast paths for the common node shapes). */
-TSNode sg_node_field(TSNode n, TSFieldId f);
-
 /* A dotted name (`a . b`) as text without white space, NFKC-normalised, module aliases applied. */
 const char *sg_dotted_name(sg_resolver *res, TSNode n);
-
 
 #endif

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "parsers/pynames.h"
+
 #define ENGINE_MAX_ARGS 32
 
 typedef struct engine__cx {
@@ -248,20 +250,20 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
 
 static bool engine__where(engine__cx *cx, sg_scope *scope, const sg_rule *r, const engine__args *a, bool *unsure)
 {
-    if (!r->nwhere)
+    if (!r->calls.nwhere)
         return true;
-    for (size_t i = 0; i < r->nwhere; i++) {
+    for (size_t i = 0; i < r->calls.nwhere; i++) {
         bool u = false;
-        bool ok = engine__cond(cx, scope, &r->where[i], a, &u);
-        if (r->where_any && ok) {
+        bool ok = engine__cond(cx, scope, &r->calls.where[i], a, &u);
+        if (r->calls.where_any && ok) {
             *unsure = u;
             return true;
         }
-        if (!r->where_any && !ok)
+        if (!r->calls.where_any && !ok)
             return false;
         *unsure |= u;
     }
-    return !r->where_any;
+    return !r->calls.where_any;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -356,15 +358,15 @@ static void engine__network(engine__cx *cx, sg_scope *scope, const sg_rule *r, T
                             const engine__args *a, const char *qname)
 {
     const char *host = NULL;
-    if (r->host_position >= 0 || r->host_keyword)
-        host = engine__host_of(cx, scope, engine__arg(a, r->host_position, r->host_keyword));
+    if (r->network.host_position >= 0 || r->network.host_keyword)
+        host = engine__host_of(cx, scope, engine__arg(a, r->network.host_position, r->network.host_keyword));
     if (host && sg_rules_host_allowed(cx->rules, host))
         return;
-    if (r->unverifiable && !host)
+    if (r->network.unverifiable && !host)
         engine__hit(cx, r, fn,
                     sg_arena_printf(cx->arena, "%s: %s() with a host the gate cannot determine", r->info.message, qname),
                     NULL);
-    else if (!r->unverifiable && host)
+    else if (!r->network.unverifiable && host)
         engine__hit(cx, r, fn,
                     sg_arena_printf(cx->arena, "%s: %s() to host '%s', which is not on the allow-list", r->info.message,
                                     qname, host),
@@ -388,7 +390,7 @@ static void engine__import_names(engine__cx *cx, TSNode at, const char *const *m
         if (!r->info.enabled || r->kind != SG_KIND_IMPORTS)
             continue;
         for (int m = 0; m < nmods; m++)
-            if (mods[m] && sg_rules_name_match(r->names, r->nnames, mods[m])) {
+            if (mods[m] && sg_rules_name_match(r->imports.names.v, r->imports.names.n, mods[m])) {
                 engine__hit(cx, r, at, sg_arena_printf(cx->arena, "%s: import of %s", r->info.message, mods[m]), NULL);
                 break;
             }
@@ -447,19 +449,11 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
 {
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES && sg_rules_name_match(r->names, r->nnames, name))
+        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES &&
+            sg_rules_name_match(r->attributes.names.v, r->attributes.names.n, name))
             return r;
     }
     return NULL;
-}
-
-/* Callees the engine treats specially whatever the rules say: dynamic imports and getattr-likes. */
-static bool engine__special(const char *q)
-{
-    return !strcmp(q, "__import__") || !strncmp(q, "importlib.", 10) || !strcmp(q, "getattr") ||
-           !strcmp(q, "setattr") || !strcmp(q, "delattr") || !strcmp(q, "hasattr") ||
-           !strcmp(q, "object.__getattribute__") || !strcmp(q, "type.__getattribute__") ||
-           !strcmp(q, "operator.attrgetter");
 }
 
 static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode fn)
@@ -471,7 +465,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
         return;
     bool any = false;
     for (int i = 0; i < c.n && !any; i++)
-        any = engine__root_known(cx, c.q[i]) || engine__special(c.q[i]);
+        any = engine__root_known(cx, c.q[i]) || sg_pyname_special_callee(c.q[i]);
     if (!any)
         return;
     engine__args a;
@@ -481,8 +475,9 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || (r->kind != SG_KIND_CALLS && r->kind != SG_KIND_NETWORK))
             continue;
+        const sg_patterns *names = r->kind == SG_KIND_CALLS ? &r->calls.names : &r->network.names;
         for (int k = 0; k < c.n; k++) {
-            if (!sg_rules_name_match(r->names, r->nnames, c.q[k]))
+            if (!sg_rules_name_match(names->v, names->n, c.q[k]))
                 continue;
             if (r->kind == SG_KIND_NETWORK) {
                 engine__network(cx, scope, r, call, fn, &a, c.q[k]);
@@ -509,17 +504,15 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
     /* Dynamic imports count as imports; constant getattr names as attribute access. */
     for (int k = 0; k < c.n; k++) {
         const char *q = c.q[k];
-        if ((!strcmp(q, "__import__") || !strcmp(q, "importlib.import_module")) && a.npos >= 1) {
+        if (sg_pyname_importer(q) != SG_PYNAME_IMPORT_NONE && a.npos >= 1) {
             const char *m = sg_const_str(cx->res, scope, a.pos[0], NULL);
             if (m && *m)
                 engine__import_names(cx, call, &m, 1);
         }
-        bool getattr_like = !strcmp(q, "getattr") || !strcmp(q, "setattr") || !strcmp(q, "delattr") ||
-                            !strcmp(q, "hasattr") || !strcmp(q, "object.__getattribute__") ||
-                            !strcmp(q, "type.__getattribute__") || !strcmp(q, "operator.attrgetter");
-        if (!getattr_like)
+        int name_pos = sg_pyname_getattr_arg(q); /* getattr-like: where the attribute name is */
+        if (name_pos < 0)
             continue;
-        TSNode name_arg = !strcmp(q, "operator.attrgetter") ? engine__arg(&a, 0, NULL) : engine__arg(&a, 1, NULL);
+        TSNode name_arg = engine__arg(&a, name_pos, NULL);
         if (ts_node_is_null(name_arg))
             continue;
         const char *an = sg_const_str(cx->res, scope, name_arg, NULL);
@@ -532,7 +525,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
             const sg_rule *r = sg_rules_builtin(cx->rules, SG_BUILTIN_DYNAMIC_ATTRIBUTE);
             sg_cands base;
             sg_resolve_expr(cx->res, scope, a.pos[0], &base);
-            if (r && engine__cands_match(r->names, r->nnames, &base))
+            if (r && engine__cands_match(r->builtin.modules.v, r->builtin.modules.n, &base))
                 engine__hit(cx, r, call,
                             sg_arena_printf(cx->arena, "%s: %s(%s, <computed name>)", r->info.message, q, base.q[0]),
                             NULL);
@@ -556,9 +549,9 @@ static void engine__on_value(engine__cx *cx, TSNode v, sg_scope *scope)
             continue;
         for (size_t i = 0; i < cx->rules->rules.len; i++) {
             const sg_rule *r = cx->rules->rules.items[i];
-            if (!r->info.enabled || r->kind != SG_KIND_CALLS || !r->references)
+            if (!r->info.enabled || r->kind != SG_KIND_CALLS || !r->calls.references)
                 continue;
-            if (sg_rules_name_match(r->names, r->nnames, c.q[k]))
+            if (sg_rules_name_match(r->calls.names.v, r->calls.names.n, c.q[k]))
                 engine__hit(cx, r, v,
                             sg_arena_printf(cx->arena, "%s: %s used as a value (`%s`), so it can be called indirectly",
                                             r->info.message, c.q[k], engine__excerpt(cx, v)),
@@ -593,7 +586,7 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
     const char *v = NULL;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->has_name_re)
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->credentials.has_name_re)
             continue;
         /* the whole name, however long (a 200-character name ending in _password is one too) */
         char small[128];
@@ -602,15 +595,15 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
             return; /* the arena remembers the failure: the check ends in an error */
         memcpy(nbuf, name, nlen);
         nbuf[nlen] = 0;
-        if (regexec(&r->name_re, nbuf, 0, NULL, 0) != 0)
+        if (regexec(&r->credentials.name_re, nbuf, 0, NULL, 0) != 0)
             continue;
-        if (r->has_ignore_name_re && regexec(&r->ignore_name_re, nbuf, 0, NULL, 0) == 0)
+        if (r->credentials.has_ignore_name_re && regexec(&r->credentials.ignore_name_re, nbuf, 0, NULL, 0) == 0)
             continue;
         if (!v && !(v = sg_const_str(cx->res, scope, value, NULL)))
             return;
-        if (strlen(v) < r->min_length || engine__placeholder(v))
+        if (strlen(v) < r->credentials.min_length || engine__placeholder(v))
             continue;
-        if (r->has_ignore_value_re && regexec(&r->ignore_value_re, v, 0, NULL, 0) == 0)
+        if (r->credentials.has_ignore_value_re && regexec(&r->credentials.ignore_value_re, v, 0, NULL, 0) == 0)
             continue;
         engine__hit(cx, r, value,
                     sg_arena_printf(cx->arena, "%s: '%s' is assigned a string literal", r->info.message, nbuf), NULL);
@@ -631,10 +624,11 @@ static void engine__tamper(engine__cx *cx, sg_scope *scope, TSNode target)
         return;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CALLS || !sg_rules_name_match(r->names, r->nnames, "setattr"))
+        if (!r->info.enabled || r->kind != SG_KIND_CALLS ||
+            !sg_rules_name_match(r->calls.names.v, r->calls.names.n, "setattr"))
             continue;
-        for (size_t w = 0; w < r->nwhere; w++) {
-            const sg_cond *cond = &r->where[w];
+        for (size_t w = 0; w < r->calls.nwhere; w++) {
+            const sg_cond *cond = &r->calls.where[w];
             if (cond->op == SG_COND_RESOLVES_IN && cond->position == 0 &&
                 engine__cands_match(cond->values, cond->nvalues, &base)) {
                 engine__hit(cx, r, target,
@@ -703,9 +697,9 @@ static void engine__secret_prefilter(engine__cx *cx)
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS)
             continue;
-        for (size_t k = 0; k < r->nvalue_res; k++) {
+        for (size_t k = 0; k < r->credentials.nvalue_res; k++) {
             const char *best = NULL;
-            for (const char *a = r->value_anchors[k]; a && *a; a += strlen(a) + 1)
+            for (const char *a = r->credentials.value_anchors[k]; a && *a; a += strlen(a) + 1)
                 if (!best || strlen(a) > strlen(best))
                     best = a;
             if (!best || cx->nsecret_keys == sizeof cx->secret_keys / sizeof cx->secret_keys[0]) {
@@ -744,14 +738,14 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
         return;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->nvalue_res)
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->credentials.nvalue_res)
             continue;
-        for (size_t k = 0; k < r->nvalue_res; k++)
-            if (sg_regex_anchors_in(r->value_anchors[k], v, strlen(v)) &&
-                regexec(&r->value_res[k], v, 0, NULL, 0) == 0) {
+        for (size_t k = 0; k < r->credentials.nvalue_res; k++)
+            if (sg_regex_anchors_in(r->credentials.value_anchors[k], v, strlen(v)) &&
+                regexec(&r->credentials.value_res[k], v, 0, NULL, 0) == 0) {
                 engine__hit(cx, r, n,
                             sg_arena_printf(cx->arena, "%s: the literal looks like a secret (matches %s)",
-                                            r->info.message, r->value_res_src[k]),
+                                            r->info.message, r->credentials.value_res_src[k]),
                             NULL);
                 break;
             }
@@ -777,7 +771,8 @@ static void engine__on_exec_statement(engine__cx *cx, TSNode n)
 {
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (r->info.enabled && r->kind == SG_KIND_CALLS && sg_rules_name_match(r->names, r->nnames, "exec"))
+        if (r->info.enabled && r->kind == SG_KIND_CALLS &&
+            sg_rules_name_match(r->calls.names.v, r->calls.names.n, "exec"))
             engine__hit(cx, r, n, sg_arena_printf(cx->arena, "%s: exec statement", r->info.message), NULL);
     }
 }
@@ -899,11 +894,11 @@ static bool engine__capture_text(engine__cx *cx, const TSQueryMatch *m, uint32_t
 static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMatch *m)
 {
     uint32_t n;
-    const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(r->query, m->pattern_index, &n);
+    const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(r->query.query, m->pattern_index, &n);
     uint32_t i = 0;
     while (i < n) {
         uint32_t len;
-        const char *op = ts_query_string_value_for_id(r->query, st[i].value_id, &len);
+        const char *op = ts_query_string_value_for_id(r->query.query, st[i].value_id, &len);
         const char *a;
         size_t al;
         if (i + 2 >= n || !engine__capture_text(cx, m, st[i + 1].value_id, &a, &al))
@@ -913,11 +908,11 @@ static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMa
         if (strstr(op, "match?")) {
             uint32_t id = st[i + 2].value_id;
             char buf[512];
-            if (al >= sizeof buf || id >= r->query_nstrings || !r->query_res_set[id])
+            if (al >= sizeof buf || id >= r->query.nstrings || !r->query.res_set[id])
                 return false;
             memcpy(buf, a, al);
             buf[al] = 0;
-            ok = regexec(&r->query_res[id], buf, 0, NULL, 0) == 0;
+            ok = regexec(&r->query.res[id], buf, 0, NULL, 0) == 0;
         } else {
             const char *b;
             size_t bl;
@@ -926,7 +921,7 @@ static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMa
                     return false;
             } else {
                 uint32_t l2;
-                b = ts_query_string_value_for_id(r->query, st[i + 2].value_id, &l2);
+                b = ts_query_string_value_for_id(r->query.query, st[i + 2].value_id, &l2);
                 bl = l2;
             }
             ok = al == bl && !memcmp(a, b, al);
@@ -948,21 +943,21 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         if (!r->info.enabled || r->kind != SG_KIND_QUERY)
             continue;
         bool possible = true;
-        for (size_t k = 0; k < r->nquery_needles && possible; k++)
-            possible = memmem(cx->src, strlen(cx->src), r->query_needles[k], strlen(r->query_needles[k])) != NULL;
+        for (size_t k = 0; k < r->query.nneedles && possible; k++)
+            possible = memmem(cx->src, strlen(cx->src), r->query.needles[k], strlen(r->query.needles[k])) != NULL;
         if (!possible)
             continue;
         if (!qc && !(qc = ts_query_cursor_new()))
             return SG_ERR_NOMEM;
         ts_query_cursor_set_match_limit(qc, 256);
-        ts_query_cursor_exec(qc, r->query, root);
+        ts_query_cursor_exec(qc, r->query.query, root);
         TSQueryMatch m;
         int guard = 0;
         while (ts_query_cursor_next_match(qc, &m) && guard++ < 100000) {
             if (!engine__predicates(cx, r, &m))
                 continue;
             for (uint16_t k = 0; k < m.capture_count; k++)
-                if (m.captures[k].index == r->capture) {
+                if (m.captures[k].index == r->query.capture) {
                     engine__hit(cx, r, m.captures[k].node,
                                 sg_arena_printf(cx->arena, "%s: `%s`", r->info.message,
                                                 engine__excerpt(cx, m.captures[k].node)),
@@ -998,9 +993,9 @@ sg_status sg_engine_run(const sg_rules *rules, sg_resolver *res, size_t block, T
         const sg_rule *r = rules->rules.items[i];
         if (!r->info.enabled)
             continue;
-        cx.has_cred_values |= r->kind == SG_KIND_CREDENTIALS && r->nvalue_res > 0;
+        cx.has_cred_values |= r->kind == SG_KIND_CREDENTIALS && r->credentials.nvalue_res > 0;
         cx.has_attr_rules |= r->kind == SG_KIND_ATTRIBUTES;
-        cx.has_dynattr |= r->kind == SG_KIND_BUILTIN && r->builtin == SG_BUILTIN_DYNAMIC_ATTRIBUTE;
+        cx.has_dynattr |= r->kind == SG_KIND_BUILTIN && r->builtin.which == SG_BUILTIN_DYNAMIC_ATTRIBUTE;
     }
     if (cx.has_cred_values)
         engine__secret_prefilter(&cx);

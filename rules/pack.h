@@ -1,8 +1,12 @@
 /*
  * Rule packs: the data that says what the static gate looks for, loaded from YAML (libyaml).
  * The default pack (rules/default.yml) is compiled into the binary. Format: docs/rules.md.
+ * Files: ruleset.c (the set's life cycle, freezing, lookups), loader.c (the YAML loader, one
+ * parser per rule kind), anchor.c (literal anchors of regular expressions); pack_int.h is their
+ * private header.
  * Ownership: an sg_rules set owns its rules and every string in them. After sg_rules_freeze()
- * (done by sg_checker_new) the set is read-only and may be shared between threads.
+ * (done by sg_checker_new) the set is read-only and may be shared between threads: every
+ * function that changes a set refuses a frozen one.
  */
 #ifndef SG_PACK_H
 #define SG_PACK_H
@@ -49,16 +53,36 @@ typedef struct sg_cond {
     size_t nvalues;
 } sg_cond;
 
-typedef struct sg_rule {
-    sg_rule_info info; /* strings owned by the rule */
-    sg_rule_kind kind;
-    char **names;      /* calls / imports / attributes / builtin dynamic-attribute modules: glob patterns */
-    size_t nnames;
+/* Glob patterns of qualified names ("os.system", "subprocess.*"), owned by the rule. */
+typedef struct sg_patterns {
+    char **v;
+    size_t n;
+} sg_patterns;
+
+/* calls: a call to a matching name (and, optionally, conditions on its arguments). */
+typedef struct sg_rule_calls {
+    sg_patterns names;
     sg_cond *where;
     size_t nwhere;
-    bool where_any;    /* any condition suffices (default: all) */
-    bool references;   /* calls: also a callable passed or stored as a value */
-    /* credentials */
+    bool where_any;  /* any condition suffices (default: all) */
+    bool references; /* also a callable passed or stored as a value */
+} sg_rule_calls;
+
+/* network: a call to a matching name whose host is not allowed (or cannot be determined). */
+typedef struct sg_rule_network {
+    sg_patterns names;
+    int host_position;  /* -1 if only by keyword */
+    char *host_keyword; /* comma-separated keyword names */
+    bool unverifiable;  /* report calls whose host cannot be determined (else: disallowed hosts) */
+} sg_rule_network;
+
+/* imports / attributes: a matching module imported, a matching attribute name used. */
+typedef struct sg_rule_names {
+    sg_patterns names;
+} sg_rule_names;
+
+/* credentials: string literals assigned to credential-like names, or shaped like secrets. */
+typedef struct sg_rule_credentials {
     bool has_name_re, has_ignore_name_re, has_ignore_value_re;
     regex_t name_re, ignore_name_re, ignore_value_re;
     regex_t *value_res;
@@ -67,22 +91,44 @@ typedef struct sg_rule {
     size_t nvalue_src;
     size_t nvalue_res;
     size_t min_length;
-    /* network */
-    int host_position;
-    char *host_keyword; /* comma-separated keyword names */
-    bool unverifiable; /* report calls whose host cannot be determined (else: disallowed hosts) */
-    /* query */
+} sg_rule_credentials;
+
+/* query: a tree-sitter query. */
+typedef struct sg_rule_query {
     TSQuery *query;
-    char *query_src;
+    char *src;
     uint32_t capture; /* index of the capture that locates the finding */
-    regex_t *query_res; /* compiled #match? patterns, indexed by query string id */
-    bool *query_res_set;
-    uint32_t query_nstrings;
-    char **query_needles; /* strings a positive #eq? requires in the source; all must occur */
-    size_t nquery_needles;
-    /* builtin */
-    sg_builtin builtin;
+    regex_t *res;     /* compiled #match? patterns, indexed by query string id */
+    bool *res_set;
+    uint32_t nstrings;
+    char **needles; /* strings a positive #eq? requires in the source; all must occur */
+    size_t nneedles;
+} sg_rule_query;
+
+/* builtin: a check of the gate itself. */
+typedef struct sg_rule_builtin {
+    sg_builtin which;
+    sg_patterns modules; /* dynamic-attribute: the sensitive modules */
+} sg_rule_builtin;
+
+/* A rule: the common part, then the fields of its kind only (`kind` says which member). */
+typedef struct sg_rule {
+    sg_rule_info info; /* strings owned by the rule */
+    sg_rule_kind kind;
+    union {
+        sg_rule_calls calls;             /* SG_KIND_CALLS */
+        sg_rule_network network;         /* SG_KIND_NETWORK */
+        sg_rule_names imports;           /* SG_KIND_IMPORTS */
+        sg_rule_names attributes;        /* SG_KIND_ATTRIBUTES */
+        sg_rule_credentials credentials; /* SG_KIND_CREDENTIALS */
+        sg_rule_query query;             /* SG_KIND_QUERY */
+        sg_rule_builtin builtin;         /* SG_KIND_BUILTIN */
+    };
 } sg_rule;
+
+/* The name patterns of a rule (calls, network, imports, attributes; a builtin's modules), or
+ * NULL for a kind without any. */
+const sg_patterns *sg_rule_patterns(const sg_rule *r);
 
 typedef sg_name_alias sg_alias;
 

@@ -1,4 +1,5 @@
-/* parsers/resolve: qualified names of call sites, constant strings and literal truthiness. */
+/* parsers/resolve: qualified names of call sites, constant strings and literal truthiness; the
+ * symbol table and the table of Python's special names they rest on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "parsers/pynames.h"
 #include "parsers/resolve.h"
 #include "rules/pack.h"
 #include "snipgate/snipgate.h"
@@ -304,12 +306,90 @@ static void test_resolve_bounded(void **state)
     free(src);
 }
 
+/* Every node type and field of the one X-macro list exists in the grammar (id 0: not found). */
+static void test_syms_table(void **state)
+{
+    (void)state;
+    const sg_syms *sy = sg_syms_get();
+#define CHECK_SYMBOL(member, name, named)                                                                    \
+    print_message("symbol %s\n", name);                                                                      \
+    assert_true(sy->member != 0);
+#define CHECK_FIELD(member, name)                                                                            \
+    print_message("field %s\n", name);                                                                       \
+    assert_true(sy->member != 0);
+    SG_PY_SYMBOLS(CHECK_SYMBOL)
+    SG_PY_FIELDS(CHECK_FIELD)
+#undef CHECK_SYMBOL
+#undef CHECK_FIELD
+}
+
+/* The special-names table answers what the three lists it replaced answered. */
+typedef struct pyname_case {
+    const char *name;
+    bool root;      /* sg_pyname_special_root on the whole name */
+    int getattr;    /* sg_pyname_getattr_arg */
+    bool callee;    /* sg_pyname_special_callee */
+    sg_pyname_import importer;
+} pyname_case;
+
+static const pyname_case pyname_cases[] = {
+    {"builtins", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"sys", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"__main__", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"importlib", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"__import__", true, -1, true, SG_PYNAME_IMPORT_TOP},
+    {"getattr", true, 1, true, SG_PYNAME_IMPORT_NONE},
+    {"setattr", true, 1, true, SG_PYNAME_IMPORT_NONE},
+    {"delattr", true, 1, true, SG_PYNAME_IMPORT_NONE},
+    {"hasattr", true, 1, true, SG_PYNAME_IMPORT_NONE},
+    {"vars", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"globals", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"locals", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"operator", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"object", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"type", true, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"object.__getattribute__", false, 1, true, SG_PYNAME_IMPORT_NONE},
+    {"type.__getattribute__", false, 1, true, SG_PYNAME_IMPORT_NONE},
+    {"operator.attrgetter", false, 0, true, SG_PYNAME_IMPORT_NONE},
+    {"importlib.import_module", false, -1, true, SG_PYNAME_IMPORT_FULL},
+    {"importlib.reload", false, -1, true, SG_PYNAME_IMPORT_NONE},
+    {"importlib.__import__", false, -1, true, SG_PYNAME_IMPORT_NONE},
+    {"importlib.", false, -1, true, SG_PYNAME_IMPORT_NONE},
+    {"eval", false, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"os.system", false, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"sys.modules.", false, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"builtins.", false, -1, false, SG_PYNAME_IMPORT_NONE},
+    {"operator.methodcaller", false, -1, false, SG_PYNAME_IMPORT_NONE},
+};
+
+static void test_pynames_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof pyname_cases / sizeof pyname_cases[0]; i++) {
+        const pyname_case *c = &pyname_cases[i];
+        print_message("pyname case %zu: %s\n", i, c->name);
+        assert_int_equal(sg_pyname_special_root(c->name, strlen(c->name)), c->root);
+        assert_int_equal(sg_pyname_getattr_arg(c->name), c->getattr);
+        assert_int_equal(sg_pyname_special_callee(c->name), c->callee);
+        assert_int_equal(sg_pyname_importer(c->name), c->importer);
+    }
+    assert_true(sg_pyname_special_root("sys.path", 3));
+    assert_int_equal(sg_pyname_namespace_prefix("sys.modules.os"), 12);
+    assert_int_equal(sg_pyname_namespace_prefix("builtins.eval"), 9);
+    assert_int_equal(sg_pyname_namespace_prefix("sys.path"), 0);
+    assert_int_equal(sg_pyname_namespace_prefix("builtins"), 0);
+    assert_string_equal(sg_pyname_canonical("importlib.__import__"), "__import__");
+    assert_string_equal(sg_pyname_canonical("eval"), "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resolve_table),
         cmocka_unit_test(test_const_table),
         cmocka_unit_test(test_resolve_bounded),
+        cmocka_unit_test(test_syms_table),
+        cmocka_unit_test(test_pynames_table),
     };
     return cmocka_run_group_tests(tests, resolve_setup, resolve_teardown);
 }

@@ -1,0 +1,404 @@
+/*
+ * The resolver's two passes. Pass 1 (sg_resolver_bind): one cursor walk per block that builds
+ * scopes and bindings and records, with its scope, every node pass 2 is interested in. Pass 2
+ * (sg_resolver_walk): visit those nodes in source order, with no second tree walk.
+ */
+#include "resolve_int.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <string.h>
+
+static pthread_once_t bind__once = PTHREAD_ONCE_INIT;
+
+/* Per-symbol flags for the pass-1 walk: one table lookup instead of a chain of comparisons. */
+#define BIND_NSYMS 1024
+enum { BIND_F_SCOPE = 1, BIND_F_BINDS = 2, BIND_F_COND = 4 };
+static uint8_t bind__flags[BIND_NSYMS];
+
+static void bind__init_flags(void)
+{
+    const sg_syms *s = sg_syms_get();
+    const TSSymbol scopes[] = {s->function_definition, s->lambda, s->list_comprehension, s->set_comprehension,
+                               s->dictionary_comprehension, s->generator_expression, s->class_definition};
+    const TSSymbol binds[] = {s->import_statement, s->import_from_statement, s->assignment, s->augmented_assignment,
+                              s->named_expression, s->for_statement, s->for_in_clause, s->as_pattern_target,
+                              s->global_statement, s->nonlocal_statement, s->class_definition,
+                              s->delete_statement, s->function_definition, s->lambda};
+    /* statements whose bodies may not run (or run partly): bindings under them are not definite */
+    const TSSymbol conds[] = {s->if_statement, s->for_statement, s->while_statement, s->try_statement,
+                              s->with_statement, s->match_statement, s->conditional_expression,
+                              s->boolean_operator};
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+        if (scopes[i] < BIND_NSYMS)
+            bind__flags[scopes[i]] |= BIND_F_SCOPE;
+    for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++)
+        if (binds[i] < BIND_NSYMS)
+            bind__flags[binds[i]] |= BIND_F_BINDS;
+    for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++)
+        if (conds[i] < BIND_NSYMS)
+            bind__flags[conds[i]] |= BIND_F_COND;
+}
+
+static void bind__local_ids(sg_res_cx *cx, sg_scope *scope, TSNode target);
+
+static void bind__target(sg_res_cx *cx, sg_scope *scope, TSNode target, TSNode value)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    target = sg_node_unparen(target);
+    TSSymbol s = ts_node_symbol(target);
+    if (s == sy->identifier) {
+        size_t n;
+        const char *t = sg_res_ident(cx, target, &n);
+        if (ts_node_is_null(value))
+            sg_scope_bind(res, scope, t, (uint32_t)n, RES_LOCAL, NULL, target, cx->src);
+        else
+            sg_scope_bind(res, scope, t, (uint32_t)n, RES_ALIAS, NULL, value, cx->src);
+        return;
+    }
+    if (s == sy->pattern_list || s == sy->tuple_pattern || s == sy->list_pattern || s == sy->tuple || s == sy->list) {
+        TSNode v = ts_node_is_null(value) ? value : sg_node_unparen(value);
+        uint32_t k = ts_node_named_child_count(target);
+        bool pairwise = !ts_node_is_null(v) &&
+                        (sg_node_is(v, sy->expression_list) || sg_node_is(v, sy->tuple) || sg_node_is(v, sy->list)) &&
+                        ts_node_named_child_count(v) == k;
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode t = ts_node_named_child(target, i);
+            if (pairwise)
+                bind__target(cx, scope, t, ts_node_named_child(v, i));
+            else
+                bind__local_ids(cx, scope, t);
+        }
+        return;
+    }
+    if (s == sy->list_splat_pattern || s == sy->list_splat)
+        bind__local_ids(cx, scope, target);
+}
+
+/* Every identifier in a target pattern becomes a local (not those under attribute/subscript). */
+static void bind__local_ids(sg_res_cx *cx, sg_scope *scope, TSNode target)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    TSSymbol s = ts_node_symbol(target);
+    if (s == sy->identifier) {
+        size_t n;
+        const char *t = sg_res_ident(cx, target, &n);
+        sg_scope_bind(res, scope, t, (uint32_t)n, RES_LOCAL, NULL, target, cx->src);
+        return;
+    }
+    if (s == sy->attribute || s == sy->subscript)
+        return;
+    /* Patterns are shallow; a cursor keeps hostile nesting off the stack. */
+    TSTreeCursor c = ts_tree_cursor_new(target);
+    unsigned depth = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        TSSymbol ns = ts_node_symbol(n);
+        bool descend = ns != sy->attribute && ns != sy->subscript && ns != sy->identifier;
+        if (ns == sy->identifier && depth > 0) {
+            size_t len;
+            const char *t = sg_res_ident(cx, n, &len);
+            sg_scope_bind(res, scope, t, (uint32_t)len, RES_LOCAL, NULL, n, cx->src);
+        }
+        if (descend && depth < 64 && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        bool done = false;
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                done = true;
+                break;
+            }
+            depth--;
+        }
+        if (done || depth == 0)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+}
+
+static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    bool from = sg_node_is(stmt, sy->import_from_statement);
+    const char *module = NULL;
+    bool relative = false;
+    if (from) {
+        TSNode m = sg_node_field(stmt, sy->f_module_name);
+        if (sg_node_is(m, sy->relative_import))
+            relative = true;
+        else if (!ts_node_is_null(m))
+            module = sg_res_dotted(cx, m);
+    }
+    uint32_t k = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(stmt, i);
+        if (from && ts_node_eq(c, sg_node_field(stmt, sy->f_module_name)))
+            continue;
+        if (sg_node_is(c, sy->wildcard_import)) {
+            if (module && !relative && sg_array_push(&scope->stars, module, 64)) {
+                if (scope->stars.len < 64)
+                    sg_res_fail(res); /* out of memory, not the cap */
+                else
+                    sg_res_limit(res, res->cur_seq, ts_node_start_point(c),
+                               "more star imports in one scope than the analysis follows");
+            }
+            continue;
+        }
+        TSNode name = c, alias = {0};
+        if (sg_node_is(c, sy->aliased_import)) {
+            name = sg_node_field(c, sy->f_name);
+            alias = sg_node_field(c, sy->f_alias);
+        } else if (!sg_node_is(c, sy->dotted_name)) {
+            continue;
+        }
+        const char *full = sg_res_dotted(cx, name);
+        if (!full)
+            continue;
+        if (from) {
+            const char *q = relative || !module ? NULL : sg_arena_printf(res->arena, "%s.%s", module, full);
+            q = q ? sg_res_normalize(res, q, strlen(q)) : NULL;
+            TSNode bound = ts_node_is_null(alias) ? name : alias;
+            size_t n;
+            const char *t = sg_res_ident(cx, bound, &n);
+            sg_scope_bind(res, scope, t, (uint32_t)n, q ? RES_IMPORT : RES_LOCAL, q, bound, cx->src);
+        } else if (!ts_node_is_null(alias)) {
+            size_t n;
+            const char *t = sg_res_ident(cx, alias, &n);
+            sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, full, alias, cx->src);
+        } else {
+            /* import a.b.c binds a */
+            size_t root = strcspn(full, ".");
+            TSNode first = ts_node_named_child(name, 0);
+            size_t n;
+            const char *t = sg_res_ident(cx, ts_node_is_null(first) ? name : first, &n);
+            const char *q = sg_arena_strndup(res->arena, full, root);
+            sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, q, name, cx->src);
+        }
+    }
+}
+
+static void bind__params(sg_res_cx *cx, sg_scope *scope, TSNode params)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSSymbol s = ts_node_symbol(p);
+        if (s == sy->default_parameter || s == sy->typed_default_parameter)
+            bind__local_ids(cx, scope, sg_node_field(p, sy->f_name));
+        else if (s == sy->typed_parameter)
+            bind__local_ids(cx, scope, ts_node_named_child(p, 0));
+        else
+            bind__local_ids(cx, scope, p);
+    }
+}
+
+/* What a node does to the scope stack: 0 nothing, 1 opens a function-like scope, 2 a class. */
+static int bind__scope_kind(const sg_syms *sy, TSSymbol s)
+{
+    if (s == sy->function_definition || s == sy->lambda || s == sy->list_comprehension ||
+        s == sy->set_comprehension || s == sy->dictionary_comprehension || s == sy->generator_expression)
+        return 1;
+    if (s == sy->class_definition)
+        return 2;
+    return 0;
+}
+
+/* Bindings a node makes in `scope` (pass 1); for scope nodes, `inner` is the new scope. */
+static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_scope *inner)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    if (s == sy->import_statement || s == sy->import_from_statement) {
+        bind__import(cx, scope, n);
+    } else if (s == sy->assignment) {
+        TSNode value = sg_node_field(n, sy->f_right);
+        int guard = 0;
+        while (sg_node_is(value, sy->assignment) && guard++ < 64)
+            value = sg_node_field(value, sy->f_right);
+        bind__target(cx, scope, sg_node_field(n, sy->f_left), value);
+    } else if (s == sy->augmented_assignment) {
+        bind__local_ids(cx, scope, sg_node_field(n, sy->f_left));
+    } else if (s == sy->named_expression) {
+        bind__target(cx, scope, sg_node_field(n, sy->f_name), sg_node_field(n, sy->f_value));
+    } else if (s == sy->for_statement || s == sy->for_in_clause) {
+        res->cond++; /* the loop may run zero times */
+        bind__local_ids(cx, scope, sg_node_field(n, sy->f_left));
+        res->cond--;
+    } else if (s == sy->as_pattern_target) {
+        bind__local_ids(cx, scope, n);
+    } else if (s == sy->global_statement || s == sy->nonlocal_statement) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode id = ts_node_named_child(n, i);
+            size_t len;
+            const char *t = sg_res_ident(cx, id, &len);
+            sg_scope_bind(res, scope, t, (uint32_t)len, s == sy->global_statement ? RES_GLOBAL : RES_NONLOCAL, NULL, id,
+                      cx->src);
+        }
+    } else if (s == sy->class_definition) {
+        TSNode name = sg_node_field(n, sy->f_name);
+        if (sg_node_is(name, sy->identifier)) {
+            size_t len;
+            const char *t = sg_res_ident(cx, name, &len);
+            if (sg_scope_bind(res, scope, t, (uint32_t)len, RES_CLASS, NULL, name, cx->src) == 0) {
+                sg_binding *b = sg_scope_lookup(scope, t, (uint32_t)len);
+                while (b && b->next)
+                    b = b->next;
+                if (b && b->kind == RES_CLASS)
+                    b->inner = inner;
+            }
+        }
+    } else if (s == sy->delete_statement) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode t = ts_node_named_child(n, i);
+            TSNode list[64];
+            uint32_t nl = 0;
+            if (sg_node_is(t, sy->expression_list) || sg_node_is(t, sy->tuple)) {
+                for (uint32_t j = 0; j < ts_node_named_child_count(t) && nl < 64; j++)
+                    list[nl++] = ts_node_named_child(t, j);
+            } else {
+                list[nl++] = t;
+            }
+            for (uint32_t j = 0; j < nl; j++)
+                if (sg_node_is(list[j], sy->identifier)) {
+                    size_t len;
+                    const char *id = sg_res_ident(cx, list[j], &len);
+                    sg_scope_bind(res, scope, id, (uint32_t)len, RES_DEL, NULL, list[j], cx->src);
+                }
+        }
+    } else if (s == sy->function_definition) {
+        bind__local_ids(cx, scope, sg_node_field(n, sy->f_name));
+        bind__params(cx, inner, sg_node_field(n, sy->f_parameters));
+    } else if (s == sy->lambda) {
+        TSNode p = sg_node_field(n, sy->f_parameters);
+        if (!ts_node_is_null(p))
+            bind__params(cx, inner, p);
+    }
+}
+
+/* Pass 1: one cursor walk that builds scopes and bindings and records, with its scope, every
+ * node whose symbol pass 2 is interested in (so that pass 2 needs no second walk). */
+sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
+{
+    const sg_syms *sy = res->sy;
+    sg_res_cx cx = {res, src};
+    pthread_once(&bind__once, bind__init_flags);
+    res->cur_src = src;
+    res->cur_seq = res->nblocks++;
+    if (sg_array_push(&res->block_visits, res->visits.len, 0))
+        return SG_ERR_NOMEM;
+    struct {
+        sg_scope *scope;
+        unsigned depth;
+        unsigned cond; /* res->cond to restore on leaving */
+    } stack[256];
+    unsigned sp = 0;
+    res->cond = 0;
+    sg_scope *module = res->scopes.len ? res->scopes.items[0] : sg_scope_new(res, NULL, false);
+    if (!module)
+        return SG_ERR_NOMEM;
+    sg_scope *cur = module;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    unsigned depth = 0;
+    sg_status st = SG_OK;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        TSSymbol s = ts_node_symbol(n);
+        uint8_t flags = s < BIND_NSYMS ? bind__flags[s] : 0;
+        int sk = flags & BIND_F_SCOPE ? bind__scope_kind(sy, s) : 0;
+        sg_scope *inner = NULL;
+        if (sk && !(inner = sg_scope_new(res, cur, sk == 2))) {
+            st = SG_ERR_NOMEM;
+            break;
+        }
+        if (flags & BIND_F_BINDS)
+            bind__node(&cx, n, s, cur, inner);
+        if (s < sizeof res->interest && res->interest[s]) {
+            struct sg_res_visit v = {n, cur};
+            if (sg_array_push(&res->visits, v, 0)) {
+                st = SG_ERR_NOMEM;
+                break;
+            }
+        }
+        bool conditional = (flags & BIND_F_COND) != 0;
+        if (inner || conditional) {
+            if (sp == sizeof stack / sizeof stack[0]) {
+                /* Nesting this deep is beyond any sane max_depth: a limit. */
+                res->depth_exceeded = true;
+                res->depth_where = ts_node_start_point(n);
+            } else {
+                stack[sp].scope = cur;
+                stack[sp].depth = depth;
+                stack[sp].cond = res->cond;
+                sp++;
+                if (inner) {
+                    cur = inner;
+                    res->cond = 0;
+                } else {
+                    res->cond++;
+                }
+            }
+        }
+        bool has_child = ts_node_child_count(n) > 0;
+        if (has_child && depth >= res->max_depth) {
+            if (!res->depth_exceeded) {
+                res->depth_exceeded = true;
+                res->depth_where = ts_node_start_point(n);
+            }
+            has_child = false;
+        }
+        if (has_child && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        /* Leave nodes until one has a next sibling. */
+        bool done = false;
+        for (;;) {
+            while (sp && stack[sp - 1].depth >= depth) {
+                sp--;
+                cur = stack[sp].scope;
+                res->cond = stack[sp].cond;
+            }
+            if (ts_tree_cursor_goto_next_sibling(&c))
+                break;
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                done = true;
+                break;
+            }
+            depth--;
+        }
+        if (done)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    if (!st && sg_resolver_failed(res))
+        st = SG_ERR_NOMEM;
+    return st;
+}
+
+void sg_resolver_interest(sg_resolver *res, TSSymbol symbol)
+{
+    if (symbol < sizeof res->interest)
+        res->interest[symbol] = 1;
+}
+
+sg_status sg_resolver_walk(sg_resolver *res, size_t block, const char *src, sg_visit_fn visit, void *ctx)
+{
+    if (block >= res->block_visits.len)
+        return SG_ERR_INTERNAL;
+    size_t from = res->block_visits.items[block];
+    size_t to = block + 1 < res->block_visits.len ? res->block_visits.items[block + 1] : res->visits.len;
+    res->cur_src = src;
+    res->cur_seq = (uint32_t)block;
+    for (size_t i = from; i < to && !sg_resolver_failed(res); i++)
+        visit(ctx, res->visits.items[i].node, res->visits.items[i].scope);
+    return sg_resolver_failed(res) ? SG_ERR_NOMEM : SG_OK;
+}

@@ -1,0 +1,42 @@
+/*
+ * Python's special names, in ONE table (pynames.c): the roots resolution treats specially
+ * (builtins, sys, __main__, importlib, __import__, getattr, vars...), the getattr-like functions
+ * that take an attribute name as a constant argument, the dynamic importers, the namespace
+ * prefixes normalisation strips (sys.modules., builtins.) and aliases (importlib.__import__). The resolver
+ * and the rule engine both ask this table instead of keeping lists of their own.
+ * Ownership: static data only; nothing to free.
+ */
+#ifndef SG_PYNAMES_H
+#define SG_PYNAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* True if the first component `q` (n bytes) of a qualified name is a root that normalisation can
+ * turn into another root, or that resolution treats specially: a name under it may still reach a
+ * rule even if no rule names the root itself. */
+bool sg_pyname_special_root(const char *q, size_t n);
+/* For a getattr-like callee (getattr, setattr, delattr, hasattr, object.__getattribute__,
+ * type.__getattribute__, operator.attrgetter): the position of its attribute-name argument;
+ * -1 for any other name. */
+int sg_pyname_getattr_arg(const char *qname);
+/* True for callees the engine treats specially whatever the rules say: dynamic imports
+ * (__import__, importlib.*) and getattr-likes. */
+bool sg_pyname_special_callee(const char *qname);
+
+/* Dynamic importers: __import__ returns the top-level package (unless given a fromlist),
+ * importlib.import_module the named module itself. */
+typedef enum sg_pyname_import {
+    SG_PYNAME_IMPORT_NONE = 0,
+    SG_PYNAME_IMPORT_TOP,  /* __import__ */
+    SG_PYNAME_IMPORT_FULL, /* importlib.import_module */
+} sg_pyname_import;
+sg_pyname_import sg_pyname_importer(const char *qname);
+
+/* The length of a leading prefix that adds nothing to the name after it ("sys.modules.",
+ * "builtins."), or 0. */
+size_t sg_pyname_namespace_prefix(const char *qname);
+/* The canonical name of `qname` ("importlib.__import__" -> "__import__"), else `qname`. */
+const char *sg_pyname_canonical(const char *qname);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * The tree-sitter-python symbol table, built once from the SG_PY_SYMBOLS / SG_PY_FIELDS list in
+ * syms.h, and the node helpers shared by the resolver and the rule engine.
+ */
+#include "syms.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+static sg_syms syms__table;
+static pthread_once_t syms__once = PTHREAD_ONCE_INIT;
+
+const TSLanguage *sg_python_language(void)
+{
+    return tree_sitter_python();
+}
+
+static TSSymbol syms__sym(const char *name, bool named)
+{
+    return ts_language_symbol_for_name(tree_sitter_python(), name, (uint32_t)strlen(name), named);
+}
+
+static TSFieldId syms__field_id(const char *name)
+{
+    return ts_language_field_id_for_name(tree_sitter_python(), name, (uint32_t)strlen(name));
+}
+
+static void syms__init(void)
+{
+    sg_syms *s = &syms__table;
+#define SYMS__SET_SYMBOL(member, name, named) s->member = syms__sym(name, named);
+#define SYMS__SET_FIELD(member, name) s->member = syms__field_id(name);
+    SG_PY_SYMBOLS(SYMS__SET_SYMBOL)
+    SG_PY_FIELDS(SYMS__SET_FIELD)
+#undef SYMS__SET_SYMBOL
+#undef SYMS__SET_FIELD
+}
+
+const sg_syms *sg_syms_get(void)
+{
+    pthread_once(&syms__once, syms__init);
+    return &syms__table;
+}
+
+/* A field of a node. ts_node_child_by_field_id scans the field map of every child, so the
+ * shapes the engine asks about most are answered by position (extras such as comments can
+ * neither start nor end these nodes). */
+TSNode sg_node_field(TSNode n, TSFieldId f)
+{
+    const sg_syms *sy = &syms__table;
+    if (ts_node_is_null(n))
+        return n;
+    TSSymbol s = ts_node_symbol(n);
+    uint32_t count = ts_node_child_count(n);
+    if (count >= 2) {
+        if (s == sy->call) {
+            if (f == sy->f_function)
+                return ts_node_child(n, 0);
+            if (f == sy->f_arguments)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->attribute) {
+            if (f == sy->f_object)
+                return ts_node_child(n, 0);
+            if (f == sy->f_attribute)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->keyword_argument || s == sy->pair) {
+            if (f == sy->f_name || f == sy->f_key)
+                return ts_node_child(n, 0);
+            if (f == sy->f_value)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->binary_operator || s == sy->boolean_operator || s == sy->augmented_assignment) {
+            if (f == sy->f_left)
+                return ts_node_child(n, 0);
+            if (f == sy->f_right)
+                return ts_node_child(n, count - 1);
+        } else if (s == sy->assignment) {
+            if (f == sy->f_left)
+                return ts_node_child(n, 0);
+            if (f == sy->f_right)
+                return count >= 3 && ts_node_symbol(ts_node_child(n, count - 2)) == sy->eq_token
+                           ? ts_node_child(n, count - 1)
+                           : (TSNode){0};
+        }
+    }
+    return ts_node_child_by_field_id(n, f);
+}
+
+void sg_children_init(sg_children *it, TSNode parent)
+{
+    it->cursor = ts_tree_cursor_new(parent);
+    it->started = false;
+    it->done = false;
+}
+
+bool sg_children_next(sg_children *it, TSNode *ret_child)
+{
+    while (!it->done) {
+        bool moved = it->started ? ts_tree_cursor_goto_next_sibling(&it->cursor)
+                                 : ts_tree_cursor_goto_first_child(&it->cursor);
+        it->started = true;
+        if (!moved) {
+            it->done = true;
+            break;
+        }
+        TSNode n = ts_tree_cursor_current_node(&it->cursor);
+        if (ts_node_is_named(n)) {
+            *ret_child = n;
+            return true;
+        }
+    }
+    return false;
+}
+
+void sg_children_end(sg_children *it)
+{
+    ts_tree_cursor_delete(&it->cursor);
+}
+
+/* Skip parentheses. */
+TSNode sg_node_unparen(TSNode n)
+{
+    int guard = 0;
+    while (sg_node_is(n, syms__table.parenthesized_expression) && ts_node_named_child_count(n) == 1 && guard++ < 64)
+        n = ts_node_named_child(n, 0);
+    return n;
+}

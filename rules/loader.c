@@ -1,0 +1,878 @@
+/*
+ * The YAML rule-pack loader (libyaml's document API): one small parser per rule kind, chosen
+ * from a table by the 'match' key that declares the kind. A pack is loaded into a staging set
+ * and merged only when all of it is valid. Every error names the pack, line and column of the
+ * offending node.
+ */
+#include "pack_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <yaml.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+#define PACK_MAX_BYTES (4u << 20)
+#define PACK_MAX_RULES 10000
+#define PACK_MAX_LIST 10000
+
+/* ------------------------------------------------------------------------------------------ */
+/* YAML helpers                                                                                 */
+
+typedef struct pack__ctx {
+    yaml_document_t doc;
+    const char *pack;
+    sg_diag *diag;
+} pack__ctx;
+
+static sg_status pack__err(pack__ctx *c, const yaml_node_t *node, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static sg_status pack__err(pack__ctx *c, const yaml_node_t *node, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    long line = node ? (long)node->start_mark.line + 1 : 0;
+    long col = node ? (long)node->start_mark.column + 1 : 0;
+    return sg_diag_set(c->diag, SG_ERR_RULES, c->pack, line, col, -1, 0, "%s", msg);
+}
+
+static yaml_node_t *pack__node(pack__ctx *c, int id)
+{
+    return yaml_document_get_node(&c->doc, id);
+}
+
+static const char *pack__scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* Check that every key of mapping `m` is one of the NULL-terminated `allowed`. */
+static sg_status pack__check_keys(pack__ctx *c, yaml_node_t *m, const char *what, const char *const *allowed)
+{
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = pack__node(c, p->key);
+        const char *ks = pack__scalar(k);
+        if (!ks)
+            return pack__err(c, k, "%s: keys must be strings", what);
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            if (!strcmp(*a, ks))
+                ok = true;
+        if (!ok) {
+            char list[300] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, *a, sizeof list - strlen(list) - 1);
+                if (a[1])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            return pack__err(c, k, "%s: unknown key '%s' (expected one of: %s)", what, ks, list);
+        }
+    }
+    return SG_OK;
+}
+
+static yaml_node_t *pack__get(pack__ctx *c, yaml_node_t *m, const char *key)
+{
+    if (!m || m->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        const char *ks = pack__scalar(pack__node(c, p->key));
+        if (ks && !strcmp(ks, key))
+            return pack__node(c, p->value);
+    }
+    return NULL;
+}
+
+static sg_status pack__str(pack__ctx *c, yaml_node_t *m, const char *key, bool required, char **ret)
+{
+    yaml_node_t *n = pack__get(c, m, key);
+    if (!n) {
+        if (required)
+            return pack__err(c, m, "missing required key '%s'", key);
+        *ret = NULL;
+        return SG_OK;
+    }
+    const char *s = pack__scalar(n);
+    if (!s)
+        return pack__err(c, n, "'%s' must be a string", key);
+    *ret = strdup(s);
+    return *ret ? SG_OK : SG_ERR_NOMEM;
+}
+
+static sg_status pack__bool(pack__ctx *c, yaml_node_t *n, const char *what, bool *ret)
+{
+    const char *s = pack__scalar(n);
+    if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))) {
+        *ret = true;
+        return SG_OK;
+    }
+    if (s && (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))) {
+        *ret = false;
+        return SG_OK;
+    }
+    return pack__err(c, n, "'%s' must be true or false", what);
+}
+
+static sg_status pack__int(pack__ctx *c, yaml_node_t *n, const char *what, long min, long max, long *ret)
+{
+    const char *s = pack__scalar(n);
+    char *end = NULL;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || errno || *end || v < min || v > max)
+        return pack__err(c, n, "'%s' must be an integer from %ld to %ld", what, min, max);
+    *ret = v;
+    return SG_OK;
+}
+
+/* A string or a sequence of strings, into a malloc'd vector. */
+static sg_status pack__strv(pack__ctx *c, yaml_node_t *n, const char *what, char ***ret, size_t *ret_n)
+{
+    *ret = NULL;
+    *ret_n = 0;
+    if (n->type == YAML_SCALAR_NODE) {
+        char **v = malloc(sizeof *v);
+        if (!v || !(v[0] = strdup(pack__scalar(n)))) {
+            free(v);
+            return SG_ERR_NOMEM;
+        }
+        *ret = v;
+        *ret_n = 1;
+        return SG_OK;
+    }
+    if (n->type != YAML_SEQUENCE_NODE)
+        return pack__err(c, n, "'%s' must be a string or a list of strings", what);
+    size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (count > PACK_MAX_LIST)
+        return pack__err(c, n, "'%s' has more than %d entries", what, PACK_MAX_LIST);
+    char **v = calloc(count ? count : 1, sizeof *v);
+    if (!v)
+        return SG_ERR_NOMEM;
+    for (size_t i = 0; i < count; i++) {
+        yaml_node_t *it = pack__node(c, n->data.sequence.items.start[i]);
+        const char *s = pack__scalar(it);
+        if (!s || !*s) {
+            sg_strv_free(v, i);
+            return pack__err(c, it, "'%s' entries must be non-empty strings", what);
+        }
+        if (!(v[i] = strdup(s))) {
+            sg_strv_free(v, i);
+            return SG_ERR_NOMEM;
+        }
+    }
+    *ret = v;
+    *ret_n = count;
+    return SG_OK;
+}
+
+static sg_status pack__regex(pack__ctx *c, yaml_node_t *n, const char *what, regex_t *re, bool icase)
+{
+    const char *s = pack__scalar(n);
+    if (!s)
+        return pack__err(c, n, "'%s' must be a regular expression string", what);
+    int rc = regcomp(re, s, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+    if (rc) {
+        char buf[200];
+        regerror(rc, re, buf, sizeof buf);
+        return pack__err(c, n, "'%s': bad regular expression: %s", what, buf);
+    }
+    return SG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rule parsing                                                                                  */
+
+static const struct {
+    const char *name;
+    sg_cond_op op;
+    bool takes_values;
+} pack__cond_ops[] = {
+    {"truthy", SG_COND_TRUTHY, false},         {"not_literal", SG_COND_NOT_LITERAL, false},
+    {"literal_in", SG_COND_LITERAL_IN, true},  {"resolves_in", SG_COND_RESOLVES_IN, true},
+    {"not_resolves_in", SG_COND_NOT_RESOLVES_IN, true}, {"absent", SG_COND_ABSENT, false},
+    {"present", SG_COND_PRESENT, false},       {"falsy", SG_COND_FALSY, false},
+};
+
+static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
+{
+    static const char *const keys[] = {"position", "keyword", "truthy", "not_literal", "literal_in",
+                                       "resolves_in", "not_resolves_in", "absent", "present", "falsy", NULL};
+    cond->position = -1;
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "a 'where' condition must be a mapping");
+    sg_status st = pack__check_keys(c, n, "where", keys);
+    if (st)
+        return st;
+    yaml_node_t *pos = pack__get(c, n, "position");
+    if (pos) {
+        long v;
+        if ((st = pack__int(c, pos, "position", 0, 255, &v)))
+            return st;
+        cond->position = (int)v;
+    }
+    if ((st = pack__str(c, n, "keyword", false, &cond->keyword)))
+        return st;
+    if (cond->position < 0 && !cond->keyword)
+        return pack__err(c, n, "a condition needs 'position', 'keyword' or both");
+    int found = 0;
+    for (size_t i = 0; i < sizeof pack__cond_ops / sizeof pack__cond_ops[0]; i++) {
+        yaml_node_t *v = pack__get(c, n, pack__cond_ops[i].name);
+        if (!v)
+            continue;
+        found++;
+        cond->op = pack__cond_ops[i].op;
+        if (pack__cond_ops[i].takes_values) {
+            if ((st = pack__strv(c, v, pack__cond_ops[i].name, &cond->values, &cond->nvalues)))
+                return st;
+        } else {
+            bool b;
+            if ((st = pack__bool(c, v, pack__cond_ops[i].name, &b)))
+                return st;
+            if (!b)
+                return pack__err(c, v, "'%s' can only be true", pack__cond_ops[i].name);
+        }
+    }
+    if (found != 1)
+        return pack__err(c, n, "a condition needs exactly one test (truthy, not_literal, literal_in, "
+                               "resolves_in, not_resolves_in, absent, present, falsy)");
+    return SG_OK;
+}
+
+static sg_status pack__credentials_map(pack__ctx *c, yaml_node_t *n, sg_rule_credentials *r)
+{
+    static const char *const keys[] = {"names", "ignore_names", "values", "ignore_values", "min_length", NULL};
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "'credentials' must be a mapping");
+    sg_status st = pack__check_keys(c, n, "credentials", keys);
+    if (st)
+        return st;
+    yaml_node_t *v;
+    if ((v = pack__get(c, n, "names"))) {
+        if ((st = pack__regex(c, v, "names", &r->name_re, true)))
+            return st;
+        r->has_name_re = true;
+    }
+    if ((v = pack__get(c, n, "ignore_names"))) {
+        if ((st = pack__regex(c, v, "ignore_names", &r->ignore_name_re, true)))
+            return st;
+        r->has_ignore_name_re = true;
+    }
+    if ((v = pack__get(c, n, "ignore_values"))) {
+        if ((st = pack__regex(c, v, "ignore_values", &r->ignore_value_re, false)))
+            return st;
+        r->has_ignore_value_re = true;
+    }
+    if ((v = pack__get(c, n, "values"))) {
+        char **srcs;
+        size_t count;
+        if ((st = pack__strv(c, v, "values", &srcs, &count)))
+            return st;
+        r->value_res = calloc(count ? count : 1, sizeof *r->value_res);
+        if (!r->value_res) {
+            sg_strv_free(srcs, count);
+            return SG_ERR_NOMEM;
+        }
+        r->value_res_src = srcs;
+        r->nvalue_src = count;
+        for (size_t i = 0; i < count; i++) {
+            int rc = regcomp(&r->value_res[i], srcs[i], REG_EXTENDED | REG_NOSUB);
+            if (rc) {
+                char buf[200];
+                regerror(rc, &r->value_res[i], buf, sizeof buf);
+                r->nvalue_res = i;
+                return pack__err(c, v, "'values' entry %zu: bad regular expression: %s", i + 1, buf);
+            }
+            r->nvalue_res = i + 1;
+        }
+        r->value_anchors = calloc(count ? count : 1, sizeof *r->value_anchors);
+        if (!r->value_anchors)
+            return SG_ERR_NOMEM;
+        for (size_t i = 0; i < count; i++)
+            if (sg_regex_anchor(srcs[i], &r->value_anchors[i]))
+                return SG_ERR_NOMEM;
+    }
+    r->min_length = 1;
+    if ((v = pack__get(c, n, "min_length"))) {
+        long ml;
+        if ((st = pack__int(c, v, "min_length", 1, 4096, &ml)))
+            return st;
+        r->min_length = (size_t)ml;
+    }
+    if (!r->has_name_re && !r->nvalue_res)
+        return pack__err(c, n, "'credentials' needs 'names' or 'values'");
+    return SG_OK;
+}
+
+static sg_status pack__network_map(pack__ctx *c, yaml_node_t *n, sg_rule_network *r)
+{
+    static const char *const keys[] = {"host", "report", NULL};
+    static const char *const host_keys[] = {"position", "keyword", NULL};
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "'network' must be a mapping");
+    sg_status st = pack__check_keys(c, n, "network", keys);
+    if (st)
+        return st;
+    r->host_position = -1;
+    yaml_node_t *h = pack__get(c, n, "host");
+    if (h) {
+        if (h->type != YAML_MAPPING_NODE)
+            return pack__err(c, h, "'host' must be a mapping with 'position' and/or 'keyword'");
+        if ((st = pack__check_keys(c, h, "host", host_keys)))
+            return st;
+        yaml_node_t *p = pack__get(c, h, "position");
+        if (p) {
+            long v;
+            if ((st = pack__int(c, p, "position", 0, 255, &v)))
+                return st;
+            r->host_position = (int)v;
+        }
+        if ((st = pack__str(c, h, "keyword", false, &r->host_keyword)))
+            return st;
+    }
+    char *report = NULL;
+    if ((st = pack__str(c, n, "report", true, &report)))
+        return st;
+    if (!strcmp(report, "disallowed"))
+        r->unverifiable = false;
+    else if (!strcmp(report, "unverifiable"))
+        r->unverifiable = true;
+    else
+        st = pack__err(c, pack__get(c, n, "report"), "'report' must be 'disallowed' or 'unverifiable'");
+    free(report);
+    if (!st && !r->unverifiable && r->host_position < 0 && !r->host_keyword)
+        st = pack__err(c, n, "a 'disallowed' network rule needs 'host'");
+    return st;
+}
+
+static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap, sg_rule_query *r)
+{
+    const char *src = pack__scalar(q);
+    if (!src)
+        return pack__err(c, q, "'query' must be a string");
+    if (!(r->src = strdup(src)))
+        return SG_ERR_NOMEM;
+    uint32_t err_off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    r->query = ts_query_new(tree_sitter_python(), src, (uint32_t)strlen(src), &err_off, &err);
+    if (!r->query) {
+        static const char *const names[] = {"none", "syntax", "node type", "field", "capture", "structure", "language"};
+        return pack__err(c, q, "'query': %s error at offset %u", err < 7 ? names[err] : "unknown", err_off);
+    }
+    /* Only the predicates the engine evaluates are allowed; #match? patterns compile now. */
+    uint32_t nstr = ts_query_string_count(r->query);
+    r->res = calloc(nstr ? nstr : 1, sizeof *r->res);
+    r->res_set = calloc(nstr ? nstr : 1, sizeof *r->res_set);
+    if (!r->res || !r->res_set)
+        return SG_ERR_NOMEM;
+    r->nstrings = nstr;
+    for (uint32_t p = 0; p < ts_query_pattern_count(r->query); p++) {
+        uint32_t nsteps;
+        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(r->query, p, &nsteps);
+        bool at_start = true;
+        for (uint32_t i = 0; i < nsteps; i++) {
+            if (at_start && steps[i].type == TSQueryPredicateStepTypeString) {
+                uint32_t len;
+                const char *name = ts_query_string_value_for_id(r->query, steps[i].value_id, &len);
+                if (strcmp(name, "eq?") && strcmp(name, "not-eq?") && strcmp(name, "match?") &&
+                    strcmp(name, "not-match?"))
+                    return pack__err(c, q, "'query': unsupported predicate #%s (supported: #eq?, #not-eq?, "
+                                           "#match?, #not-match?)", name);
+                if (strstr(name, "match?")) {
+                    if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
+                        steps[i + 2].type != TSQueryPredicateStepTypeString)
+                        return pack__err(c, q, "'query': #%s takes a capture and a pattern string", name);
+                    uint32_t id = steps[i + 2].value_id, plen;
+                    const char *pat = ts_query_string_value_for_id(r->query, id, &plen);
+                    if (id < nstr && !r->res_set[id]) {
+                        int rc = regcomp(&r->res[id], pat, REG_EXTENDED | REG_NOSUB);
+                        if (rc)
+                            return pack__err(c, q, "'query': bad #match? pattern '%s'", pat);
+                        r->res_set[id] = true;
+                    }
+                } else if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
+                           steps[i + 2].type == TSQueryPredicateStepTypeDone) {
+                    return pack__err(c, q, "'query': #%s takes a capture and a capture or string", name);
+                } else if (!strcmp(name, "eq?") && steps[i + 2].type == TSQueryPredicateStepTypeString &&
+                           ts_query_pattern_count(r->query) == 1) {
+                    /* A match needs this exact text in the source: cheap to test before running. */
+                    uint32_t vlen;
+                    const char *v = ts_query_string_value_for_id(r->query, steps[i + 2].value_id, &vlen);
+                    char **nv = realloc(r->needles, (r->nneedles + 1) * sizeof *nv);
+                    if (!nv)
+                        return SG_ERR_NOMEM;
+                    r->needles = nv;
+                    if (!(nv[r->nneedles] = strndup(v, vlen)))
+                        return SG_ERR_NOMEM;
+                    r->nneedles++;
+                }
+            }
+            at_start = steps[i].type == TSQueryPredicateStepTypeDone;
+        }
+    }
+    r->capture = 0;
+    if (cap) {
+        const char *cs = pack__scalar(cap);
+        if (!cs)
+            return pack__err(c, cap, "'capture' must be a string");
+        uint32_t n = ts_query_capture_count(r->query);
+        bool found = false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t len;
+            const char *name = ts_query_capture_name_for_id(r->query, i, &len);
+            if (!strcmp(name, cs)) {
+                r->capture = i;
+                found = true;
+            }
+        }
+        if (!found)
+            return pack__err(c, cap, "'capture': the query has no capture @%s", cs);
+    } else if (ts_query_capture_count(r->query) == 0) {
+        return pack__err(c, q, "'query' needs at least one @capture to locate findings");
+    }
+    return SG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One parser per rule kind: `m` is the rule's 'match' mapping, `v` the node of the kind's key.  */
+
+static sg_status pack__calls(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    (void)m;
+    return pack__strv(c, v, "calls", &r->calls.names.v, &r->calls.names.n);
+}
+
+static sg_status pack__network(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    yaml_node_t *calls = pack__get(c, m, "calls");
+    if (!calls)
+        return pack__err(c, m, "rule %s: 'network' needs 'calls'", r->info.id);
+    sg_status st = pack__network_map(c, v, &r->network);
+    if (st)
+        return st;
+    return pack__strv(c, calls, "calls", &r->network.names.v, &r->network.names.n);
+}
+
+static sg_status pack__imports(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    (void)m;
+    return pack__strv(c, v, "imports", &r->imports.names.v, &r->imports.names.n);
+}
+
+static sg_status pack__attributes(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    (void)m;
+    return pack__strv(c, v, "attributes", &r->attributes.names.v, &r->attributes.names.n);
+}
+
+static sg_status pack__credentials(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    (void)m;
+    return pack__credentials_map(c, v, &r->credentials);
+}
+
+static sg_status pack__query(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    return pack__query_src(c, v, pack__get(c, m, "capture"), &r->query);
+}
+
+static sg_status pack__builtin(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
+{
+    const char *b = pack__scalar(v);
+    static const char *const names[] = {"syntax-error", "limit", "ignored-suppression", "dynamic-attribute"};
+    bool ok = false;
+    for (int i = 0; i < 4; i++)
+        if (b && !strcmp(b, names[i])) {
+            r->builtin.which = (sg_builtin)i;
+            ok = true;
+        }
+    if (!ok)
+        return pack__err(c, v, "rule %s: unknown builtin check '%s'", r->info.id, b ? b : "");
+    if ((r->builtin.which == SG_BUILTIN_SYNTAX_ERROR || r->builtin.which == SG_BUILTIN_LIMIT) &&
+        (!r->info.enabled || r->info.severity != SG_SEV_CRITICAL))
+        return pack__err(c, v, "rule %s: the %s check must stay enabled and critical (a snippet the gate cannot "
+                               "read is never passed)", r->info.id, b);
+    if (r->builtin.which == SG_BUILTIN_DYNAMIC_ATTRIBUTE) {
+        yaml_node_t *mods = pack__get(c, m, "modules");
+        if (!mods)
+            return pack__err(c, m, "rule %s: 'dynamic-attribute' needs 'modules'", r->info.id);
+        return pack__strv(c, mods, "modules", &r->builtin.modules.v, &r->builtin.modules.n);
+    }
+    return SG_OK;
+}
+
+/* The rule kinds by the 'match' key that declares them ('network' before 'calls': a network
+ * rule has both). */
+static const struct {
+    const char *key;
+    sg_rule_kind kind;
+    sg_status (*parse)(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r);
+} pack__kinds[] = {
+    {"network", SG_KIND_NETWORK, pack__network},
+    {"calls", SG_KIND_CALLS, pack__calls},
+    {"imports", SG_KIND_IMPORTS, pack__imports},
+    {"attributes", SG_KIND_ATTRIBUTES, pack__attributes},
+    {"credentials", SG_KIND_CREDENTIALS, pack__credentials},
+    {"query", SG_KIND_QUERY, pack__query},
+    {"builtin", SG_KIND_BUILTIN, pack__builtin},
+};
+
+/* The argument conditions of a calls rule ('where' or 'where_any'; only calls rules have them)
+ * and whether it also matches references. */
+static sg_status pack__where(pack__ctx *c, yaml_node_t *m, sg_rule *r)
+{
+    sg_status st;
+    yaml_node_t *where = pack__get(c, m, "where");
+    yaml_node_t *where_any = pack__get(c, m, "where_any");
+    if (where && where_any)
+        return pack__err(c, where_any, "rule %s: use 'where' or 'where_any', not both", r->info.id);
+    bool any = false;
+    if (where_any) {
+        where = where_any;
+        any = true;
+    }
+    if (where) {
+        if (r->kind != SG_KIND_CALLS)
+            return pack__err(c, where, "rule %s: conditions apply only to 'calls' rules", r->info.id);
+        r->calls.where_any = any;
+        if (where->type != YAML_SEQUENCE_NODE)
+            return pack__err(c, where, "rule %s: 'where' must be a list of conditions", r->info.id);
+        size_t count = (size_t)(where->data.sequence.items.top - where->data.sequence.items.start);
+        r->calls.where = calloc(count ? count : 1, sizeof *r->calls.where);
+        if (!r->calls.where)
+            return SG_ERR_NOMEM;
+        for (size_t i = 0; i < count; i++) {
+            r->calls.nwhere = i + 1;
+            if ((st = pack__cond(c, pack__node(c, where->data.sequence.items.start[i]), &r->calls.where[i])))
+                return st;
+        }
+    }
+    bool references = r->kind == SG_KIND_CALLS && r->calls.nwhere == 0;
+    yaml_node_t *v = pack__get(c, m, "references");
+    if (v && (st = pack__bool(c, v, "references", &references)))
+        return st;
+    if (r->kind == SG_KIND_CALLS)
+        r->calls.references = references; /* other kinds accept the key and ignore it */
+    return SG_OK;
+}
+
+static const char *pack__kind_name(sg_rule_kind k)
+{
+    static const char *const names[] = {"calls", "imports", "attributes", "credentials", "network", "query", "builtin"};
+    return names[k];
+}
+
+static char *pack__describe(const sg_rule *r)
+{
+    sg_buf b;
+    sg_buf_init(&b, 400);
+    switch (r->kind) {
+    case SG_KIND_CALLS:
+    case SG_KIND_NETWORK:
+    case SG_KIND_IMPORTS:
+    case SG_KIND_ATTRIBUTES:
+        sg_buf_puts(&b, r->kind == SG_KIND_IMPORTS ? "import " : r->kind == SG_KIND_ATTRIBUTES ? "attribute " : "call ");
+        for (size_t i = 0; i < sg_rule_patterns(r)->n; i++)
+            sg_buf_printf(&b, "%s%s", i ? ", " : "", sg_rule_patterns(r)->v[i]);
+        if (r->kind == SG_KIND_CALLS && r->calls.nwhere)
+            sg_buf_printf(&b, " (with %zu argument condition%s)", r->calls.nwhere, r->calls.nwhere > 1 ? "s" : "");
+        if (r->kind == SG_KIND_NETWORK)
+            sg_buf_puts(&b, r->network.unverifiable ? " whose host cannot be verified"
+                                                    : " to a host not on the allow-list");
+        break;
+    case SG_KIND_CREDENTIALS:
+        sg_buf_printf(&b, "string literals assigned to credential-like names%s",
+                      r->credentials.nvalue_res ? " or shaped like known secrets" : "");
+        break;
+    case SG_KIND_QUERY:
+        sg_buf_printf(&b, "query %s", r->query.src);
+        break;
+    case SG_KIND_BUILTIN: {
+        static const char *const d[] = {"code that does not parse", "input beyond a size, depth or time limit",
+                                        "a # nosec / # noqa comment that was not honoured",
+                                        "getattr() with a non-constant name on a sensitive module"};
+        sg_buf_puts(&b, d[r->builtin.which]);
+        break;
+    }
+    }
+    if (b.failed) {
+        sg_buf_free(&b);
+        return NULL;
+    }
+    return b.data ? b.data : strdup("");
+}
+
+/* The common part of a rule (id, name, severity, confidence, cwe, message, fix, rationale,
+ * example, enabled) into `info`, whose strings the rule owns even on failure. */
+static sg_status pack__rule_info(pack__ctx *c, yaml_node_t *n, sg_rule_info *info)
+{
+    sg_status st;
+    char *sev = NULL, *conf = NULL;
+    yaml_node_t *v;
+    if ((st = pack__str(c, n, "id", true, (char **)&info->id)) ||
+        (st = pack__str(c, n, "name", true, (char **)&info->name)) ||
+        (st = pack__str(c, n, "message", true, (char **)&info->message)) ||
+        (st = pack__str(c, n, "fix", false, (char **)&info->fix)) ||
+        (st = pack__str(c, n, "rationale", false, (char **)&info->rationale)) ||
+        (st = pack__str(c, n, "example", false, (char **)&info->example)) ||
+        (st = pack__str(c, n, "severity", true, &sev)) || (st = pack__str(c, n, "confidence", false, &conf)))
+        goto out_free;
+    for (const char *p = info->id; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
+            st = pack__err(c, pack__get(c, n, "id"), "rule id '%s' may hold only letters, digits, '-', '_' and '.'",
+                           info->id);
+            goto out_free;
+        }
+    if (sg_severity_parse(sev, &info->severity)) {
+        st = pack__err(c, pack__get(c, n, "severity"), "severity must be low, medium, high or critical (got '%s')", sev);
+        goto out_free;
+    }
+    if (!conf && !(conf = strdup("high"))) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    if (strcmp(conf, "low") && strcmp(conf, "medium") && strcmp(conf, "high")) {
+        st = pack__err(c, pack__get(c, n, "confidence"), "confidence must be low, medium or high");
+        goto out_free;
+    }
+    info->confidence = conf;
+    conf = NULL;
+    if ((!info->fix && !(info->fix = strdup(""))) || (!info->rationale && !(info->rationale = strdup(""))) ||
+        (!info->example && !(info->example = strdup("")))) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    if ((v = pack__get(c, n, "cwe"))) {
+        const char *s = pack__scalar(v);
+        long cwe;
+        if (s && !strncasecmp(s, "CWE-", 4)) {
+            yaml_node_t tmp = *v;
+            tmp.data.scalar.value = (yaml_char_t *)(s + 4);
+            st = pack__int(c, &tmp, "cwe", 1, 100000, &cwe);
+        } else {
+            st = pack__int(c, v, "cwe", 1, 100000, &cwe);
+        }
+        if (st)
+            goto out_free;
+        info->cwe = (int)cwe;
+    }
+    if ((v = pack__get(c, n, "enabled")) && (st = pack__bool(c, v, "enabled", &info->enabled)))
+        goto out_free;
+    free(sev);
+    return SG_OK;
+out_free:
+    free(sev);
+    free(conf);
+    return st;
+}
+
+static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
+{
+    static const char *const keys[] = {"id", "name", "severity", "confidence", "cwe", "message", "fix",
+                                       "rationale", "example", "enabled", "match", NULL};
+    static const char *const match_keys[] = {"calls", "where", "where_any", "references", "imports",
+                                             "attributes", "credentials", "network", "query", "capture",
+                                             "builtin", "modules", NULL};
+    if (n->type != YAML_MAPPING_NODE)
+        return pack__err(c, n, "each rule must be a mapping");
+    sg_status st = pack__check_keys(c, n, "rule", keys);
+    if (st)
+        return st;
+    sg_rule *r = calloc(1, sizeof *r);
+    if (!r)
+        return SG_ERR_NOMEM;
+    r->info.enabled = true;
+    if ((st = pack__rule_info(c, n, &r->info)))
+        goto out_free;
+    yaml_node_t *m = pack__get(c, n, "match");
+    if (!m || m->type != YAML_MAPPING_NODE) {
+        st = pack__err(c, m ? m : n, "rule %s: 'match' must be a mapping", r->info.id);
+        goto out_free;
+    }
+    if ((st = pack__check_keys(c, m, "match", match_keys)))
+        goto out_free;
+
+    /* Exactly one kind per rule ('calls' with 'network' is the network kind). */
+    size_t kind = 0;
+    int declared = 0;
+    for (size_t k = 0; k < sizeof pack__kinds / sizeof pack__kinds[0]; k++)
+        if (pack__get(c, m, pack__kinds[k].key) &&
+            !(pack__kinds[k].kind == SG_KIND_CALLS && pack__get(c, m, "network")) && !declared++)
+            kind = k;
+    if (declared != 1) {
+        st = pack__err(c, m, "rule %s: 'match' needs exactly one of calls, imports, attributes, credentials, "
+                             "network (with calls), query, builtin", r->info.id);
+        goto out_free;
+    }
+    r->kind = pack__kinds[kind].kind; /* before any field of the kind is set (sg_rule_free) */
+    if ((st = pack__kinds[kind].parse(c, m, pack__get(c, m, pack__kinds[kind].key), r)))
+        goto out_free;
+    if ((st = pack__where(c, m, r)))
+        goto out_free;
+    r->info.kind = pack__kind_name(r->kind);
+    if (!(r->info.matches = pack__describe(r)) || !(r->info.pack = strdup(c->pack))) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    *ret = r;
+    return SG_OK;
+out_free:
+    sg_rule_free(r);
+    return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Pack loading                                                                                  */
+
+static sg_status pack__load_doc(pack__ctx *c, sg_rules *staged)
+{
+    static const char *const keys[] = {"version", "rules", "allow_hosts", "module_aliases", "disable", NULL};
+    yaml_node_t *root = yaml_document_get_root_node(&c->doc);
+    if (!root)
+        return pack__err(c, NULL, "the rule pack is empty");
+    if (root->type != YAML_MAPPING_NODE)
+        return pack__err(c, root, "a rule pack must be a mapping with 'version' and 'rules'");
+    sg_status st = pack__check_keys(c, root, "pack", keys);
+    if (st)
+        return st;
+    yaml_node_t *ver = pack__get(c, root, "version");
+    long version;
+    if (!ver)
+        return pack__err(c, root, "missing 'version: 1'");
+    if ((st = pack__int(c, ver, "version", 1, 1, &version)))
+        return st;
+    yaml_node_t *rl = pack__get(c, root, "rules");
+    if (rl) {
+        if (rl->type != YAML_SEQUENCE_NODE)
+            return pack__err(c, rl, "'rules' must be a list");
+        for (yaml_node_item_t *it = rl->data.sequence.items.start; it < rl->data.sequence.items.top; it++) {
+            sg_rule *r = NULL;
+            if (staged->rules.len >= PACK_MAX_RULES)
+                return pack__err(c, rl, "more than %d rules", PACK_MAX_RULES);
+            if ((st = pack__rule(c, pack__node(c, *it), &r)))
+                return st;
+            for (size_t i = 0; i < staged->rules.len; i++)
+                if (!strcmp(staged->rules.items[i]->info.id, r->info.id)) {
+                    yaml_node_t *n = pack__node(c, *it);
+                    sg_rule_free(r);
+                    return pack__err(c, n, "duplicate rule id in one pack");
+                }
+            if (sg_array_push(&staged->rules, r, 0)) {
+                sg_rule_free(r);
+                return SG_ERR_NOMEM;
+            }
+        }
+    }
+    yaml_node_t *hosts = pack__get(c, root, "allow_hosts");
+    if (hosts) {
+        char **v;
+        size_t nv;
+        if ((st = pack__strv(c, hosts, "allow_hosts", &v, &nv)))
+            return st;
+        for (size_t i = 0; i < nv; i++) {
+            st = sg_rules_allow_host(staged, v[i]);
+            if (st == SG_ERR_INVALID_ARG)
+                st = pack__err(c, hosts, "allow_hosts: '%s' is not a host name", v[i]);
+            if (st)
+                break;
+        }
+        sg_strv_free(v, nv);
+        if (st)
+            return st;
+    }
+    yaml_node_t *al = pack__get(c, root, "module_aliases");
+    if (al) {
+        if (al->type != YAML_MAPPING_NODE)
+            return pack__err(c, al, "'module_aliases' must map a module name to the module it stands for");
+        for (yaml_node_pair_t *p = al->data.mapping.pairs.start; p < al->data.mapping.pairs.top; p++) {
+            const char *from = pack__scalar(pack__node(c, p->key)), *to = pack__scalar(pack__node(c, p->value));
+            if (!from || !to || !*from || !*to)
+                return pack__err(c, pack__node(c, p->key), "module_aliases entries must be non-empty strings");
+            sg_alias a = {strdup(from), strdup(to)};
+            if (!a.from || !a.to || sg_array_push(&staged->module_aliases, a, 0)) {
+                free(a.from);
+                free(a.to);
+                return SG_ERR_NOMEM;
+            }
+        }
+    }
+    return SG_OK;
+}
+
+sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, bool replace_all,
+                               sg_diag *diag)
+{
+    if (!rules || !buf)
+        return SG_ERR_INVALID_ARG;
+    sg_status st = sg_rules_mutable(rules, diag, name, NULL);
+    if (st)
+        return st;
+    if (len > PACK_MAX_BYTES)
+        return sg_diag_set(diag, SG_ERR_TOO_LARGE, name, 0, 0, -1, 0, "rule pack larger than %u bytes", PACK_MAX_BYTES);
+    pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag};
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return SG_ERR_NOMEM;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+    if (!yaml_parser_load(&parser, &c.doc)) {
+        st = sg_diag_set(diag, SG_ERR_RULES, c.pack, (long)parser.problem_mark.line + 1,
+                         (long)parser.problem_mark.column + 1, (long long)parser.problem_mark.index, 0,
+                         "YAML error: %s%s%s", parser.problem ? parser.problem : "malformed",
+                         parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return st;
+    }
+    /* Load into a staging set; merge only when the whole pack is valid. */
+    sg_rules staged = {0};
+    st = pack__load_doc(&c, &staged);
+    yaml_node_t *root = yaml_document_get_root_node(&c.doc);
+    yaml_node_t *dis = st == SG_OK ? pack__get(&c, root, "disable") : NULL;
+    char **disable = NULL;
+    size_t ndisable = 0;
+    long dis_line = dis ? (long)dis->start_mark.line + 1 : 0, dis_col = dis ? (long)dis->start_mark.column + 1 : 0;
+    if (dis)
+        st = pack__strv(&c, dis, "disable", &disable, &ndisable);
+    yaml_document_delete(&c.doc);
+    yaml_parser_delete(&parser);
+    if (st) {
+        sg_rules_clear_staged(&staged);
+        sg_strv_free(disable, ndisable);
+        return st == SG_ERR_NOMEM ? sg_diag_set(diag, st, c.pack, 0, 0, -1, 0, "out of memory") : st;
+    }
+    st = sg_rules_merge(rules, &staged, replace_all);
+    for (size_t i = 0; i < ndisable && !st; i++) {
+        st = sg_rules_disable(rules, disable[i], diag);
+        if (st && diag) {
+            snprintf(diag->path, sizeof diag->path, "%s", c.pack);
+            diag->line = dis_line;
+            diag->column = dis_col;
+        }
+    }
+    sg_strv_free(disable, ndisable);
+    return st;
+}
+
+sg_status sg_rules_load_file(sg_rules *rules, const char *path, bool replace_all, sg_diag *diag)
+{
+    if (!rules || !path)
+        return SG_ERR_INVALID_ARG;
+    char *buf;
+    size_t len;
+    sg_status st = sg_read_file(path, PACK_MAX_BYTES, &buf, &len, diag);
+    if (st)
+        return st;
+    if (memchr(buf, 0, len)) {
+        free(buf);
+        return sg_diag_set(diag, SG_ERR_RULES, path, 0, 0, -1, 0, "rule pack contains a NUL byte");
+    }
+    st = sg_rules_load_buffer(rules, path, buf, len, replace_all, diag);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,29 @@
+/*
+ * Private header of the rule set (rules/ruleset.c, rules/loader.c): rule life cycle, the one
+ * guard every mutator of a set passes, and the merge of a loaded pack into a set.
+ * Ownership: as in pack.h; sg_rules_merge takes the staged set's contents.
+ */
+#ifndef SG_PACK_INT_H
+#define SG_PACK_INT_H
+
+#include "pack.h"
+
+/* Free a vector of n malloc'd strings and the vector itself (NULL is a no-op). */
+void sg_strv_free(char **v, size_t n);
+/* Free a rule and everything it owns, whatever its kind (NULL is a no-op). Works on a rule being
+ * built, as long as `kind` was set before any kind-specific field. */
+void sg_rule_free(sg_rule *r);
+
+/* The guard of every function that changes a set: SG_OK, or SG_ERR_INVALID_ARG once the set is
+ * frozen (shared, read-only). The diagnostic says "rule set is in use and cannot change", then
+ * " (<detail>)" when `detail` is not NULL; `path` names the pack, if any. */
+sg_status sg_rules_mutable(const sg_rules *rules, sg_diag *diag, const char *path, const char *detail);
+
+/* Free what a staging set (a set not allocated by sg_rules_new_*) holds, not the set itself. */
+void sg_rules_clear_staged(sg_rules *staged);
+/* Move a staged set's rules, allowed hosts and module aliases into `rules` (a rule with an
+ * existing id replaces it in place; `replace_all` drops every rule first). Takes every item of
+ * `staged`. Failure to grow (SG_ERR_NOMEM) leaves the set partially merged but consistent. */
+sg_status sg_rules_merge(sg_rules *rules, sg_rules *staged, bool replace_all);
+
+#endif

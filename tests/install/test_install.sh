@@ -2,10 +2,11 @@
 # The installed library, as a user gets it: `cmake --install` into a fresh prefix, then the
 # example program (examples/api/check_snippet.c) built outside the tree with pkg-config, against
 # the shared library and against the static one, and run on a hostile and a clean snippet.
-# Usage: test_install.sh BUILD_DIR SOURCE_DIR
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [EXTRA_CFLAGS]
 set -eu
 BUILD=$1
 SRC=$2
+EXTRA=${3:-}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PREFIX=$TMP/prefix
@@ -21,10 +22,12 @@ PC="pkg-config --define-prefix"  # the prefix of where the .pc file was installe
 CC=${CC:-cc}
 # Shared: only what pkg-config says.
 # shellcheck disable=SC2046
-$CC -Wall -Werror -o "$TMP/ex_shared" "$SRC/examples/api/check_snippet.c" $($PC --cflags --libs snipgate)
+# shellcheck disable=SC2086
+$CC $EXTRA -Wall -Werror -o "$TMP/ex_shared" "$SRC/examples/api/check_snippet.c" $($PC --cflags --libs snipgate)
 # Static: the archive, with the private dependencies pkg-config lists.
 # shellcheck disable=SC2046
-$CC -Wall -Werror -o "$TMP/ex_static" "$SRC/examples/api/check_snippet.c" $($PC --cflags snipgate) \
+# shellcheck disable=SC2086
+$CC $EXTRA -Wall -Werror -o "$TMP/ex_static" "$SRC/examples/api/check_snippet.c" $($PC --cflags snipgate) \
     "$LIBDIR/libsnipgate.a" $($PC --static --libs-only-l snipgate | sed 's/-lsnipgate//')
 printf 'import os\nos.system(input())\n' > "$TMP/bad.py"
 printf 'print(sum(range(4)))\n' > "$TMP/good.py"

@@ -205,18 +205,18 @@ sg_status sg_shrink_steps(const sg_value *v, bool chunks, sg_value ***ret, size_
     return SG_OK;
 }
 
-static bool shrink__conforms(const sg_value *args, sg_type *const *types, size_t ntypes)
+static bool shrink__conforms(const sg_value *args, sg_type *const *types, size_t ntypes, bool options)
 {
     if (!types)
         return true;
     for (size_t k = 0; k < args->n && k < ntypes; k++)
-        if (!sg_type_conforms(args->items[k], types[k], true))
+        if (!sg_type_conforms(args->items[k], types[k], options))
             return false;
     return true;
 }
 
-sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, sg_shrink_pred pred, void *ctx,
-                    unsigned max_calls, unsigned *ret_calls)
+sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options, sg_shrink_pred pred,
+                    void *ctx, unsigned max_calls, unsigned *ret_calls)
 {
     unsigned calls = 0;
     sg_status st = SG_OK;
@@ -236,7 +236,7 @@ sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes,
         size_t k;
         for (k = 0; k < steps.len && calls < max_calls; k++) {
             sg_value *cand = steps.items[k];
-            if (!shrink__conforms(cand, types, ntypes))
+            if (!shrink__conforms(cand, types, ntypes, options))
                 continue;
             bool fails = false;
             calls++;

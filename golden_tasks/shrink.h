@@ -32,10 +32,10 @@ typedef sg_status (*sg_shrink_pred)(void *ctx, const sg_value *args, bool *ret_f
 
 /*
  * Shrink the argument list *args_inout (a list value: the positional arguments; its length is
- * kept). Neighbours that do not conform to `types` (when given, with options) are skipped
- * without a call. At most `max_calls` predicate calls; *ret_calls counts them.
+ * kept). Neighbours that do not conform to `types` (when given; their options too when
+ * `options`) are skipped without a call. At most `max_calls` predicate calls; *ret_calls counts them.
  */
-sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, sg_shrink_pred pred,
-                    void *ctx, unsigned max_calls, unsigned *ret_calls);
+sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options,
+                    sg_shrink_pred pred, void *ctx, unsigned max_calls, unsigned *ret_calls);
 
 #endif

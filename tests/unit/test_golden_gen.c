@@ -191,7 +191,7 @@ static void shrink_to(const char *input, sg_shrink_pred pred, const char *want)
     sg_value *v = dec(input);
     int calls = 0;
     unsigned n = 0;
-    assert_int_equal(sg_shrink(&v, NULL, 0, pred, &calls, 5000, &n), SG_OK);
+    assert_int_equal(sg_shrink(&v, NULL, 0, false, pred, &calls, 5000, &n), SG_OK);
     char *s = enc(v);
     if (strcmp(s, want))
         fail_msg("%s shrank to %s, want %s", input, s, want);

@@ -1,0 +1,1737 @@
+/* Stage 3 driver: structured cases, asserts, properties, shrinking (golden.h). */
+#include "golden_tasks/golden.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <tree_sitter/api.h>
+
+#include "golden_tasks/gen.h"
+#include "golden_tasks/shrink.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+#define GOLDEN_MAX_CASES 200000u
+#define GOLDEN_TEXT_CAP (SG_WORKER_MAX_CALL_BYTES)
+#define GOLDEN_REPR_CAP 4096
+
+struct sg_golden_result {
+    sg_golden_verdict verdict;
+    char error[512];
+    SG_ARRAY(sg_golden_case_result) cases;
+    sg_arena *arena;
+    size_t cases_run, cases_passed, inputs_checked, inputs_discarded, calls;
+    uint64_t seed;
+    long counterexample;
+};
+
+void sg_golden_opts_init(sg_golden_opts *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->max_shrink_calls = 1500;
+    opts->max_shrink_seconds = 10;
+}
+
+const char *sg_golden_verdict_name(sg_golden_verdict v)
+{
+    return v == SG_GOLDEN_PASS ? "pass" : v == SG_GOLDEN_FAIL ? "fail" : "error";
+}
+
+/* ---- the run ------------------------------------------------------------------------------ */
+
+typedef struct golden__run {
+    const sg_golden_task *task;
+    sg_golden_opts opts;
+    const char *entry;        /* the function under test */
+    sg_worker *cand, *ref;
+    sg_sandbox_limits lim;
+    sg_golden_result *r;
+    bool failed_internal;     /* an internal error happened: the verdict is error */
+    sg_type **types;          /* argument types for generation (signature or inferred) */
+    size_t ntypes;
+    bool inferred;
+    struct timespec t0;
+} golden__run;
+
+typedef enum { GR_VALUE, GR_RAISE, GR_TIMEOUT, GR_NOENC, GR_OTHER } golden__rk;
+
+typedef struct golden__res {
+    golden__rk kind;
+    sg_value *value;
+    sg_outcome *o;
+    const sg_outcome_info *info;
+} golden__res;
+
+static void golden__res_free(golden__res *res)
+{
+    sg_value_free(res->value);
+    sg_outcome_free(res->o);
+    memset(res, 0, sizeof *res);
+}
+
+static double golden__elapsed(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void golden__internal(golden__run *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void golden__internal(golden__run *g, const char *fmt, ...)
+{
+    if (!g->failed_internal) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(g->r->error, sizeof g->r->error, fmt, ap);
+        va_end(ap);
+    }
+    g->failed_internal = true;
+}
+
+static const char *golden__dup(golden__run *g, const char *s)
+{
+    return s ? sg_arena_strdup(g->r->arena, s) : NULL;
+}
+
+static const char *golden__repr(golden__run *g, const sg_value *v)
+{
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_REPR_CAP);
+    sg_value_repr(v, &b);
+    if (b.truncated)
+        sg_buf_puts(&b, "...");
+    const char *s = golden__dup(g, b.data ? b.data : "");
+    sg_buf_free(&b);
+    return s;
+}
+
+/* One call in a worker. An sg_status error is an internal error (recorded); the outcome of the
+ * candidate's code is data in *res. */
+static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, golden__res *res)
+{
+    memset(res, 0, sizeof *res);
+    if (strlen(text) > SG_WORKER_MAX_CALL_BYTES) {
+        res->kind = GR_OTHER;
+        return SG_ERR_TOO_LARGE;
+    }
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_worker_call(w, text, &g->lim, &res->o, &d);
+    if (st != SG_OK) {
+        golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
+        return st;
+    }
+    g->r->calls++;
+    res->info = sg_outcome_info_get(res->o);
+    switch (res->info->kind) {
+    case SG_OUTCOME_OK:
+        if (res->info->value_json) {
+            sg_diag vd;
+            sg_diag_init(&vd);
+            if (sg_value_from_text(res->info->value_json, strlen(res->info->value_json), "result", &res->value,
+                                   &vd) != SG_OK) {
+                res->kind = GR_NOENC; /* TRUST: sandbox output that does not decode is a failure */
+                return SG_OK;
+            }
+            res->kind = GR_VALUE;
+        } else {
+            res->kind = GR_NOENC;
+        }
+        return SG_OK;
+    case SG_OUTCOME_EXCEPTION:
+        res->kind = GR_RAISE;
+        return SG_OK;
+    case SG_OUTCOME_TIMEOUT:
+        res->kind = GR_TIMEOUT;
+        return SG_OK;
+    case SG_OUTCOME_SETUP_ERROR:
+        golden__internal(g, "sandbox setup error: %s", res->info->detail);
+        return SG_ERR_SANDBOX;
+    default:
+        res->kind = GR_OTHER;
+        return SG_OK;
+    }
+}
+
+static const char *golden__res_reason(golden__run *g, const golden__res *res)
+{
+    char buf[700];
+    switch (res->kind) {
+    case GR_VALUE:
+        return "wrong value";
+    case GR_RAISE:
+        snprintf(buf, sizeof buf, "raised %s%s%.500s", res->info->exc_type ? res->info->exc_type : "(no result)",
+                 res->info->exc_message && *res->info->exc_message ? ": " : "",
+                 res->info->exc_message ? res->info->exc_message : "");
+        return golden__dup(g, buf);
+    case GR_TIMEOUT:
+        snprintf(buf, sizeof buf, "timeout (%s)", res->info->timeout_kind ? res->info->timeout_kind : "?");
+        return golden__dup(g, buf);
+    case GR_NOENC:
+        snprintf(buf, sizeof buf, "returned a value that is not plain data: %.400s",
+                 res->info->value_error ? res->info->value_error : "undecodable");
+        return golden__dup(g, buf);
+    default:
+        snprintf(buf, sizeof buf, "%s%s%.400s", sg_outcome_kind_name(res->info->kind),
+                 res->info->detail && *res->info->detail ? ": " : "", res->info->detail ? res->info->detail : "");
+        return golden__dup(g, buf);
+    }
+}
+
+/* Append a case result; fills exception fields from a candidate result. */
+static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind kind, size_t index, bool passed,
+                                          const golden__res *cres)
+{
+    sg_golden_case_result c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.index = index;
+    c.passed = passed;
+    if (cres && cres->info) {
+        if (cres->kind == GR_VALUE)
+            c.got = golden__repr(g, cres->value);
+        else if (cres->kind == GR_NOENC && cres->info->value_repr)
+            c.got = golden__dup(g, cres->info->value_repr);
+        if (cres->kind == GR_RAISE) {
+            c.exc_type = golden__dup(g, cres->info->exc_type);
+            c.exc_message = golden__dup(g, cres->info->exc_message);
+            c.traceback = golden__dup(g, cres->info->traceback);
+            c.exc_line = cres->info->exc_line;
+        }
+        if (!passed)
+            c.reason = golden__res_reason(g, cres);
+    }
+    if (sg_array_push(&g->r->cases, c, GOLDEN_MAX_CASES) < 0) {
+        golden__internal(g, "too many case results");
+        return NULL;
+    }
+    return &g->r->cases.items[g->r->cases.len - 1];
+}
+
+/* ---- call text ---------------------------------------------------------------------------- */
+
+/* "lit, lit, name=lit" */
+static void golden__args_text(sg_buf *b, const sg_value *args, const sg_value *kwargs, bool repr)
+{
+    for (size_t k = 0; k < args->n; k++) {
+        if (k)
+            sg_buf_puts(b, ", ");
+        (repr ? sg_value_repr : sg_value_literal)(args->items[k], b);
+    }
+    for (size_t k = 0; kwargs && k < kwargs->n; k++) {
+        if (k || args->n)
+            sg_buf_puts(b, ", ");
+        sg_buf_append(b, kwargs->items[2 * k]->s, kwargs->items[2 * k]->len); /* identifiers (checked) */
+        sg_buf_puts(b, "=");
+        (repr ? sg_value_repr : sg_value_literal)(kwargs->items[2 * k + 1], b);
+    }
+}
+
+/* Text of `fn(args)`; NULL when too long or out of memory. Malloc'd. */
+static char *golden__call_text(const char *fn, const sg_value *args, const sg_value *kwargs, bool repr)
+{
+    sg_buf b;
+    sg_buf_init(&b, repr ? GOLDEN_REPR_CAP : GOLDEN_TEXT_CAP);
+    sg_buf_puts(&b, fn);
+    sg_buf_puts(&b, "(");
+    golden__args_text(&b, args, kwargs, repr);
+    sg_buf_puts(&b, ")");
+    if (b.failed || (!repr && b.truncated)) {
+        sg_buf_free(&b);
+        return NULL;
+    }
+    if (repr && b.truncated)
+        sg_buf_puts(&b, "...");
+    return b.data;
+}
+
+static const char *golden__encode(golden__run *g, const sg_value *v)
+{
+    sg_buf b;
+    sg_buf_init(&b, 1 << 16);
+    sg_value_encode(v, &b);
+    const char *s = b.truncated ? NULL : golden__dup(g, b.data);
+    sg_buf_free(&b);
+    return s;
+}
+
+/* ---- exception matching ------------------------------------------------------------------- */
+
+/* Does the exception of `res` (raised by `call` in worker `w`) match class name `name`
+ * (docs/tasks.md: any class of its __mro__; dotted names by module.qualname)? */
+static sg_status golden__exc_matches(golden__run *g, sg_worker *w, const char *call, const golden__res *res,
+                                     const char *name, bool *ret)
+{
+    *ret = false;
+    if (res->kind != GR_RAISE || !res->info->exc_type)
+        return SG_OK;
+    const char *et = res->info->exc_type;
+    bool dotted = strchr(name, '.') != NULL;
+    if (!strcmp(et, name)) {
+        *ret = true;
+        return SG_OK;
+    }
+    /* the MRO, asked of the same worker (a fresh child re-raises it) */
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_TEXT_CAP + 64);
+    sg_buf_puts(&b, "__sg_exc_names(lambda: ");
+    sg_buf_puts(&b, call);
+    sg_buf_puts(&b, ")");
+    if (b.failed || b.truncated) {
+        sg_buf_free(&b);
+        return SG_OK;
+    }
+    golden__res m;
+    sg_status st = golden__call(g, w, b.data, &m);
+    sg_buf_free(&b);
+    if (st != SG_OK)
+        return st;
+    if (m.kind == GR_VALUE && m.value->kind == SG_VAL_LIST) {
+        for (size_t k = 0; k < m.value->n; k++) {
+            const sg_value *c = m.value->items[k];
+            if (c->kind != SG_VAL_LIST || c->n != 3)
+                continue;
+            const sg_value *mod = c->items[0], *qual = c->items[1], *nm = c->items[2];
+            if (mod->kind != SG_VAL_STR || qual->kind != SG_VAL_STR || nm->kind != SG_VAL_STR)
+                continue;
+            if (!dotted && !strcmp(nm->s, name))
+                *ret = true;
+            if (dotted) {
+                size_t ml = strlen(mod->s);
+                if (!strncmp(name, mod->s, ml) && name[ml] == '.' && !strcmp(name + ml + 1, qual->s))
+                    *ret = true;
+            }
+        }
+    }
+    golden__res_free(&m);
+    return SG_OK;
+}
+
+/* ---- programs ----------------------------------------------------------------------------- */
+
+static const char golden__helpers[] =
+    "\n\n"
+    "def __sg_exc_names(thunk):\n"
+    "    try:\n"
+    "        thunk()\n"
+    "    except BaseException as e:\n"
+    "        return [[str(c.__module__), str(c.__qualname__), str(c.__name__)] for c in type(e).__mro__]\n"
+    "    return None\n"
+    "\n"
+    "def __sg_plain_fn(f):\n"
+    "    ok = (type(None), bool, int, float, str, bytes, list, tuple, dict, set)\n"
+    "    def plain(x, depth=0):\n"
+    "        t = type(x)\n"
+    "        if depth > 32 or t not in ok:\n"
+    "            raise TypeError('a value of type %s has no encoding' % t.__qualname__)\n"
+    "        if t in (list, tuple, set):\n"
+    "            for y in x:\n"
+    "                plain(y, depth + 1)\n"
+    "        elif t is dict:\n"
+    "            for k, v in x.items():\n"
+    "                plain(k, depth + 1)\n"
+    "                plain(v, depth + 1)\n"
+    "        return x\n"
+    "    return lambda *a, **k: plain(f(*a, **k))\n";
+
+/* Program text: base + extras (test prelude, setup) + helpers (+ contract helper). Malloc'd. */
+static char *golden__program(golden__run *g, const char *base, bool reference)
+{
+    const sg_golden_task *t = g->task;
+    sg_buf b;
+    sg_buf_init(&b, 16u << 20);
+    if (t->format == SG_TASK_MBPP) {
+        for (size_t k = 0; k < t->ntest_imports; k++) {
+            sg_buf_puts(&b, t->test_imports[k]);
+            sg_buf_puts(&b, "\n");
+        }
+    }
+    sg_buf_puts(&b, base);
+    sg_buf_puts(&b, "\n");
+    if (t->format == SG_TASK_MBPP && t->test_setup_code) {
+        sg_buf_puts(&b, "\n");
+        sg_buf_puts(&b, t->test_setup_code);
+        sg_buf_puts(&b, "\n");
+    }
+    if (t->format == SG_TASK_HUMANEVAL && t->test) {
+        sg_buf_puts(&b, "\n");
+        sg_buf_puts(&b, t->test);
+        sg_buf_puts(&b, "\n");
+    }
+    sg_buf_puts(&b, golden__helpers);
+    if (reference && t->contract && g->entry) {
+        sg_value *src = sg_value_new_str(SG_VAL_STR, t->contract, strlen(t->contract));
+        if (!src) {
+            sg_buf_free(&b);
+            return NULL;
+        }
+        sg_buf_puts(&b, "\ndef __sg_contract(*a, **k):\n"
+                        "    import inspect, textwrap\n"
+                        "    ba = inspect.signature(");
+        sg_buf_puts(&b, g->entry);
+        sg_buf_puts(&b, ").bind(*a, **k)\n"
+                        "    ns = dict(globals())\n"
+                        "    ns.update(ba.arguments)\n"
+                        "    exec(textwrap.dedent(");
+        sg_value_literal(src, &b);
+        sg_buf_puts(&b, "), ns)\n    return True\n");
+        sg_value_free(src);
+    }
+    if (b.failed || b.truncated) {
+        sg_buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+static sg_status golden__start(golden__run *g, const char *program, sg_worker **ret, sg_outcome **ret_import,
+                               const sg_sandbox *sb)
+{
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 20000;
+    lim.cpu_ms = 10000;
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_worker_new(sb, program, strlen(program), &lim, NULL, ret, ret_import, &d);
+    if (st != SG_OK)
+        golden__internal(g, "cannot start a worker: %s: %s", sg_strerror(st), d.message);
+    return st;
+}
+
+/* ---- (a) structured cases ----------------------------------------------------------------- */
+
+static bool golden__equal(golden__run *g, const sg_value *got, const sg_value *exp, double atol, double rtol)
+{
+    if (g->task->compare_python)
+        return sg_value_python_equal(got, exp, atol);
+    return sg_value_strict_equal(got, exp, atol, rtol);
+}
+
+static sg_status golden__run_case(golden__run *g, size_t index)
+{
+    const sg_golden_task *t = g->task;
+    const sg_golden_case *cs = &t->cases[index];
+    bool evalplus = !cs->expected && !cs->raises;
+    char *text = golden__call_text(g->entry, cs->args, cs->kwargs, false);
+    if (!text) {
+        golden__internal(g, "case %zu: call text over %u bytes", index, SG_WORKER_MAX_CALL_BYTES);
+        return SG_ERR_TOO_LARGE;
+    }
+    golden__res ref = {0}, res = {0};
+    sg_status st = SG_OK;
+    const sg_value *expected = cs->expected;
+    if (evalplus) {
+        /* EvalPlus: the expected output is the reference's, computed in its own sandbox */
+        if (!g->ref) {
+            free(text);
+            return SG_OK;
+        }
+        if ((st = golden__call(g, g->ref, text, &ref)) != SG_OK)
+            goto out;
+        if (ref.kind != GR_VALUE) {
+            /* the reference rejects this input: not a valid input */
+            g->r->inputs_discarded++;
+            goto out;
+        }
+        expected = ref.value;
+    }
+    if ((st = golden__call(g, g->cand, text, &res)) != SG_OK)
+        goto out;
+    bool pass;
+    double atol = cs->has_atol ? cs->atol : t->atol, rtol = cs->has_rtol ? cs->rtol : 0;
+    if (cs->raises) {
+        if ((st = golden__exc_matches(g, g->cand, text, &res, cs->raises, &pass)) != SG_OK)
+            goto out;
+    } else {
+        pass = res.kind == GR_VALUE && golden__equal(g, res.value, expected, atol, rtol);
+    }
+    g->r->cases_run++;
+    g->r->cases_passed += pass;
+    if (!pass || g->opts.keep_passing) {
+        sg_golden_case_result *c =
+            golden__add(g, evalplus ? SG_GCASE_INPUT : SG_GCASE_TEST, evalplus ? index - (t->ncases - t->nbase_inputs - t->nplus_inputs) : index,
+                        pass, &res);
+        if (c) {
+            char *shown = golden__call_text(g->entry, cs->args, cs->kwargs, true);
+            c->input = golden__dup(g, shown);
+            free(shown);
+            c->args_json = golden__encode(g, cs->args);
+            c->name = golden__dup(g, cs->name);
+            if (cs->raises) {
+                char buf[300];
+                snprintf(buf, sizeof buf, "raises %.250s", cs->raises);
+                c->expected = golden__dup(g, buf);
+                if (!pass && res.kind == GR_VALUE)
+                    c->reason = "returned instead of raising";
+                else if (!pass && res.kind == GR_RAISE)
+                    c->reason = golden__dup(g, "raised a different exception");
+            } else {
+                c->expected = golden__repr(g, expected);
+            }
+        }
+    }
+out:
+    golden__res_free(&ref);
+    golden__res_free(&res);
+    free(text);
+    return st;
+}
+
+/* ---- (a) asserts (HumanEval check, MBPP test_list) ---------------------------------------- */
+
+typedef struct golden__ts {
+    TSParser *parser;
+} golden__ts;
+
+static bool golden__node_is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static bool golden__is_target_call(TSNode n, const char *src, const char *target)
+{
+    if (!golden__node_is(n, "call"))
+        return false;
+    TSNode f = ts_node_child_by_field_name(n, "function", 8);
+    if (!golden__node_is(f, "identifier"))
+        return false;
+    uint32_t s = ts_node_start_byte(f), e = ts_node_end_byte(f);
+    return e - s == strlen(target) && !strncmp(src + s, target, e - s);
+}
+
+typedef struct {
+    uint32_t start, end;
+} golden__span;
+
+/* Maximal calls of `target` under n (at most `cap`). Returns the count, or cap+1 when over. */
+static size_t golden__target_calls(TSNode n, const char *src, const char *target, golden__span *out, size_t cap,
+                                   size_t have, int depth)
+{
+    if (have > cap || depth > 200)
+        return cap + 1;
+    if (golden__is_target_call(n, src, target)) {
+        if (have < cap)
+            out[have] = (golden__span){ts_node_start_byte(n), ts_node_end_byte(n)};
+        return have + 1;
+    }
+    uint32_t nc = ts_node_child_count(n);
+    for (uint32_t k = 0; k < nc && have <= cap; k++)
+        have = golden__target_calls(ts_node_child(n, k), src, target, out, cap, have, depth + 1);
+    return have;
+}
+
+static char *golden__slice(const char *src, uint32_t s, uint32_t e)
+{
+    char *p = malloc(e - s + 1);
+    if (p) {
+        memcpy(p, src + s, e - s);
+        p[e - s] = 0;
+    }
+    return p;
+}
+
+/* Wrap candidate-side text for the candidate's worker: HumanEval binds `candidate`. */
+static char *golden__cand_expr(golden__run *g, const char *expr, bool humaneval)
+{
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_TEXT_CAP);
+    if (humaneval) {
+        sg_buf_puts(&b, "(lambda candidate: (");
+        sg_buf_puts(&b, expr);
+        sg_buf_puts(&b, "))(");
+        sg_buf_puts(&b, g->entry);
+        sg_buf_puts(&b, ")");
+    } else {
+        sg_buf_puts(&b, "(");
+        sg_buf_puts(&b, expr);
+        sg_buf_puts(&b, ")");
+    }
+    if (b.failed || b.truncated) {
+        sg_buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+#define GOLDEN_MAX_SPANS 64
+
+/* One assert statement (node `as` in `src`). `target` names the function under test in the
+ * assert's text ("candidate" for HumanEval, the entry point for MBPP). */
+static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, const char *target, bool humaneval,
+                                    size_t index)
+{
+    sg_status st = SG_OK;
+    TSNode expr = ts_node_named_child(as, 0);
+    if (ts_node_is_null(expr))
+        return SG_OK;
+    char *assert_text = golden__slice(src, ts_node_start_byte(as), ts_node_end_byte(as));
+    char *cand_text = NULL, *exp_text = NULL, *judge_text = NULL;
+    golden__res cres = {0}, eres = {0};
+    golden__span spans[GOLDEN_MAX_SPANS];
+    size_t nspans = golden__target_calls(expr, src, target, spans, GOLDEN_MAX_SPANS, 0, 0);
+    if (!assert_text)
+        return SG_ERR_NOMEM;
+    if (nspans == 0) {
+        free(assert_text);
+        return SG_OK; /* does not involve the function under test */
+    }
+    bool pass = false;
+    const char *reason = NULL;
+    sg_golden_case_result *c = NULL;
+    /* the == form: a side with the candidate, a side without */
+    if (golden__node_is(expr, "comparison_operator") && ts_node_child_count(expr) == 3 &&
+        !strcmp(ts_node_type(ts_node_child(expr, 1)), "==")) {
+        TSNode l = ts_node_child(expr, 0), rr = ts_node_child(expr, 2);
+        golden__span tmp[1];
+        bool hl = golden__target_calls(l, src, target, tmp, 0, 0, 0) > 0;
+        bool hr = golden__target_calls(rr, src, target, tmp, 0, 0, 0) > 0;
+        if (hl != hr) {
+            TSNode cn = hl ? l : rr, en = hl ? rr : l;
+            char *cside = golden__slice(src, ts_node_start_byte(cn), ts_node_end_byte(cn));
+            exp_text = golden__slice(src, ts_node_start_byte(en), ts_node_end_byte(en));
+            cand_text = cside ? golden__cand_expr(g, cside, humaneval) : NULL;
+            free(cside);
+            if (!cand_text || !exp_text) {
+                st = SG_ERR_NOMEM;
+                goto out;
+            }
+            /* TRUST: the expected side is evaluated by the reference, never by the candidate */
+            if ((st = golden__call(g, g->ref, exp_text, &eres)) != SG_OK)
+                goto out;
+            if (eres.kind != GR_VALUE) {
+                golden__internal(g, "assert %zu: the reference cannot evaluate the expected side: %s", index,
+                                 golden__res_reason(g, &eres));
+                st = SG_ERR_INTERNAL;
+                goto out;
+            }
+            if ((st = golden__call(g, g->cand, cand_text, &cres)) != SG_OK)
+                goto out;
+            pass = cres.kind == GR_VALUE && sg_value_python_equal(cres.value, eres.value, g->task->atol);
+            g->r->cases_run++;
+            g->r->cases_passed += pass;
+            if (!pass || g->opts.keep_passing) {
+                c = golden__add(g, SG_GCASE_ASSERT, index, pass, &cres);
+                if (c)
+                    c->expected = golden__repr(g, eres.value);
+            }
+            goto report;
+        }
+    }
+    /* the general form: every call of the candidate evaluated by the candidate, the assertion
+     * itself by the reference with those values as literals */
+    if (nspans > GOLDEN_MAX_SPANS) {
+        golden__internal(g, "assert %zu: too many calls of %s", index, target);
+        st = SG_ERR_INTERNAL;
+        goto out;
+    }
+    {
+        uint32_t es = ts_node_start_byte(expr), ee = ts_node_end_byte(expr);
+        sg_buf jb;
+        sg_buf_init(&jb, GOLDEN_TEXT_CAP);
+        sg_buf_puts(&jb, humaneval ? "(lambda candidate: bool(" : "bool(");
+        uint32_t at = es;
+        for (size_t k = 0; k < nspans; k++) {
+            char *call = golden__slice(src, spans[k].start, spans[k].end);
+            char *ct = call ? golden__cand_expr(g, call, humaneval) : NULL;
+            free(call);
+            if (!ct) {
+                sg_buf_free(&jb);
+                st = SG_ERR_NOMEM;
+                goto out;
+            }
+            golden__res_free(&cres);
+            st = golden__call(g, g->cand, ct, &cres);
+            free(ct);
+            if (st != SG_OK) {
+                sg_buf_free(&jb);
+                goto out;
+            }
+            if (cres.kind != GR_VALUE) {
+                sg_buf_free(&jb);
+                g->r->cases_run++;
+                c = golden__add(g, SG_GCASE_ASSERT, index, false, &cres);
+                goto report;
+            }
+            sg_buf_append(&jb, src + at, spans[k].start - at);
+            sg_buf_puts(&jb, "(");
+            sg_value_literal(cres.value, &jb);
+            sg_buf_puts(&jb, ")");
+            at = spans[k].end;
+        }
+        sg_buf_append(&jb, src + at, ee - at);
+        sg_buf_puts(&jb, ")");
+        if (humaneval) {
+            sg_buf_puts(&jb, ")(");
+            sg_buf_puts(&jb, g->entry);
+            sg_buf_puts(&jb, ")");
+        }
+        if (jb.failed || jb.truncated) {
+            sg_buf_free(&jb);
+            golden__internal(g, "assert %zu: judged text too long", index);
+            st = SG_ERR_INTERNAL;
+            goto out;
+        }
+        judge_text = jb.data;
+        if ((st = golden__call(g, g->ref, judge_text, &eres)) != SG_OK)
+            goto out;
+        pass = eres.kind == GR_VALUE && eres.value->kind == SG_VAL_BOOL && eres.value->b;
+        g->r->cases_run++;
+        g->r->cases_passed += pass;
+        if (!pass || g->opts.keep_passing) {
+            c = golden__add(g, SG_GCASE_ASSERT, index, pass, nspans == 1 ? &cres : NULL);
+            if (c && !pass)
+                reason = eres.kind == GR_VALUE ? "assertion is false" : golden__res_reason(g, &eres);
+        }
+    }
+report:
+    if (c) {
+        c->name = golden__dup(g, assert_text);
+        c->input = golden__dup(g, assert_text);
+        if (reason)
+            c->reason = reason;
+    }
+out:
+    golden__res_free(&cres);
+    golden__res_free(&eres);
+    free(assert_text);
+    free(cand_text);
+    free(exp_text);
+    free(judge_text);
+    return st;
+}
+
+/* The whole check(candidate) of a HumanEval test whose body is not only asserts: run in the
+ * candidate's worker with every result forced to plain data. Weaker than the split asserts. */
+static sg_status golden__run_whole_check(golden__run *g)
+{
+    char text[400];
+    snprintf(text, sizeof text, "check(__sg_plain_fn(%s))", g->entry);
+    golden__res res;
+    sg_status st = golden__call(g, g->cand, text, &res);
+    if (st != SG_OK)
+        return st;
+    bool pass = res.kind == GR_VALUE && res.value->kind == SG_VAL_NONE;
+    g->r->cases_run++;
+    g->r->cases_passed += pass;
+    if (!pass || g->opts.keep_passing) {
+        sg_golden_case_result *c = golden__add(g, SG_GCASE_CHECK, 0, pass, &res);
+        if (c) {
+            c->name = "check(candidate)";
+            c->input = golden__dup(g, text);
+        }
+    }
+    golden__res_free(&res);
+    return SG_OK;
+}
+
+static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
+{
+    const char *src = g->task->test;
+    TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
+    if (!tree) {
+        golden__internal(g, "cannot parse the task's test");
+        return SG_ERR_INTERNAL;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    TSNode body = {0};
+    bool found = false;
+    for (uint32_t k = 0; k < ts_node_named_child_count(root) && !found; k++) {
+        TSNode n = ts_node_named_child(root, k);
+        if (!golden__node_is(n, "function_definition"))
+            continue;
+        TSNode name = ts_node_child_by_field_name(n, "name", 4);
+        uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
+        if (e - s == 5 && !strncmp(src + s, "check", 5)) {
+            body = ts_node_child_by_field_name(n, "body", 4);
+            found = true;
+        }
+    }
+    sg_status st = SG_OK;
+    bool split = found && !ts_node_has_error(root);
+    for (uint32_t k = 0; split && k < ts_node_named_child_count(body); k++) {
+        TSNode s = ts_node_named_child(body, k);
+        if (golden__node_is(s, "assert_statement") || golden__node_is(s, "comment") || golden__node_is(s, "pass_statement"))
+            continue;
+        if (golden__node_is(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
+            golden__node_is(ts_node_named_child(s, 0), "string"))
+            continue;
+        split = false;
+    }
+    if (!split) {
+        st = golden__run_whole_check(g);
+    } else {
+        size_t index = 0;
+        for (uint32_t k = 0; k < ts_node_named_child_count(body) && st == SG_OK; k++) {
+            TSNode s = ts_node_named_child(body, k);
+            if (golden__node_is(s, "assert_statement"))
+                st = golden__run_assert(g, src, s, "candidate", true, index++);
+        }
+    }
+    ts_tree_delete(tree);
+    return st;
+}
+
+static sg_status golden__run_mbpp(golden__run *g, TSParser *p)
+{
+    const sg_golden_task *t = g->task;
+    sg_status st = SG_OK;
+    for (size_t k = 0; k < t->ntest_list && st == SG_OK; k++) {
+        const char *src = t->test_list[k];
+        TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
+        if (!tree)
+            return SG_ERR_NOMEM;
+        TSNode root = ts_tree_root_node(tree);
+        TSNode as = ts_node_named_child(root, 0);
+        if (ts_node_has_error(root) || !golden__node_is(as, "assert_statement")) {
+            ts_tree_delete(tree);
+            golden__internal(g, "test_list[%zu] is not one assert statement", k);
+            return SG_ERR_INTERNAL;
+        }
+        st = golden__run_assert(g, src, as, g->entry, false, k);
+        ts_tree_delete(tree);
+    }
+    return st;
+}
+
+/* MBPP has no entry_point: the first top-level function of `code` called in test_list[0]. */
+static char *golden__mbpp_entry(const sg_golden_task *t, TSParser *p)
+{
+    if (!t->code || !t->ntest_list)
+        return NULL;
+    TSTree *tree = ts_parser_parse_string(p, NULL, t->code, (uint32_t)strlen(t->code));
+    if (!tree)
+        return NULL;
+    TSNode root = ts_tree_root_node(tree);
+    char *found = NULL;
+    char *fallback = NULL;
+    for (uint32_t k = 0; k < ts_node_named_child_count(root) && !found; k++) {
+        TSNode n = ts_node_named_child(root, k);
+        if (!golden__node_is(n, "function_definition"))
+            continue;
+        TSNode name = ts_node_child_by_field_name(n, "name", 4);
+        char *nm = golden__slice(t->code, ts_node_start_byte(name), ts_node_end_byte(name));
+        if (!nm)
+            break;
+        char pat[300];
+        snprintf(pat, sizeof pat, "%.280s(", nm);
+        if (strstr(t->test_list[0], pat))
+            found = nm;
+        else if (!fallback)
+            fallback = nm;
+        else
+            free(nm);
+    }
+    ts_tree_delete(tree);
+    if (found) {
+        free(fallback);
+        return found;
+    }
+    return fallback;
+}
+
+/* ---- (b) properties ----------------------------------------------------------------------- */
+
+typedef struct golden__prop {
+    sg_golden_prop_kind kind;
+    const sg_golden_property *p; /* NULL: the default differential */
+} golden__prop;
+
+typedef struct golden__check {
+    /* the outcome of checking one input */
+    bool discarded;
+    bool failed;
+    size_t prop;            /* failing property index */
+    const char *reason;
+    golden__res ref, cand;
+} golden__check;
+
+typedef struct golden__props {
+    golden__prop items[16];
+    size_t n;
+} golden__props;
+
+/* Check every property (or only `only`, >= 0) on one input. Fills *out (caller frees its res). */
+static sg_status golden__check_input(golden__run *g, const golden__props *ps, const sg_value *args,
+                                     const sg_value *kwargs, long only, golden__check *out)
+{
+    memset(out, 0, sizeof *out);
+    char *call = golden__call_text(g->entry, args, kwargs, false);
+    if (!call) {
+        out->discarded = true; /* too large to send: not a usable input */
+        return SG_OK;
+    }
+    sg_status st = SG_OK;
+    bool need_ref_always = false;
+    for (size_t k = 0; k < ps->n; k++)
+        if ((only < 0 || (size_t)only == k) &&
+            (ps->items[k].kind == SG_PROP_DIFFERENTIAL && ps->items[k].p && ps->items[k].p->same_exceptions))
+            need_ref_always = true;
+    /* the contract (reference side) */
+    if (g->ref && g->task->contract) {
+        char *ct = golden__call_text("__sg_contract", args, kwargs, false);
+        golden__res cr;
+        if (!ct) {
+            out->discarded = true;
+            goto out;
+        }
+        st = golden__call(g, g->ref, ct, &cr);
+        free(ct);
+        if (st != SG_OK)
+            goto out;
+        bool ok = cr.kind == GR_VALUE && cr.value->kind == SG_VAL_BOOL && cr.value->b;
+        golden__res_free(&cr);
+        if (!ok) {
+            out->discarded = true;
+            goto out;
+        }
+    }
+    bool ref_rejects = false;
+    if (g->ref) {
+        if ((st = golden__call(g, g->ref, call, &out->ref)) != SG_OK)
+            goto out;
+        ref_rejects = out->ref.kind != GR_VALUE;
+        if (ref_rejects && out->ref.kind != GR_RAISE) {
+            out->discarded = true; /* a timeout or a crash of the reference */
+            goto out;
+        }
+    }
+    /* does any property still apply? */
+    bool any = false;
+    for (size_t k = 0; k < ps->n; k++) {
+        if (only >= 0 && (size_t)only != k)
+            continue;
+        sg_golden_prop_kind kind = ps->items[k].kind;
+        if (!ref_rejects || kind == SG_PROP_NO_RAISE || (kind == SG_PROP_DIFFERENTIAL && need_ref_always))
+            any = true;
+    }
+    if (!any) {
+        out->discarded = true;
+        goto out;
+    }
+    if ((st = golden__call(g, g->cand, call, &out->cand)) != SG_OK)
+        goto out;
+    const golden__res *c = &out->cand, *r = &out->ref;
+    for (size_t k = 0; k < ps->n && !out->failed; k++) {
+        if (only >= 0 && (size_t)only != k)
+            continue;
+        const golden__prop *pp = &ps->items[k];
+        const sg_golden_property *p = pp->p;
+        if (ref_rejects && pp->kind != SG_PROP_NO_RAISE && !(pp->kind == SG_PROP_DIFFERENTIAL && p && p->same_exceptions))
+            continue;
+        bool fail = false;
+        const char *reason = NULL;
+        switch (pp->kind) {
+        case SG_PROP_NO_RAISE:
+            if (c->kind == GR_RAISE) {
+                bool m = false;
+                for (size_t e = 0; p && e < p->nexcept && !m; e++)
+                    if ((st = golden__exc_matches(g, g->cand, call, c, p->except[e], &m)) != SG_OK)
+                        goto out;
+                fail = !m;
+            } else {
+                fail = c->kind == GR_TIMEOUT || c->kind == GR_OTHER;
+            }
+            break;
+        case SG_PROP_RETURNS_TYPE: {
+            const sg_type *t = p && p->type ? p->type : g->task->sig_returns;
+            if (c->kind == GR_NOENC)
+                fail = true;
+            else if (c->kind == GR_VALUE && t && !sg_type_conforms(c->value, t, true)) {
+                fail = true;
+                reason = "the result does not conform to the declared type";
+            }
+            break;
+        }
+        case SG_PROP_IDEMPOTENT: {
+            if (c->kind != GR_VALUE || !p || p->arg >= args->n)
+                break;
+            sg_value *a2 = sg_value_copy(args), *y = sg_value_copy(c->value);
+            if (!a2 || !y) {
+                sg_value_free(a2);
+                sg_value_free(y);
+                st = SG_ERR_NOMEM;
+                goto out;
+            }
+            sg_value_free(a2->items[p->arg]);
+            a2->items[p->arg] = y;
+            char *t2 = golden__call_text(g->entry, a2, kwargs, false);
+            sg_value_free(a2);
+            if (!t2)
+                break;
+            golden__res again;
+            st = golden__call(g, g->cand, t2, &again);
+            free(t2);
+            if (st != SG_OK)
+                goto out;
+            fail = !(again.kind == GR_VALUE && sg_value_strict_equal(again.value, c->value, 0, 0));
+            if (fail)
+                reason = "f(f(x)) differs from f(x)";
+            golden__res_free(&again);
+            break;
+        }
+        case SG_PROP_SORTED_PERMUTATION: {
+            if (c->kind == GR_NOENC) {
+                fail = true;
+                break;
+            }
+            if (c->kind != GR_VALUE || !p || p->arg >= args->n)
+                break;
+            const sg_value *y = c->value, *x = args->items[p->arg];
+            fail = y->kind != SG_VAL_LIST || x->n != y->n;
+            if (!fail && (x->kind == SG_VAL_LIST || x->kind == SG_VAL_TUPLE)) {
+                bool *used = calloc(y->n + 1, 1);
+                if (!used) {
+                    st = SG_ERR_NOMEM;
+                    goto out;
+                }
+                for (size_t i = 0; i < x->n && !fail; i++) {
+                    bool m = false;
+                    for (size_t j = 0; j < y->n && !m; j++)
+                        if (!used[j] && sg_value_strict_equal(y->items[j], x->items[i], 0, 0))
+                            used[j] = m = true;
+                    fail = !m;
+                }
+                free(used);
+                for (size_t i = 1; i < y->n && !fail; i++) {
+                    bool ok = true;
+                    bool bad = p->reverse ? sg_value_less(y->items[i - 1], y->items[i], &ok)
+                                          : sg_value_less(y->items[i], y->items[i - 1], &ok);
+                    fail = bad || !ok;
+                }
+            }
+            if (fail)
+                reason = "not a sorted permutation of the input";
+            break;
+        }
+        case SG_PROP_ROUNDTRIP: {
+            if (c->kind != GR_VALUE || !p || !p->inverse || p->arg >= args->n || !g->ref)
+                break;
+            sg_buf b;
+            sg_buf_init(&b, GOLDEN_TEXT_CAP);
+            const char *dot = strrchr(p->inverse, '.');
+            if (dot) {
+                sg_buf_printf(&b, "__import__('%.*s', fromlist=['_']).%s(", (int)(dot - p->inverse), p->inverse,
+                              dot + 1);
+            } else {
+                sg_buf_printf(&b, "%s(", p->inverse);
+            }
+            sg_value_literal(c->value, &b);
+            sg_buf_puts(&b, ")");
+            if (b.failed || b.truncated) {
+                sg_buf_free(&b);
+                break;
+            }
+            golden__res inv;
+            st = golden__call(g, g->ref, b.data, &inv); /* TRUST: the inverse is the reference's */
+            sg_buf_free(&b);
+            if (st != SG_OK)
+                goto out;
+            fail = !(inv.kind == GR_VALUE && sg_value_strict_equal(inv.value, args->items[p->arg], 0, 0));
+            if (fail)
+                reason = "inverse(f(x)) differs from x";
+            golden__res_free(&inv);
+            break;
+        }
+        case SG_PROP_NO_MUTATION: {
+            sg_buf b;
+            sg_buf_init(&b, GOLDEN_TEXT_CAP);
+            sg_buf_printf(&b, "(lambda a, k: (%s(*a, **k), a, k)[1:])([", g->entry);
+            for (size_t i = 0; i < args->n; i++) {
+                if (i)
+                    sg_buf_puts(&b, ", ");
+                sg_value_literal(args->items[i], &b);
+            }
+            sg_buf_puts(&b, "], ");
+            if (kwargs && kwargs->n)
+                sg_value_literal(kwargs, &b);
+            else
+                sg_buf_puts(&b, "{}");
+            sg_buf_puts(&b, ")");
+            if (b.failed || b.truncated) {
+                sg_buf_free(&b);
+                break;
+            }
+            golden__res m;
+            st = golden__call(g, g->cand, b.data, &m);
+            sg_buf_free(&b);
+            if (st != SG_OK)
+                goto out;
+            if (m.kind == GR_VALUE && m.value->kind == SG_VAL_TUPLE && m.value->n == 2 &&
+                m.value->items[0]->kind == SG_VAL_LIST && m.value->items[0]->n == args->n) {
+                const sg_value *after = m.value->items[0];
+                for (size_t i = 0; i < args->n && !fail; i++) {
+                    bool listed = !p || !p->has_args;
+                    for (size_t q = 0; p && p->has_args && q < p->nargs; q++)
+                        listed |= p->args[q] == i;
+                    if (listed && !sg_value_strict_equal(after->items[i], args->items[i], 0, 0))
+                        fail = true;
+                }
+                if (!fail && (!p || !p->has_args) && kwargs && kwargs->n &&
+                    !sg_value_strict_equal(m.value->items[1], kwargs, 0, 0))
+                    fail = true;
+                if (fail)
+                    reason = "the call mutated its arguments";
+            } else if (m.kind == GR_NOENC) {
+                fail = true;
+                reason = "an argument holds non-plain data after the call";
+            }
+            golden__res_free(&m);
+            break;
+        }
+        case SG_PROP_DIFFERENTIAL: {
+            if (!g->ref)
+                break;
+            double atol = p && p->has_atol ? p->atol : g->task->atol;
+            double rtol = p && p->has_rtol ? p->rtol : 0;
+            if (r->kind == GR_VALUE) {
+                fail = !(c->kind == GR_VALUE && golden__equal(g, c->value, r->value, atol, rtol));
+                if (fail && c->kind == GR_VALUE)
+                    reason = "differs from the reference";
+            } else if (r->kind == GR_RAISE && p && p->same_exceptions) {
+                const char *rn = r->info->exc_type ? r->info->exc_type : "";
+                const char *dot = strrchr(rn, '.');
+                bool m = false;
+                if ((st = golden__exc_matches(g, g->cand, call, c, dot ? dot + 1 : rn, &m)) != SG_OK)
+                    goto out;
+                fail = !m;
+                if (fail) {
+                    char buf[400];
+                    snprintf(buf, sizeof buf, "the reference raises %.200s here; the candidate %s", rn,
+                             c->kind == GR_RAISE ? "raises another exception" : "does not");
+                    reason = golden__dup(g, buf);
+                }
+            }
+            break;
+        }
+        }
+        if (fail) {
+            out->failed = true;
+            out->prop = k;
+            out->reason = reason ? reason : golden__res_reason(g, c);
+        }
+    }
+out:
+    free(call);
+    return st;
+}
+
+typedef struct golden__shrink_ctx {
+    golden__run *g;
+    const golden__props *ps;
+    const sg_value *kwargs;
+    size_t prop;
+} golden__shrink_ctx;
+
+static sg_status golden__shrink_pred(void *ctx, const sg_value *args, bool *ret)
+{
+    golden__shrink_ctx *s = ctx;
+    golden__check ch;
+    sg_status st = golden__check_input(s->g, s->ps, args, s->kwargs, (long)s->prop, &ch);
+    *ret = st == SG_OK && !ch.discarded && ch.failed;
+    golden__res_free(&ch.ref);
+    golden__res_free(&ch.cand);
+    return st;
+}
+
+/* FNV-1a of the encoded arguments, for de-duplication. */
+static uint64_t golden__hash(const sg_value *args)
+{
+    sg_buf b;
+    sg_buf_init(&b, 1 << 20);
+    sg_value_encode(args, &b);
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t k = 0; k < b.len; k++)
+        h = (h ^ (unsigned char)b.data[k]) * 1099511628211ULL;
+    sg_buf_free(&b);
+    return h;
+}
+
+typedef struct golden__seen {
+    uint64_t *slots;
+    size_t cap, n;
+} golden__seen;
+
+/* true when new (and now recorded) */
+static bool golden__seen_add(golden__seen *s, uint64_t h)
+{
+    if (h == 0)
+        h = 1;
+    if (!s->slots || s->n * 2 >= s->cap) {
+        size_t ncap = s->cap ? s->cap * 2 : 1024;
+        uint64_t *ns = calloc(ncap, sizeof *ns);
+        if (!ns)
+            return true;
+        for (size_t k = 0; k < s->cap; k++)
+            if (s->slots[k])
+                for (size_t j = s->slots[k] & (ncap - 1);; j = (j + 1) & (ncap - 1))
+                    if (!ns[j]) {
+                        ns[j] = s->slots[k];
+                        break;
+                    }
+        free(s->slots);
+        s->slots = ns;
+        s->cap = ncap;
+    }
+    for (size_t j = h & (s->cap - 1);; j = (j + 1) & (s->cap - 1)) {
+        if (s->slots[j] == h)
+            return false;
+        if (!s->slots[j]) {
+            s->slots[j] = h;
+            s->n++;
+            return true;
+        }
+    }
+}
+
+static bool golden__conforms(golden__run *g, const sg_value *args)
+{
+    if (args->n != g->ntypes)
+        return false;
+    for (size_t k = 0; k < args->n; k++)
+        if (!sg_type_conforms(args->items[k], g->types[k], !g->inferred))
+            return false;
+    return true;
+}
+
+/* Record a failing input: shrink it, then report it as a property case. Takes `args`. */
+static sg_status golden__report_failure(golden__run *g, const golden__props *ps, sg_value *args,
+                                        const sg_value *kwargs, size_t prop)
+{
+    golden__shrink_ctx sc = {.g = g, .ps = ps, .kwargs = kwargs, .prop = prop};
+    unsigned calls = 0;
+    /* the shrinker's budget is its own: time and calls */
+    /* a structured case may probe outside the options of its types: then keep the exact types only */
+    bool options = !g->inferred && golden__conforms(g, args);
+    sg_status st = sg_shrink(&args, g->types, g->types ? g->ntypes : 0, options, golden__shrink_pred, &sc,
+                             g->opts.max_shrink_calls, &calls);
+    if (st != SG_OK) {
+        sg_value_free(args);
+        return st;
+    }
+    golden__check ch;
+    if ((st = golden__check_input(g, ps, args, kwargs, (long)prop, &ch)) != SG_OK) {
+        sg_value_free(args);
+        return st;
+    }
+    if (!ch.failed) {
+        /* flaky: the shrunk input no longer fails; fail closed on the original evidence */
+        ch.reason = "failed once, then passed on replay (nondeterministic)";
+    }
+    sg_golden_case_result *c = golden__add(g, SG_GCASE_PROPERTY, prop, false, &ch.cand);
+    if (c) {
+        const golden__prop *pp = &ps->items[prop];
+        c->name = sg_golden_prop_name(pp->kind);
+        char *shown = golden__call_text(g->entry, args, kwargs, true);
+        c->input = golden__dup(g, shown);
+        free(shown);
+        c->args_json = golden__encode(g, args);
+        c->reason = ch.reason;
+        c->shrink_calls = calls;
+        if (ch.ref.kind == GR_VALUE)
+            c->expected = golden__repr(g, ch.ref.value);
+        else if (ch.ref.info && ch.ref.kind == GR_RAISE) {
+            char buf[300];
+            snprintf(buf, sizeof buf, "raises %.250s", ch.ref.info->exc_type ? ch.ref.info->exc_type : "?");
+            c->expected = golden__dup(g, buf);
+        }
+        if (g->r->counterexample < 0)
+            g->r->counterexample = (long)(g->r->cases.len - 1);
+    }
+    golden__res_free(&ch.ref);
+    golden__res_free(&ch.cand);
+    sg_value_free(args);
+    return SG_OK;
+}
+
+/* Try one input: returns *stop when a failure was found and reported. Takes `args`. */
+static sg_status golden__try_input(golden__run *g, const golden__props *ps, golden__seen *seen, sg_value *args,
+                                   const sg_value *kwargs, bool *stop)
+{
+    if (!golden__seen_add(seen, golden__hash(args))) {
+        sg_value_free(args);
+        return SG_OK;
+    }
+    golden__check ch;
+    sg_status st = golden__check_input(g, ps, args, kwargs, -1, &ch);
+    if (st == SG_OK) {
+        if (ch.discarded)
+            g->r->inputs_discarded++;
+        else
+            g->r->inputs_checked++;
+    }
+    bool failed = st == SG_OK && ch.failed;
+    size_t prop = ch.prop;
+    golden__res_free(&ch.ref);
+    golden__res_free(&ch.cand);
+    if (st != SG_OK || !failed) {
+        sg_value_free(args);
+        return st;
+    }
+    *stop = true;
+    return golden__report_failure(g, ps, args, kwargs, prop);
+}
+
+/* Argument types for generation and shrinking: the signature's, else inferred from the examples
+ * of the most common arity. SG_ERR_INVALID_ARG when there is nothing to infer from. */
+static sg_status golden__setup_types(golden__run *g)
+{
+    const sg_golden_task *t = g->task;
+    if (g->types)
+        return SG_OK;
+    if (t->has_signature) {
+        g->types = t->sig_args;
+        g->ntypes = t->nsig_args;
+        return SG_OK;
+    }
+    SG_ARRAY(const sg_value *) same = {0};
+    size_t arity = t->ncases ? t->cases[0].args->n : t->nfuzz_seeds ? t->fuzz_seeds[0]->n : 0;
+    for (size_t k = 0; k < t->ncases + t->nfuzz_seeds; k++) {
+        const sg_value *a = k < t->ncases ? t->cases[k].args : t->fuzz_seeds[k - t->ncases];
+        if (a->n == arity && sg_array_push(&same, a, 0) < 0) {
+            sg_array_free(&same);
+            return SG_ERR_NOMEM;
+        }
+    }
+    sg_status st = same.len ? sg_gen_infer_types(same.items, same.len, &g->types, &g->ntypes) : SG_ERR_INVALID_ARG;
+    sg_array_free(&same);
+    if (st == SG_OK)
+        g->inferred = true;
+    return st;
+}
+
+static sg_status golden__properties(golden__run *g)
+{
+    const sg_golden_task *t = g->task;
+    golden__props ps = {.n = 0};
+    bool has_diff = false;
+    for (size_t k = 0; k < t->nprops && ps.n < 15; k++) {
+        ps.items[ps.n++] = (golden__prop){t->props[k].kind, &t->props[k]};
+        has_diff |= t->props[k].kind == SG_PROP_DIFFERENTIAL;
+    }
+    if (g->ref && !has_diff)
+        ps.items[ps.n++] = (golden__prop){SG_PROP_DIFFERENTIAL, NULL};
+    if (ps.n == 0)
+        return SG_OK;
+    /* argument types: the signature's, else inferred from the examples */
+    SG_ARRAY(const sg_value *) examples = {0};
+    for (size_t k = 0; k < t->ncases; k++)
+        if (sg_array_push(&examples, t->cases[k].args, 0) < 0)
+            goto nomem;
+    for (size_t k = 0; k < t->nfuzz_seeds; k++)
+        if (sg_array_push(&examples, t->fuzz_seeds[k], 0) < 0)
+            goto nomem;
+    if (!g->types) {
+        sg_status tst = golden__setup_types(g);
+        if (tst == SG_ERR_NOMEM)
+            goto nomem;
+        if (tst != SG_OK) {
+            sg_array_free(&examples);
+            return SG_OK; /* nothing to generate from: stage (a) only */
+        }
+    }
+    sg_gen gen;
+    sg_gen_init(&gen, g->r->seed);
+    if (t->fuzz_has_max_size) {
+        gen.has_max_size = true;
+        gen.max_size = t->fuzz_max_size;
+    }
+    /* constants of the task: strings of the examples */
+    SG_ARRAY(sg_value *) consts = {0};
+    for (size_t k = 0; k < examples.len; k++)
+        for (size_t a = 0; a < examples.items[k]->n; a++) {
+            sg_value *v = examples.items[k]->items[a];
+            if ((v->kind == SG_VAL_STR || v->kind == SG_VAL_BYTES) && v->len < 48)
+                sg_array_push(&consts, v, 256);
+        }
+    gen.constants = consts.items;
+    gen.nconstants = consts.len;
+    unsigned max_inputs = g->opts.max_inputs ? g->opts.max_inputs : t->fuzz_max_inputs;
+    double max_seconds = g->opts.max_seconds > 0 ? g->opts.max_seconds : t->fuzz_max_seconds;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    golden__seen seen = {0};
+    sg_status st = SG_OK;
+    bool stop = false;
+    sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
+    if (!no_kwargs)
+        goto nomem_gen;
+    unsigned tried = 0;
+    /* 1. the examples themselves (structured cases, seeds) */
+    for (size_t k = 0; k < examples.len && !stop && st == SG_OK; k++) {
+        if (k < t->ncases && t->cases[k].raises)
+            continue;
+        sg_value *a = sg_value_copy(examples.items[k]);
+        if (!a)
+            goto nomem_gen;
+        const sg_value *kw = k < t->ncases ? t->cases[k].kwargs : no_kwargs;
+        st = golden__try_input(g, &ps, &seen, a, kw, &stop);
+        if (k >= t->ncases - t->nbase_inputs - t->nplus_inputs && k < t->ncases && k > 64)
+            break; /* EvalPlus inputs were run in stage (a); a few suffice as examples */
+    }
+    /* 2. boundary values: the diagonal, then one argument at a time */
+    for (unsigned phase = 0; phase <= g->ntypes && !stop && st == SG_OK; phase++) {
+        for (unsigned b = 0; b < 16 && !stop && st == SG_OK && tried < max_inputs / 2; b++) {
+            if (golden__elapsed(&t0) > max_seconds)
+                break;
+            sg_value *a = sg_value_new(SG_VAL_LIST);
+            if (!a)
+                goto nomem_gen;
+            bool ok = true;
+            for (size_t i = 0; i < g->ntypes && ok; i++) {
+                unsigned k = phase == 0 ? b : (i + 1 == phase ? b : 0);
+                sg_value *v = NULL;
+                bool more;
+                if ((st = sg_gen_boundary(g->types[i], k, gen.has_max_size ? gen.max_size : UINT32_MAX, &v, &more)) != SG_OK)
+                    break;
+                if (!v)
+                    ok = false;
+                else if (sg_value_push(a, v) < 0)
+                    goto nomem_gen;
+            }
+            if (!ok || st != SG_OK) {
+                sg_value_free(a);
+                continue;
+            }
+            tried++;
+            st = golden__try_input(g, &ps, &seen, a, no_kwargs, &stop);
+        }
+    }
+    /* 3. mutations of the examples and random values */
+    while (!stop && st == SG_OK && tried < max_inputs && golden__elapsed(&t0) <= max_seconds) {
+        sg_value *a = NULL;
+        bool mutate = examples.len && sg_rng_below(&gen.rng, 2) == 0;
+        if (mutate) {
+            if ((st = sg_gen_mutate(&gen, examples.items[sg_rng_below(&gen.rng, examples.len)], &a)) != SG_OK)
+                break;
+        } else {
+            a = sg_value_new(SG_VAL_LIST);
+            if (!a)
+                goto nomem_gen;
+            for (size_t i = 0; i < g->ntypes && st == SG_OK; i++) {
+                sg_value *v = NULL;
+                if ((st = sg_gen_value(&gen, g->types[i], &v)) == SG_OK && sg_value_push(a, v) < 0)
+                    st = SG_ERR_NOMEM;
+            }
+        }
+        tried++;
+        if (st != SG_OK || !golden__conforms(g, a)) {
+            sg_value_free(a);
+            continue;
+        }
+        st = golden__try_input(g, &ps, &seen, a, no_kwargs, &stop);
+    }
+    sg_value_free(no_kwargs);
+    free(seen.slots);
+    sg_array_free(&consts);
+    sg_array_free(&examples);
+    return st;
+nomem_gen:
+    sg_value_free(no_kwargs);
+    free(seen.slots);
+    sg_array_free(&consts);
+nomem:
+    sg_array_free(&examples);
+    golden__internal(g, "out of memory");
+    return SG_ERR_NOMEM;
+}
+
+/* The first failing structured case or EvalPlus input, shrunk against the reference. Best
+ * effort: the case has already failed; this only adds a minimal counterexample. */
+static void golden__shrink_failed_case(golden__run *g)
+{
+    const sg_golden_task *t = g->task;
+    static const sg_golden_property strict_diff = {.kind = SG_PROP_DIFFERENTIAL, .same_exceptions = true};
+    golden__props ps = {.n = 0};
+    ps.items[ps.n++] = (golden__prop){SG_PROP_DIFFERENTIAL, &strict_diff};
+    for (size_t k = 0; k < t->nprops && ps.n < 15; k++)
+        if (t->props[k].kind == SG_PROP_NO_MUTATION)
+            ps.items[ps.n++] = (golden__prop){SG_PROP_NO_MUTATION, &t->props[k]};
+    if (golden__setup_types(g) == SG_ERR_NOMEM)
+        return;
+    for (size_t k = 0; k < g->r->cases.len; k++) {
+        const sg_golden_case_result *c = &g->r->cases.items[k];
+        if (c->passed || (c->kind != SG_GCASE_TEST && c->kind != SG_GCASE_INPUT))
+            continue;
+        size_t idx = c->kind == SG_GCASE_TEST ? c->index : t->ncases - t->nbase_inputs - t->nplus_inputs + c->index;
+        if (idx >= t->ncases)
+            return;
+        const sg_golden_case *cs = &t->cases[idx];
+        golden__check ch;
+        if (golden__check_input(g, &ps, cs->args, cs->kwargs, -1, &ch) != SG_OK)
+            return;
+        bool failed = ch.failed && !ch.discarded;
+        size_t prop = ch.prop;
+        golden__res_free(&ch.ref);
+        golden__res_free(&ch.cand);
+        if (failed) {
+            sg_value *a = sg_value_copy(cs->args);
+            if (a)
+                golden__report_failure(g, &ps, a, cs->kwargs, prop);
+        }
+        return;
+    }
+}
+
+/* ---- the driver --------------------------------------------------------------------------- */
+
+sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, const char *candidate, size_t len,
+                        const sg_golden_opts *opts, sg_golden_result **ret, sg_diag *diag)
+{
+    if (!sandbox || !task || !candidate || !ret)
+        return sg_diag_set(diag, SG_ERR_INVALID_ARG, NULL, 0, 0, -1, 0, "sg_golden_run: NULL argument");
+    if (memchr(candidate, 0, len))
+        return sg_diag_set(diag, SG_ERR_BINARY, NULL, 0, 0, -1, 0, "candidate holds a NUL byte");
+    golden__run g;
+    memset(&g, 0, sizeof g);
+    g.task = task;
+    if (opts)
+        g.opts = *opts;
+    else
+        sg_golden_opts_init(&g.opts);
+    if (!g.opts.max_shrink_calls)
+        g.opts.max_shrink_calls = 1500;
+    g.r = calloc(1, sizeof *g.r);
+    if (!g.r || !(g.r->arena = sg_arena_new())) {
+        free(g.r);
+        return sg_diag_set(diag, SG_ERR_NOMEM, NULL, 0, 0, -1, 0, "out of memory");
+    }
+    g.r->counterexample = -1;
+    g.r->seed = g.opts.has_seed ? g.opts.seed : task->fuzz_has_seed ? task->fuzz_seed : 0x5eedULL;
+    clock_gettime(CLOCK_MONOTONIC, &g.t0);
+    sg_sandbox_limits_init(&g.lim);
+    uint64_t ms = (uint64_t)ceil(task->timeout_s * 1000);
+    g.lim.cpu_ms = ms;
+    g.lim.wall_ms = ms + 500;
+
+    TSParser *parser = ts_parser_new();
+    char *cand_text = NULL, *cand_prog = NULL, *ref_src = NULL, *ref_prog = NULL, *mbpp_entry = NULL;
+    sg_outcome *imp = NULL;
+    if (!parser || !ts_parser_set_language(parser, tree_sitter_python())) {
+        golden__internal(&g, "tree-sitter is unavailable");
+        goto done;
+    }
+    g.entry = task->entry_point;
+    if (!g.entry && task->format == SG_TASK_MBPP) {
+        mbpp_entry = golden__mbpp_entry(task, parser);
+        g.entry = mbpp_entry;
+    }
+    if (!g.entry) {
+        golden__internal(&g, "the task names no function under test");
+        goto done;
+    }
+    cand_text = g.opts.completion ? sg_golden_task_candidate_source(task, candidate) : strndup(candidate, len);
+    ref_src = sg_golden_task_reference_source(task);
+    cand_prog = cand_text ? golden__program(&g, cand_text, false) : NULL;
+    ref_prog = ref_src ? golden__program(&g, ref_src, true) : NULL;
+    if (!cand_prog || (ref_src && !ref_prog)) {
+        golden__internal(&g, "out of memory or program too large");
+        goto done;
+    }
+    /* the reference first: a task whose reference does not import cannot judge anything */
+    if (ref_prog) {
+        if (golden__start(&g, ref_prog, &g.ref, &imp, sandbox) != SG_OK)
+            goto done;
+        const sg_outcome_info *ii = sg_outcome_info_get(imp);
+        if (ii->kind != SG_OUTCOME_OK) {
+            golden__internal(&g, "the reference solution does not import: %s %s", sg_outcome_kind_name(ii->kind),
+                             ii->exc_type ? ii->exc_type : ii->detail);
+            goto done;
+        }
+        sg_outcome_free(imp);
+        imp = NULL;
+    } else if (task->format == SG_TASK_HUMANEVAL || task->format == SG_TASK_MBPP || task->format == SG_TASK_EVALPLUS) {
+        golden__internal(&g, "the task has no reference solution to evaluate its expected values");
+        goto done;
+    }
+    if (golden__start(&g, cand_prog, &g.cand, &imp, sandbox) != SG_OK)
+        goto done;
+    const sg_outcome_info *ci = sg_outcome_info_get(imp);
+    if (ci->kind != SG_OUTCOME_OK) {
+        /* the candidate did not import: every case fails */
+        golden__res res = {.kind = ci->kind == SG_OUTCOME_EXCEPTION ? GR_RAISE
+                                   : ci->kind == SG_OUTCOME_TIMEOUT ? GR_TIMEOUT
+                                                                    : GR_OTHER,
+                           .info = ci};
+        sg_golden_case_result *c = golden__add(&g, SG_GCASE_IMPORT, 0, false, &res);
+        if (c)
+            c->name = "import";
+        g.r->cases_run++;
+        goto done;
+    }
+    /* (a) */
+    sg_status st = SG_OK;
+    for (size_t k = 0; k < task->ncases && st == SG_OK && !g.failed_internal; k++)
+        st = golden__run_case(&g, k);
+    if (st == SG_OK && !g.failed_internal && task->format == SG_TASK_HUMANEVAL)
+        st = golden__run_humaneval(&g, parser);
+    if (st == SG_OK && !g.failed_internal && task->format == SG_TASK_MBPP)
+        st = golden__run_mbpp(&g, parser);
+    if (st != SG_OK && !g.failed_internal)
+        golden__internal(&g, "%s", sg_strerror(st));
+    /* (c) for a failing case: shrink its input against the reference (a different result or
+     * exception class, or a mutated argument) to a minimal counterexample */
+    if (!g.failed_internal && g.ref && !g.opts.no_properties && g.r->cases_passed < g.r->cases_run)
+        golden__shrink_failed_case(&g);
+    /* (b), (c): only when (a) passed (a failing candidate is already blocked) */
+    if (!g.failed_internal && g.r->cases_passed == g.r->cases_run && !g.opts.no_properties) {
+        st = golden__properties(&g);
+        if (st != SG_OK && !g.failed_internal)
+            golden__internal(&g, "%s", sg_strerror(st));
+    }
+done:
+    if (g.inferred) {
+        for (size_t k = 0; k < g.ntypes; k++)
+            sg_type_free(g.types[k]);
+        free(g.types);
+    }
+    sg_outcome_free(imp);
+    sg_worker_free(g.cand);
+    sg_worker_free(g.ref);
+    ts_parser_delete(parser);
+    free(cand_text);
+    free(cand_prog);
+    free(ref_src);
+    free(ref_prog);
+    free(mbpp_entry);
+    /* the verdict: an internal error is never a pass; nothing checked is an error */
+    bool any_fail = false;
+    for (size_t k = 0; k < g.r->cases.len; k++)
+        any_fail |= !g.r->cases.items[k].passed;
+    if (g.failed_internal)
+        g.r->verdict = SG_GOLDEN_ERROR;
+    else if (any_fail)
+        g.r->verdict = SG_GOLDEN_FAIL;
+    else if (g.r->cases_run == 0 && g.r->inputs_checked == 0) {
+        g.r->verdict = SG_GOLDEN_ERROR;
+        snprintf(g.r->error, sizeof g.r->error, "nothing was checked: the task has no usable case or input");
+    } else
+        g.r->verdict = SG_GOLDEN_PASS;
+    *ret = g.r;
+    return SG_OK;
+}
+
+void sg_golden_result_free(sg_golden_result *r)
+{
+    if (!r)
+        return;
+    sg_array_free(&r->cases);
+    sg_arena_free(r->arena);
+    free(r);
+}
+
+sg_golden_verdict sg_golden_result_verdict(const sg_golden_result *r)
+{
+    return r ? r->verdict : SG_GOLDEN_ERROR;
+}
+
+const char *sg_golden_result_error(const sg_golden_result *r)
+{
+    return r ? r->error : "no result";
+}
+
+size_t sg_golden_result_count(const sg_golden_result *r)
+{
+    return r ? r->cases.len : 0;
+}
+
+const sg_golden_case_result *sg_golden_result_case(const sg_golden_result *r, size_t index)
+{
+    return r ? sg_array_at(&r->cases, index) : NULL;
+}
+
+size_t sg_golden_result_cases_run(const sg_golden_result *r)
+{
+    return r ? r->cases_run : 0;
+}
+
+size_t sg_golden_result_cases_passed(const sg_golden_result *r)
+{
+    return r ? r->cases_passed : 0;
+}
+
+size_t sg_golden_result_inputs_checked(const sg_golden_result *r)
+{
+    return r ? r->inputs_checked : 0;
+}
+
+size_t sg_golden_result_inputs_discarded(const sg_golden_result *r)
+{
+    return r ? r->inputs_discarded : 0;
+}
+
+size_t sg_golden_result_calls(const sg_golden_result *r)
+{
+    return r ? r->calls : 0;
+}
+
+uint64_t sg_golden_result_seed(const sg_golden_result *r)
+{
+    return r ? r->seed : 0;
+}
+
+const sg_golden_case_result *sg_golden_result_counterexample(const sg_golden_result *r)
+{
+    return r && r->counterexample >= 0 ? &r->cases.items[r->counterexample] : NULL;
+}
+
+static const char *const golden__kind_names[] = {"test", "input", "assert", "check", "property", "import"};
+
+static int golden__jset_str(json_t *o, const char *k, const char *v)
+{
+    return v ? json_object_set_new(o, k, json_string(v)) : 0;
+}
+
+sg_status sg_golden_result_to_json(const sg_golden_result *r, char **ret_json)
+{
+    json_t *o = json_object();
+    json_t *cases = json_array();
+    if (!o || !cases) {
+        json_decref(o);
+        json_decref(cases);
+        return SG_ERR_NOMEM;
+    }
+    json_object_set_new(o, "verdict", json_string(sg_golden_verdict_name(r->verdict)));
+    if (r->verdict == SG_GOLDEN_ERROR)
+        json_object_set_new(o, "error", json_string(r->error));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    json_object_set_new(o, "seed", json_string(seed));
+    json_object_set_new(o, "cases_run", json_integer((json_int_t)r->cases_run));
+    json_object_set_new(o, "cases_passed", json_integer((json_int_t)r->cases_passed));
+    json_object_set_new(o, "inputs_checked", json_integer((json_int_t)r->inputs_checked));
+    json_object_set_new(o, "inputs_discarded", json_integer((json_int_t)r->inputs_discarded));
+    json_object_set_new(o, "calls", json_integer((json_int_t)r->calls));
+    for (size_t k = 0; k < r->cases.len; k++) {
+        const sg_golden_case_result *c = &r->cases.items[k];
+        json_t *j = json_object();
+        if (!j)
+            continue;
+        json_object_set_new(j, "kind", json_string(golden__kind_names[c->kind]));
+        json_object_set_new(j, "index", json_integer((json_int_t)c->index));
+        json_object_set_new(j, "passed", json_boolean(c->passed));
+        golden__jset_str(j, "name", c->name);
+        golden__jset_str(j, "input", c->input);
+        golden__jset_str(j, "args", c->args_json);
+        golden__jset_str(j, "expected", c->expected);
+        golden__jset_str(j, "got", c->got);
+        golden__jset_str(j, "reason", c->reason);
+        golden__jset_str(j, "exc_type", c->exc_type);
+        golden__jset_str(j, "exc_message", c->exc_message);
+        golden__jset_str(j, "traceback", c->traceback);
+        if (c->exc_line)
+            json_object_set_new(j, "exc_line", json_integer(c->exc_line));
+        json_array_append_new(cases, j);
+    }
+    json_object_set_new(o, "cases", cases);
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!s)
+        return SG_ERR_NOMEM;
+    *ret_json = s;
+    return SG_OK;
+}

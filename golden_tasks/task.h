@@ -1,0 +1,145 @@
+/*
+ * Task files (docs/tasks.md): load JSONL task suites (snipgate's own format, HumanEval, MBPP,
+ * sanitized MBPP, EvalPlus/MBPP+) into task structs, and the built-in suite compiled into the
+ * library.
+ *
+ * Ownership: an sg_golden_suite owns its tasks and everything in them (strings, values, types);
+ * sg_golden_suite_free releases it all (NULL is a no-op). Pointers into a suite (tasks, cases)
+ * are borrowed and valid until the suite is freed. The built-in suite is owned by the library:
+ * loaded once on first use (thread-safe), never freed by the caller.
+ *
+ * Errors: a malformed line fails the whole load with SG_ERR_INVALID_ARG; diag->path is the file,
+ * diag->line the 1-based line and diag->message "FILE:LINE: FIELD.PATH: reason". Caps: a line is
+ * at most 4 MiB (SG_ERR_TOO_LARGE), a file holds at most SG_GOLDEN_MAX_TASKS tasks.
+ */
+#ifndef SG_GOLDEN_TASK_H
+#define SG_GOLDEN_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "golden_tasks/typelang.h"
+#include "golden_tasks/value.h"
+
+#define SG_GOLDEN_MAX_LINE (4u << 20)
+#define SG_GOLDEN_MAX_TASKS 100000u
+#define SG_GOLDEN_MAX_FILE (1u << 30)
+
+/* One structured case: positional args, keyword args, and expected value or exception name. */
+typedef struct sg_golden_case {
+    sg_value *args;        /* a list value (the positional arguments) */
+    sg_value *kwargs;      /* a dict value with str keys (may be empty) */
+    sg_value *expected;    /* NULL when raises is set, or for EvalPlus inputs (reference decides) */
+    char *raises;          /* exception class name, or NULL */
+    bool has_atol, has_rtol;
+    double atol, rtol;
+    char *name;            /* label, or NULL */
+} sg_golden_case;
+
+typedef enum sg_golden_prop_kind {
+    SG_PROP_NO_RAISE = 0,
+    SG_PROP_RETURNS_TYPE,
+    SG_PROP_IDEMPOTENT,
+    SG_PROP_SORTED_PERMUTATION,
+    SG_PROP_ROUNDTRIP,
+    SG_PROP_NO_MUTATION,
+    SG_PROP_DIFFERENTIAL,
+} sg_golden_prop_kind;
+
+/* "no_raise", "returns_type", ... */
+const char *sg_golden_prop_name(sg_golden_prop_kind kind);
+
+typedef struct sg_golden_property {
+    sg_golden_prop_kind kind;
+    char **except;         /* no_raise: exception names */
+    size_t nexcept;
+    sg_type *type;         /* returns_type: the type (NULL: signature.returns) */
+    unsigned arg;          /* idempotent, sorted_permutation, roundtrip */
+    bool reverse;          /* sorted_permutation */
+    char *inverse;         /* roundtrip */
+    unsigned *args;        /* no_mutation: indices; has_args false means all (and kwargs) */
+    size_t nargs;
+    bool has_args;
+    bool has_atol, has_rtol;
+    double atol, rtol;     /* differential */
+    bool same_exceptions;  /* differential */
+} sg_golden_property;
+
+typedef enum sg_golden_format {
+    SG_TASK_SNIPGATE = 0,  /* has `tests` */
+    SG_TASK_HUMANEVAL,     /* has `test` (check(candidate)) */
+    SG_TASK_MBPP,          /* has `test_list` */
+    SG_TASK_EVALPLUS,      /* has `base_input` / `plus_input` */
+    SG_TASK_OTHER,         /* none of these: properties/differential only */
+} sg_golden_format;
+
+typedef struct sg_golden_task {
+    char *task_id;          /* as text; id_is_int when the file had an integer */
+    bool id_is_int;
+    long line;              /* line of the file it came from */
+    sg_golden_format format;
+    char *prompt, *entry_point, *canonical_solution, *test, *text, *code, *test_setup_code;
+    char *contract, *assertion, *source_file;
+    char **test_list;       /* MBPP asserts */
+    size_t ntest_list;
+    char **challenge_test_list;
+    size_t nchallenge;
+    char **test_imports;
+    size_t ntest_imports;
+    bool complete_solution;
+    sg_golden_case *cases;  /* `tests`, then EvalPlus base_input then plus_input (expected NULL) */
+    size_t ncases;
+    size_t nbase_inputs, nplus_inputs; /* how many of `cases` came from base/plus_input */
+    sg_type **sig_args;     /* signature.args (NULL when there is no signature) */
+    size_t nsig_args;
+    bool has_signature;
+    sg_type *sig_returns;
+    char **sig_kwnames;     /* signature.kwargs */
+    sg_type **sig_kwtypes;
+    size_t nsig_kw;
+    sg_golden_property *props;
+    size_t nprops;
+    bool compare_python;    /* compare: "python" (default without tests) */
+    double atol;            /* the task's atol (EvalPlus), 0 if none */
+    double timeout_s;       /* default 2 */
+    unsigned fuzz_max_inputs;   /* default 300 */
+    double fuzz_max_seconds;    /* default 2 */
+    bool fuzz_has_seed;
+    uint64_t fuzz_seed;
+    bool fuzz_has_max_size;
+    unsigned fuzz_max_size;
+    sg_value **fuzz_seeds;  /* extra argument lists (list values) */
+    size_t nfuzz_seeds;
+    char **tags;
+    size_t ntags;
+} sg_golden_task;
+
+typedef struct sg_golden_suite sg_golden_suite;
+
+/* Load a suite from a file / a buffer (`name` labels errors). */
+sg_status sg_golden_suite_load_file(const char *path, sg_golden_suite **ret, sg_diag *diag);
+sg_status sg_golden_suite_load_buffer(const char *name, const char *buf, size_t len, sg_golden_suite **ret,
+                                      sg_diag *diag);
+void sg_golden_suite_free(sg_golden_suite *suite);
+size_t sg_golden_suite_count(const sg_golden_suite *suite);
+/* Task `index`, or NULL when out of range. */
+const sg_golden_task *sg_golden_suite_task(const sg_golden_suite *suite, size_t index);
+/* The task with this id (text form), or NULL. */
+const sg_golden_task *sg_golden_suite_find(const sg_golden_suite *suite, const char *task_id);
+
+/* The built-in suite (every golden_tasks/builtin JSONL file, compiled in). SG_ERR_INTERNAL if the embedded
+ * data does not load (a build bug), SG_ERR_NOMEM. The suite is the library's: do not free it. */
+sg_status sg_golden_builtin_suite(const sg_golden_suite **ret, sg_diag *diag);
+/* The built-in task `id` ("sg/binary_search_leftmost"), or NULL (also when the suite fails). */
+const sg_golden_task *sg_golden_builtin_task(const char *id);
+
+/* The reference program of a task (what runs in the reference worker before the helpers):
+ * complete_solution ? canonical_solution : prompt + canonical_solution; MBPP: code. NULL when
+ * the task has none. Malloc'd. */
+char *sg_golden_task_reference_source(const sg_golden_task *task);
+/* The candidate program for a completion: complete_solution (or MBPP) ? completion : prompt +
+ * completion. Malloc'd, NULL when out of memory. */
+char *sg_golden_task_candidate_source(const sg_golden_task *task, const char *completion);
+
+#endif

@@ -1,0 +1,320 @@
+/* The stage 3 driver (golden_tasks/golden.c) with the real sandbox: canonical solutions pass,
+ * planted bugs are caught and shrunk, fake passes fail. Skips loudly (exit 77) when the kernel
+ * refuses the sandbox, and fails under CI=true. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "golden_tasks/golden.h"
+
+static sg_sandbox *sandbox;
+static bool kernel_refused;
+
+static bool kernel_ok(void)
+{
+    if (sandbox)
+        return true;
+    if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+        fail_msg("sandbox unavailable under CI=true");
+    print_message("*** SKIP: the kernel refuses the sandbox\n");
+    return false;
+}
+
+static void dump(const sg_golden_result *r)
+{
+    char *j = NULL;
+    if (sg_golden_result_to_json(r, &j) == SG_OK) {
+        print_message("%.3000s\n", j);
+        free(j);
+    }
+}
+
+static sg_golden_result *run(const sg_golden_task *t, const char *src, const sg_golden_opts *opts)
+{
+    sg_golden_result *r = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_run(sandbox, t, src, strlen(src), opts, &r, &d) != SG_OK)
+        fail_msg("%s: %s", t->task_id, d.message);
+    return r;
+}
+
+/* Every built-in task's canonical solution passes, cases and properties (a small budget here). */
+static void test_builtin_canonical_pass(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const sg_golden_suite *s = NULL;
+    assert_int_equal(sg_golden_builtin_suite(&s, NULL), SG_OK);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.max_inputs = 60;
+    o.max_seconds = 1;
+    size_t cases = 0, calls = 0;
+    for (size_t k = 0; k < sg_golden_suite_count(s); k++) {
+        const sg_golden_task *t = sg_golden_suite_task(s, k);
+        sg_golden_result *r = run(t, t->canonical_solution, &o);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS) {
+            dump(r);
+            fail_msg("%s: %s %s", t->task_id, sg_golden_verdict_name(sg_golden_result_verdict(r)),
+                     sg_golden_result_error(r));
+        }
+        assert_int_equal(sg_golden_result_cases_run(r), t->ncases);
+        cases += sg_golden_result_cases_run(r);
+        calls += sg_golden_result_calls(r);
+        sg_golden_result_free(r);
+    }
+    print_message("builtin: %zu cases, %zu calls\n", cases, calls);
+}
+
+/* Each planted bug is caught; a property failure is shrunk to the documented minimal input or
+ * one as small. */
+static void test_planted_bugs(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const char *src = getenv("SNIPGATE_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/golden_tasks/testdata/buggy_candidates.jsonl", src ? src : ".");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    int n = 0;
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    while (getline(&line, &cap, f) > 0) {
+        json_error_t e;
+        json_t *row = json_loads(line, 0, &e);
+        assert_non_null(row);
+        const char *id = json_string_value(json_object_get(row, "task_id"));
+        const char *completion = json_string_value(json_object_get(row, "completion"));
+        const sg_golden_task *t = sg_golden_builtin_task(id);
+        assert_non_null(t);
+        sg_golden_result *r = run(t, completion, &o);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL) {
+            dump(r);
+            fail_msg("%s: planted bug not caught (%s)", id, sg_golden_result_error(r));
+        }
+        const sg_golden_case_result *cx = sg_golden_result_counterexample(r);
+        json_t *want = json_object_get(json_object_get(row, "min_counterexample"), "args");
+        if (cx) {
+            /* as small as the documented minimum: compare sizes of the argument lists */
+            sg_value *got = NULL, *w = NULL;
+            assert_int_equal(sg_value_from_text(cx->args_json, strlen(cx->args_json), "got", &got, NULL), SG_OK);
+            assert_int_equal(sg_value_from_json(want, "want", &w, NULL), SG_OK);
+            char *ws = json_dumps(want, JSON_COMPACT);
+            print_message("%-32s shrunk to %s (documented %s) in %u calls, seed %llu\n", id, cx->input, ws,
+                          cx->shrink_calls, (unsigned long long)sg_golden_result_seed(r));
+            if (sg_value_size(got) > sg_value_size(w))
+                fail_msg("%s: counterexample %s larger than the documented %s", id, cx->args_json, ws);
+            free(ws);
+            sg_value_free(got);
+            sg_value_free(w);
+        } else {
+            print_message("%-32s caught by a structured case\n", id);
+        }
+        sg_golden_result_free(r);
+        json_decref(row);
+        n++;
+    }
+    free(line);
+    fclose(f);
+    assert_true(n >= 10);
+}
+
+/* Candidates that fake a pass. */
+static void test_fake_passes_fail(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const sg_golden_task *t = sg_golden_builtin_task("sg/binary_search_leftmost");
+    assert_non_null(t);
+    static const char *const fakes[] = {
+        /* prints what a harness prints and exits 0 at import */
+        "import sys\nprint('PASSED')\nprint('All tests passed')\nsys.exit(0)\n",
+        /* exits 0 at the first call */
+        "import os\ndef binary_search(nums, target):\n    print('PASSED')\n    os._exit(0)\n",
+        /* returns an object whose __eq__ is always true */
+        "class Any:\n    def __eq__(self, o):\n        return True\n    def __ne__(self, o):\n        return False\n"
+        "def binary_search(nums, target):\n    return Any()\n",
+        /* an int subclass that equals everything */
+        "class I(int):\n    def __eq__(self, o):\n        return True\n    __hash__ = int.__hash__\n"
+        "def binary_search(nums, target):\n    return I(0)\n",
+        /* patches builtins (isinstance, len, AssertionError) */
+        "import builtins\nbuiltins.isinstance = lambda *a: True\nbuiltins.AssertionError = Exception\n"
+        "builtins.len = lambda x: 0\ndef binary_search(nums, target):\n    return 0\n",
+        /* raises SystemExit(0) from the call */
+        "def binary_search(nums, target):\n    raise SystemExit(0)\n",
+    };
+    for (size_t k = 0; k < sizeof fakes / sizeof *fakes; k++) {
+        sg_golden_result *r = run(t, fakes[k], NULL);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL) {
+            dump(r);
+            fail_msg("fake %zu: %s", k, sg_golden_verdict_name(sg_golden_result_verdict(r)));
+        }
+        sg_golden_result_free(r);
+    }
+}
+
+/* A structured case reports input, expected and got; a replay with the same seed gives the same
+ * counterexample. */
+static void test_report_and_replay(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const sg_golden_task *t = sg_golden_builtin_task("sg/binary_search_leftmost");
+    const char *wrong = "def binary_search(nums, target):\n    return -1 if target not in nums else nums.index(target) + (target < 0)\n";
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.has_seed = true;
+    o.seed = 12345;
+    sg_golden_result *r1 = run(t, wrong, &o), *r2 = run(t, wrong, &o);
+    assert_int_equal(sg_golden_result_verdict(r1), SG_GOLDEN_FAIL);
+    assert_int_equal(sg_golden_result_seed(r1), 12345);
+    const sg_golden_case_result *a = sg_golden_result_counterexample(r1), *b = sg_golden_result_counterexample(r2);
+    if (a) {
+        assert_non_null(b);
+        assert_string_equal(a->args_json, b->args_json);
+        assert_non_null(a->expected);
+        assert_non_null(a->got);
+    } else {
+        const sg_golden_case_result *c = sg_golden_result_case(r1, 0);
+        assert_non_null(c);
+        assert_non_null(c->input);
+        assert_non_null(c->expected);
+    }
+    sg_golden_result_free(r1);
+    sg_golden_result_free(r2);
+}
+
+/* Suites users have: HumanEval (asserts one by one), MBPP (test_list), MBPP+ (inputs,
+ * reference-computed expected values): the first tasks' canonical solutions pass, and a wrong
+ * completion fails. Skips when ../shared/data is absent. */
+static const sg_golden_suite *load_shared(const char *name, sg_golden_suite **own)
+{
+    const char *src = getenv("SNIPGATE_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../shared/data/%s", src ? src : ".", name);
+    if (access(path, R_OK) != 0) {
+        print_message("*** SKIP: %s is absent\n", path);
+        return NULL;
+    }
+    char tmp[] = "/tmp/sg-golden-run-XXXXXX";
+    const char *load = path;
+    if (strstr(name, ".gz")) {
+        int fd = mkstemp(tmp);
+        assert_true(fd >= 0);
+        close(fd);
+        char cmd[2200];
+        snprintf(cmd, sizeof cmd, "/bin/gzip -dc '%s' > '%s'", path, tmp);
+        assert_int_equal(system(cmd), 0);
+        load = tmp;
+    }
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_golden_suite_load_file(load, own, &d);
+    if (load == tmp)
+        unlink(tmp);
+    if (st != SG_OK)
+        fail_msg("%s: %s", name, d.message);
+    return *own;
+}
+
+static void check_public(const char *name, size_t first, size_t count, bool completion)
+{
+    sg_golden_suite *own = NULL;
+    const sg_golden_suite *s = load_shared(name, &own);
+    if (!s)
+        return;
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.max_inputs = 30;
+    o.max_seconds = 1;
+    o.completion = completion;
+    for (size_t k = first; k < first + count && k < sg_golden_suite_count(s); k++) {
+        const sg_golden_task *t = sg_golden_suite_task(s, k);
+        const char *sol = t->format == SG_TASK_MBPP ? t->code : t->canonical_solution;
+        sg_golden_result *r = run(t, sol, &o);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS) {
+            dump(r);
+            fail_msg("%s %s: %s %s", name, t->task_id, sg_golden_verdict_name(sg_golden_result_verdict(r)),
+                     sg_golden_result_error(r));
+        }
+        sg_golden_result_free(r);
+        /* a wrong completion: returns None */
+        char wrong[512];
+        snprintf(wrong, sizeof wrong, "%sdef %s(*a, **k):\n    return None\n", completion ? "    pass\n" : "",
+                 t->entry_point ? t->entry_point : "unused");
+        if (t->entry_point) {
+            r = run(t, wrong, &o);
+            if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL) {
+                dump(r);
+                fail_msg("%s %s: a wrong completion is not failed", name, t->task_id);
+            }
+            sg_golden_result_free(r);
+        }
+    }
+    sg_golden_suite_free(own);
+}
+
+static void test_public_suites(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    check_public("HumanEval.jsonl.gz", 0, 12, true);
+    check_public("HumanEval.jsonl.gz", 32, 1, true); /* check() with a loop: run whole */
+    check_public("mbpp.jsonl", 10, 8, false);
+    /* Mbpp/2 (index 0) returns tuple(set(a) & set(b)): its order follows str hashing, which differs
+     * between two interpreters unless the sandbox fixes PYTHONHASHSEED */
+    check_public("MbppPlus-dev-767efcc.jsonl", 1, 8, true);
+}
+
+static int setup_kernel(void **state)
+{
+    (void)state;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_sandbox_new(NULL, &sandbox, &d) != SG_OK) {
+        print_message("*** the kernel refuses the sandbox: %s\n", d.message);
+        sandbox = NULL;
+        kernel_refused = true;
+    }
+    return 0;
+}
+
+static int teardown_kernel(void **state)
+{
+    (void)state;
+    sg_sandbox_free(sandbox);
+    sandbox = NULL;
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest kernel[] = {
+        cmocka_unit_test(test_fake_passes_fail),
+        cmocka_unit_test(test_report_and_replay),
+        cmocka_unit_test(test_planted_bugs),
+        cmocka_unit_test(test_builtin_canonical_pass),
+        cmocka_unit_test(test_public_suites),
+    };
+    int failed = cmocka_run_group_tests_name("golden", kernel, setup_kernel, teardown_kernel);
+    if (failed)
+        return 1;
+    return kernel_refused ? 77 : 0;
+}

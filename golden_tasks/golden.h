@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gate/snipgate.h"
+#include "snipgate/snipgate.h"
 #include "golden_tasks/task.h"
 
 typedef struct sg_golden_opts {

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gate/util.h"
+#include "base/util.h"
 
 #define SG_VALUE_MAX_DEPTH 32
 #define SG_VALUE_MAX_COUNT 100000

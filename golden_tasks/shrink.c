@@ -215,6 +215,99 @@ static bool shrink__conforms(const sg_value *args, sg_type *const *types, size_t
     return true;
 }
 
+/* Collect distinct non-zero int64 values of a tree (at most `cap`). */
+static void shrink__ints(const sg_value *v, int64_t *out, size_t *n, size_t cap, int depth)
+{
+    if (v->kind == SG_VAL_INT && !v->big && v->i != 0) {
+        for (size_t k = 0; k < *n; k++)
+            if (out[k] == v->i)
+                return;
+        if (*n < cap)
+            out[(*n)++] = v->i;
+        return;
+    }
+    for (size_t k = 0; k < sg_value_slots(v) && depth < 16; k++)
+        shrink__ints(v->items[k], out, n, cap, depth + 1);
+}
+
+/* Replace every int equal to `from` by `to`, in place. */
+static void shrink__subst(sg_value *v, int64_t from, int64_t to, int depth)
+{
+    if (v->kind == SG_VAL_INT && !v->big && v->i == from) {
+        v->i = to;
+        return;
+    }
+    for (size_t k = 0; k < sg_value_slots(v) && depth < 16; k++)
+        shrink__subst(v->items[k], from, to, depth + 1);
+}
+
+/* Steps that move every occurrence of one int together (keys that must stay equal, such as
+ * the tie in a stable merge): to 0, halfway, one step toward 0. */
+static int shrink__together(const sg_value *args, shrink__list *out)
+{
+    int64_t ints[16];
+    size_t n = 0;
+    shrink__ints(args, ints, &n, 16, 0);
+    for (size_t k = 0; k < n; k++) {
+        int64_t i = ints[k];
+        int64_t to[3] = {0, i / 2, i > 0 ? i - 1 : i + 1};
+        for (int t = 0; t < 3; t++) {
+            if ((t == 1 && to[1] == 0) || (t == 2 && (to[2] == 0 || to[2] == to[1])))
+                continue;
+            sg_value *c = sg_value_copy(args);
+            if (!c)
+                return -1;
+            shrink__subst(c, i, to[t], 0);
+            if (shrink__add(out, c) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static bool shrink__conforms(const sg_value *args, sg_type *const *types, size_t ntypes, bool options);
+
+/* Two single steps at once, for inputs whose single steps all pass. */
+static sg_status shrink__pairs(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options,
+                               sg_shrink_pred pred, void *ctx, unsigned max_calls, unsigned *calls, bool *found)
+{
+    sg_status st = SG_OK;
+    shrink__list first = {0};
+    uint64_t size0 = sg_value_size(*args_inout);
+    *found = false;
+    if (shrink__steps(*args_inout, false, &first, 0, true) < 0 || shrink__together(*args_inout, &first) < 0) {
+        st = SG_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t a = 0; a < first.len && !*found && *calls < max_calls && st == SG_OK; a++) {
+        shrink__list second = {0};
+        if (shrink__steps(first.items[a], false, &second, 0, true) < 0) {
+            st = SG_ERR_NOMEM;
+        }
+        for (size_t b = 0; b < second.len && !*found && *calls < max_calls && st == SG_OK; b++) {
+            sg_value *cand = second.items[b];
+            if (sg_value_size(cand) >= size0 || !shrink__conforms(cand, types, ntypes, options))
+                continue;
+            bool fails = false;
+            (*calls)++;
+            if ((st = pred(ctx, cand, &fails)) == SG_OK && fails) {
+                sg_value_free(*args_inout);
+                *args_inout = cand;
+                second.items[b] = NULL;
+                *found = true;
+            }
+        }
+        for (size_t b = 0; b < second.len; b++)
+            sg_value_free(second.items[b]);
+        sg_array_free(&second);
+    }
+out:
+    for (size_t a = 0; a < first.len; a++)
+        sg_value_free(first.items[a]);
+    sg_array_free(&first);
+    return st;
+}
+
 sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options, sg_shrink_pred pred,
                     void *ctx, unsigned max_calls, unsigned *ret_calls)
 {
@@ -226,7 +319,7 @@ sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes,
         progress = false;
         shrink__list steps = {0};
         /* the argument list keeps its length: shrink members only */
-        if (shrink__steps(*args_inout, chunks, &steps, 0, true) < 0) {
+        if (shrink__steps(*args_inout, chunks, &steps, 0, true) < 0 || shrink__together(*args_inout, &steps) < 0) {
             st = SG_ERR_NOMEM;
             for (size_t k = 0; k < steps.len; k++)
                 sg_value_free(steps.items[k]);
@@ -259,6 +352,13 @@ sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes,
             /* chunk drops exhausted: a last pass over the single steps only */
             chunks = false;
             progress = true;
+        } else if (!progress) {
+            /* a local minimum of single steps: try two steps at once (a shorter string and a
+             * smaller count that only fail together), smaller inputs only */
+            bool found = false;
+            if ((st = shrink__pairs(args_inout, types, ntypes, options, pred, ctx, max_calls, &calls, &found)) != SG_OK)
+                break;
+            progress = found;
         }
     }
     if (ret_calls)

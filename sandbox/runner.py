@@ -263,6 +263,7 @@ def serve(mod, req):
     """Phase 2: one forked child per call request. The supervisor watches the child itself (its
     exit status and CPU come from the kernel, not from us); the done frame says we are ready."""
     import gc
+    import json  # noqa: F401  (for _encode: imported once here, not in every call child)
     import resource
     gc.freeze()
     fork, wait4, setrlimit, exit_ = os.fork, os.wait4, resource.setrlimit, os._exit

@@ -32,6 +32,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1081,9 +1082,22 @@ static sg_status worker__interrupted_error(struct sg_worker *w, sg_diag *diag)
  * chose share_tmp). The request goes out as soon as a call ends, so the work overlaps the
  * caller's; the next call waits for pid 1's report. Any failure stops the sandbox (fail closed).
  */
+/* Did anything use the sandbox's /tmp since it was made? Read from outside (statfs through the
+ * zygote's root): a tmpfs holding only its root directory and no block is as pid 1 made it, and
+ * the remount (an RCU grace period in the kernel, ~20 ms here) is skipped. Unknown = used. */
+static bool worker__tmp_used(const struct sg_worker *w)
+{
+    char path[64];
+    struct statfs sf;
+    snprintf(path, sizeof path, "/proc/%d/root/tmp", (int)w->zygote_pid);
+    if (w->zygote_pid <= 0 || statfs(path, &sf) < 0)
+        return true;
+    return sf.f_files - sf.f_ffree > 1 || sf.f_blocks > sf.f_bfree;
+}
+
 static void worker__tmp_reset_begin(struct sg_worker *w)
 {
-    if (w->share_tmp || !w->alive || w->killed || w->tmp_reset_pending)
+    if (w->share_tmp || !w->alive || w->killed || w->tmp_reset_pending || !worker__tmp_used(w))
         return;
     char cmd = SG_INIT_CMD_RESET_TMP;
     if (write(w->life_fd, &cmd, 1) != 1) {

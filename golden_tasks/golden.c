@@ -55,6 +55,8 @@ typedef struct golden__run {
     size_t ntypes;
     bool inferred;
     struct timespec t0;
+    long pre_lines;           /* candidate program lines before the candidate text */
+    long cand_lines;          /* lines of the candidate text */
 } golden__run;
 
 typedef enum { GR_VALUE, GR_RAISE, GR_TIMEOUT, GR_NOENC, GR_OTHER } golden__rk;
@@ -183,6 +185,47 @@ static const char *golden__res_reason(golden__run *g, const golden__res *res)
     }
 }
 
+/* A line of the candidate program -> a line of the candidate text as given, 0 when outside it
+ * (the prompt, MBPP test_imports before it; the task's test, setup and helpers after it). */
+static long golden__map_line(const golden__run *g, long line)
+{
+    long l = line - g->pre_lines;
+    return line > 0 && l >= 1 && l <= g->cand_lines ? l : 0;
+}
+
+/* The traceback with every `File "<snippet>", line N` frame mapped to the candidate text's
+ * lines; frames in code the task added become `File "<task>", line N` (N a program line). */
+static const char *golden__map_traceback(golden__run *g, const char *tb)
+{
+    static const char key[] = "File \"<snippet>\", line ";
+    if (!tb)
+        return NULL;
+    sg_buf b;
+    sg_buf_init(&b, strlen(tb) + 4096);
+    const char *p = tb, *hit;
+    while ((hit = strstr(p, key))) {
+        const char *num = hit + sizeof key - 1;
+        char *end = NULL;
+        long line = strtol(num, &end, 10);
+        sg_buf_append(&b, p, (size_t)(hit - p));
+        if (end == num) {
+            sg_buf_append(&b, hit, sizeof key - 1);
+            p = num;
+            continue;
+        }
+        long m = golden__map_line(g, line);
+        if (m)
+            sg_buf_printf(&b, "File \"<snippet>\", line %ld", m);
+        else
+            sg_buf_printf(&b, "File \"<task>\", line %ld", line);
+        p = end;
+    }
+    sg_buf_puts(&b, p);
+    const char *s = b.failed ? NULL : golden__dup(g, b.data ? b.data : "");
+    sg_buf_free(&b);
+    return s;
+}
+
 /* Append a case result; fills exception fields from a candidate result. */
 static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind kind, size_t index, bool passed,
                                           const golden__res *cres)
@@ -200,8 +243,8 @@ static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind ki
         if (cres->kind == GR_RAISE) {
             c.exc_type = golden__dup(g, cres->info->exc_type);
             c.exc_message = golden__dup(g, cres->info->exc_message);
-            c.traceback = golden__dup(g, cres->info->traceback);
-            c.exc_line = cres->info->exc_line;
+            c.traceback = golden__map_traceback(g, cres->info->traceback);
+            c.exc_line = golden__map_line(g, cres->info->exc_line);
         }
         if (!passed)
             c.reason = golden__res_reason(g, cres);
@@ -494,7 +537,13 @@ static bool golden__node_is(TSNode n, const char *type)
     return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
-static bool golden__is_target_call(TSNode n, const char *src, const char *target)
+/* The names whose calls are the candidate side of an assert. */
+typedef struct golden__targets {
+    const char *const *names;
+    size_t n;
+} golden__targets;
+
+static bool golden__is_target_call(TSNode n, const char *src, const golden__targets *target)
 {
     if (!golden__node_is(n, "call"))
         return false;
@@ -502,7 +551,10 @@ static bool golden__is_target_call(TSNode n, const char *src, const char *target
     if (!golden__node_is(f, "identifier"))
         return false;
     uint32_t s = ts_node_start_byte(f), e = ts_node_end_byte(f);
-    return e - s == strlen(target) && !strncmp(src + s, target, e - s);
+    for (size_t k = 0; k < target->n; k++)
+        if (e - s == strlen(target->names[k]) && !strncmp(src + s, target->names[k], e - s))
+            return true;
+    return false;
 }
 
 typedef struct {
@@ -510,7 +562,7 @@ typedef struct {
 } golden__span;
 
 /* Maximal calls of `target` under n (at most `cap`). Returns the count, or cap+1 when over. */
-static size_t golden__target_calls(TSNode n, const char *src, const char *target, golden__span *out, size_t cap,
+static size_t golden__target_calls(TSNode n, const char *src, const golden__targets *target, golden__span *out, size_t cap,
                                    size_t have, int depth)
 {
     if (have > cap || depth > 200)
@@ -563,8 +615,8 @@ static char *golden__cand_expr(golden__run *g, const char *expr, bool humaneval)
 
 /* One assert statement (node `as` in `src`). `target` names the function under test in the
  * assert's text ("candidate" for HumanEval, the entry point for MBPP). */
-static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, const char *target, bool humaneval,
-                                    size_t index)
+static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, const golden__targets *target,
+                                    bool humaneval, size_t index)
 {
     sg_status st = SG_OK;
     TSNode expr = ts_node_named_child(as, 0);
@@ -626,7 +678,7 @@ static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, 
     /* the general form: every call of the candidate evaluated by the candidate, the assertion
      * itself by the reference with those values as literals */
     if (nspans > GOLDEN_MAX_SPANS) {
-        golden__internal(g, "assert %zu: too many calls of %s", index, target);
+        golden__internal(g, "assert %zu: too many calls of %s", index, target->names[0]);
         st = SG_ERR_INTERNAL;
         goto out;
     }
@@ -693,6 +745,8 @@ report:
     if (c) {
         c->name = golden__dup(g, assert_text);
         c->input = golden__dup(g, assert_text);
+        if (!humaneval && g->task->test_list_lines && index < g->task->ntest_list)
+            c->test_line = g->task->test_list_lines[index];
         if (reason)
             c->reason = reason;
     }
@@ -769,8 +823,10 @@ static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
         size_t index = 0;
         for (uint32_t k = 0; k < ts_node_named_child_count(body) && st == SG_OK; k++) {
             TSNode s = ts_node_named_child(body, k);
+            static const char *const cand[] = {"candidate"};
+            const golden__targets target = {cand, 1};
             if (golden__node_is(s, "assert_statement"))
-                st = golden__run_assert(g, src, s, "candidate", true, index++);
+                st = golden__run_assert(g, src, s, &target, true, index++);
         }
     }
     ts_tree_delete(tree);
@@ -781,6 +837,9 @@ static sg_status golden__run_mbpp(golden__run *g, TSParser *p)
 {
     const sg_golden_task *t = g->task;
     sg_status st = SG_OK;
+    /* an assert-only task (--tests) names its functions under test; MBPP has one entry point */
+    const golden__targets target = t->ntargets ? (golden__targets){(const char *const *)t->targets, t->ntargets}
+                                               : (golden__targets){&g->entry, 1};
     for (size_t k = 0; k < t->ntest_list && st == SG_OK; k++) {
         const char *src = t->test_list[k];
         TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
@@ -793,7 +852,7 @@ static sg_status golden__run_mbpp(golden__run *g, TSParser *p)
             golden__internal(g, "test_list[%zu] is not one assert statement", k);
             return SG_ERR_INTERNAL;
         }
-        st = golden__run_assert(g, src, as, g->entry, false, k);
+        st = golden__run_assert(g, src, as, &target, false, k);
         ts_tree_delete(tree);
     }
     return st;
@@ -1523,6 +1582,8 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         goto done;
     }
     g.entry = task->entry_point;
+    if (!g.entry && task->ntargets)
+        g.entry = task->targets[0];
     if (!g.entry && task->format == SG_TASK_MBPP) {
         mbpp_entry = golden__mbpp_entry(task, parser);
         g.entry = mbpp_entry;
@@ -1531,7 +1592,24 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         golden__internal(&g, "the task names no function under test");
         goto done;
     }
-    cand_text = g.opts.completion ? sg_golden_task_candidate_source(task, candidate) : strndup(candidate, len);
+    cand_text = g.opts.completion ? NULL : strndup(candidate, len);
+    if (g.opts.completion) {
+        char *completion = strndup(candidate, len);
+        cand_text = completion ? sg_golden_task_candidate_source(task, completion) : NULL;
+        free(completion);
+        g.pre_lines = sg_golden_task_prompt_lines(task);
+    }
+    if (task->format == SG_TASK_MBPP)
+        for (size_t k = 0; k < task->ntest_imports; k++)
+            for (const char *p = task->test_imports[k];; p++)
+                if (!*p || *p == '\n') {
+                    g.pre_lines++; /* each import is followed by a newline */
+                    if (!*p)
+                        break;
+                }
+    g.cand_lines = 1;
+    for (size_t k = 0; k < len; k++)
+        g.cand_lines += candidate[k] == '\n' && k + 1 < len;
     ref_src = sg_golden_task_reference_source(task);
     cand_prog = cand_text ? golden__program(&g, cand_text, false) : NULL;
     ref_prog = ref_src ? golden__program(&g, ref_src, true) : NULL;
@@ -1689,6 +1767,11 @@ const sg_golden_case_result *sg_golden_result_counterexample(const sg_golden_res
 
 static const char *const golden__kind_names[] = {"test", "input", "assert", "check", "property", "import"};
 
+const char *sg_golden_case_kind_name(sg_golden_case_kind kind)
+{
+    return (unsigned)kind < sizeof golden__kind_names / sizeof golden__kind_names[0] ? golden__kind_names[kind] : "?";
+}
+
 static int golden__jset_str(json_t *o, const char *k, const char *v)
 {
     return v ? json_object_set_new(o, k, json_string(v)) : 0;
@@ -1733,6 +1816,8 @@ sg_status sg_golden_result_to_json(const sg_golden_result *r, char **ret_json)
         golden__jset_str(j, "traceback", c->traceback);
         if (c->exc_line)
             json_object_set_new(j, "exc_line", json_integer(c->exc_line));
+        if (c->test_line)
+            json_object_set_new(j, "test_line", json_integer(c->test_line));
         json_array_append_new(cases, j);
     }
     json_object_set_new(o, "cases", cases);

@@ -74,7 +74,28 @@ static void task__free(sg_golden_task *t)
         sg_value_free(t->fuzz_seeds[k]);
     free(t->fuzz_seeds);
     task__strv_free(t->tags, t->ntags);
+    task__strv_free(t->targets, t->ntargets);
+    free(t->test_list_lines);
     memset(t, 0, sizeof *t);
+}
+
+void sg_golden_task_clear(sg_golden_task *task)
+{
+    if (task)
+        task__free(task);
+}
+
+sg_status sg_golden_suite_adopt(sg_golden_task *task, sg_golden_suite **ret)
+{
+    sg_golden_suite *s = calloc(1, sizeof *s);
+    if (!s || sg_array_push(&s->tasks, *task, 1) < 0) {
+        free(s);
+        task__free(task);
+        return SG_ERR_NOMEM;
+    }
+    memset(task, 0, sizeof *task);
+    *ret = s;
+    return SG_OK;
 }
 
 void sg_golden_suite_free(sg_golden_suite *suite)
@@ -988,9 +1009,30 @@ char *sg_golden_task_reference_source(const sg_golden_task *t)
     return task__concat(t->prompt, t->canonical_solution);
 }
 
+bool sg_golden_task_completes_prompt(const sg_golden_task *t)
+{
+    return t && !t->complete_solution && t->format != SG_TASK_MBPP && t->prompt;
+}
+
 char *sg_golden_task_candidate_source(const sg_golden_task *t, const char *completion)
 {
-    if (t->complete_solution || t->format == SG_TASK_MBPP || !t->prompt)
+    if (!t || !completion)
+        return NULL;
+    if (!sg_golden_task_completes_prompt(t))
         return strdup(completion);
     return task__concat(t->prompt, completion);
+}
+
+long sg_golden_task_prompt_lines(const sg_golden_task *t)
+{
+    long n = 0;
+    if (sg_golden_task_completes_prompt(t))
+        for (const char *p = t->prompt; *p; p++)
+            n += *p == '\n';
+    return n;
+}
+
+const char *sg_golden_task_id(const sg_golden_task *t)
+{
+    return t ? t->task_id : NULL;
 }

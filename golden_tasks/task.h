@@ -74,7 +74,8 @@ typedef enum sg_golden_format {
     SG_TASK_OTHER,         /* none of these: properties/differential only */
 } sg_golden_format;
 
-typedef struct sg_golden_task {
+/* (typedef'd in snipgate/golden.h, where the suite functions are declared) */
+struct sg_golden_task {
     char *task_id;          /* as text; id_is_int when the file had an integer */
     bool id_is_int;
     long line;              /* line of the file it came from */
@@ -113,33 +114,26 @@ typedef struct sg_golden_task {
     size_t nfuzz_seeds;
     char **tags;
     size_t ntags;
-} sg_golden_task;
+    /* A task made by sg_golden_suite_from_asserts: the functions the asserts call (the candidate
+     * side), and the line of each test_list assert in its file. NULL otherwise. */
+    char **targets;
+    size_t ntargets;
+    long *test_list_lines;
+};
 
-typedef struct sg_golden_suite sg_golden_suite;
+/* Suites: sg_golden_suite_load_file / _buffer / _from_asserts, _free, _count, _task, _find,
+ * sg_golden_builtin_suite and sg_golden_builtin_task are declared in snipgate/golden.h. */
 
-/* Load a suite from a file / a buffer (`name` labels errors). */
-sg_status sg_golden_suite_load_file(const char *path, sg_golden_suite **ret, sg_diag *diag);
-sg_status sg_golden_suite_load_buffer(const char *name, const char *buf, size_t len, sg_golden_suite **ret,
-                                      sg_diag *diag);
-void sg_golden_suite_free(sg_golden_suite *suite);
-size_t sg_golden_suite_count(const sg_golden_suite *suite);
-/* Task `index`, or NULL when out of range. */
-const sg_golden_task *sg_golden_suite_task(const sg_golden_suite *suite, size_t index);
-/* The task with this id (text form), or NULL. */
-const sg_golden_task *sg_golden_suite_find(const sg_golden_suite *suite, const char *task_id);
-
-/* The built-in suite (every golden_tasks/builtin JSONL file, compiled in). SG_ERR_INTERNAL if the embedded
- * data does not load (a build bug), SG_ERR_NOMEM. The suite is the library's: do not free it. */
-sg_status sg_golden_builtin_suite(const sg_golden_suite **ret, sg_diag *diag);
-/* The built-in task `id` ("sg/binary_search_leftmost"), or NULL (also when the suite fails). */
-const sg_golden_task *sg_golden_builtin_task(const char *id);
+/* A suite holding `task` alone (its contents are moved into the suite, *task is cleared; on
+ * failure they are freed). For sg_golden_suite_from_asserts. */
+sg_status sg_golden_suite_adopt(sg_golden_task *task, sg_golden_suite **ret);
+/* Free what a task owns (not the task itself); the task is zeroed. */
+void sg_golden_task_clear(sg_golden_task *task);
 
 /* The reference program of a task (what runs in the reference worker before the helpers):
  * complete_solution ? canonical_solution : prompt + canonical_solution; MBPP: code. NULL when
  * the task has none. Malloc'd. */
 char *sg_golden_task_reference_source(const sg_golden_task *task);
-/* The candidate program for a completion: complete_solution (or MBPP) ? completion : prompt +
- * completion. Malloc'd, NULL when out of memory. */
-char *sg_golden_task_candidate_source(const sg_golden_task *task, const char *completion);
+/* sg_golden_task_candidate_source and sg_golden_task_prompt_lines: snipgate/golden.h. */
 
 #endif

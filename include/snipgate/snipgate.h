@@ -247,7 +247,8 @@ SG_API bool sg_reports_blocked(sg_report *const *reports, size_t n);
 }
 #endif
 
-/* The sandbox API, in its own header. */
+/* The sandbox API and the golden-task stage, in their own headers. */
 #include "snipgate/sandbox.h"
+#include "snipgate/golden.h"
 
 #endif /* SNIPGATE_H */

@@ -351,6 +351,17 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         goto out_free;
     }
     rep->blocks = used;
+    rep->markdown = doc->markdown;
+    rep->line_offset = c->opts.line_offset;
+    if (doc->markdown) {
+        /* which blocks were checked: the golden stage runs exactly these */
+        if (!(rep->checked_blocks = sg_arena_alloc(rep->arena, used * sizeof *rep->checked_blocks))) {
+            st = SG_ERR_NOMEM;
+            goto out_free;
+        }
+        for (size_t i = 0; i < used; i++)
+            rep->checked_blocks[i] = (size_t)(cbs[i].b - doc->blocks.items);
+    }
     sg_engine_interest(res);
     size_t bound = 0;
     for (size_t i = 0; i < used; i++) {

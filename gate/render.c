@@ -94,6 +94,172 @@ static void render__caret(FILE *out, const sg_finding *f)
     fputc('\n', out);
 }
 
+/* Untrusted multi-line text (a traceback), each line indented, at most `max_lines` lines. */
+static void render__indented(FILE *out, const char *s, const char *indent, size_t max_lines)
+{
+    size_t shown = 0, total = 0;
+    for (const char *p = s; *p;) {
+        size_t l = strcspn(p, "\n");
+        if (l || p[l]) {
+            if (shown < max_lines) {
+                fputs(indent, out);
+                render__safe(out, p, l);
+                fputc('\n', out);
+                shown++;
+            }
+            total++;
+        }
+        p += l;
+        if (*p == '\n')
+            p++;
+    }
+    if (total > shown)
+        fprintf(out, "%s... (%zu more lines)\n", indent, total - shown);
+}
+
+/* The location and title of a failing golden case: "test 2 (empty)", "assert at tests.py:3",
+ * "property differential". */
+static void render__golden_title(FILE *out, const sg_report *rep, const sg_golden_case_result *c)
+{
+    switch (c->kind) {
+    case SG_GCASE_TEST:
+        fprintf(out, "test %zu", c->index);
+        if (c->name) {
+            fputs(" (", out);
+            render__safe_str(out, c->name);
+            fputc(')', out);
+        }
+        break;
+    case SG_GCASE_INPUT:
+        fprintf(out, "input %zu", c->index);
+        break;
+    case SG_GCASE_ASSERT:
+        if (c->test_line) {
+            fputs("assert at ", out);
+            render__safe_str(out, rep->golden_task);
+            fprintf(out, ":%ld", c->test_line);
+        } else {
+            fprintf(out, "assert %zu", c->index);
+        }
+        break;
+    case SG_GCASE_CHECK:
+        fputs("check(candidate)", out);
+        break;
+    case SG_GCASE_PROPERTY:
+        fputs("property ", out);
+        render__safe_str(out, c->name ? c->name : "?");
+        break;
+    case SG_GCASE_IMPORT:
+        fputs("import", out);
+        break;
+    }
+}
+
+static void render__golden_case(FILE *out, const sg_report *rep, size_t k, const sg_render_opts *o)
+{
+    const sg_golden_case_result *c = sg_golden_result_case(rep->golden, k);
+    long line = rep->golden_lines[k];
+    if (o->color)
+        fputs("\033[1m", out);
+    render__safe_str(out, rep->path);
+    if (line > 0)
+        fprintf(out, ":%ld", line);
+    fprintf(out, ":%s %sFAIL%s %s ", o->color ? "\033[0m" : "", o->color ? "\033[1;31m" : "", o->color ? "\033[0m" : "",
+            sg_golden_rule_id(c));
+    render__golden_title(out, rep, c);
+    if (c->kind == SG_GCASE_PROPERTY)
+        fprintf(out, " on a generated input, shrunk in %u calls", c->shrink_calls);
+    fputc('\n', out);
+    if (c->input && c->kind != SG_GCASE_IMPORT) {
+        fputs(c->kind == SG_GCASE_ASSERT ? "       | " : "       input:    ", out);
+        render__safe_str(out, c->input);
+        fputc('\n', out);
+    }
+    if (c->expected) {
+        fputs("       expected: ", out);
+        render__safe_str(out, c->expected);
+        fputc('\n', out);
+    }
+    fputs("       got:      ", out);
+    if (c->exc_type) {
+        fputs("raised ", out);
+        render__safe_str(out, c->exc_type);
+        if (c->exc_message && *c->exc_message) {
+            fputs(": ", out);
+            render__safe_str(out, c->exc_message);
+        }
+        if (line > 0) {
+            fputs(" (at ", out);
+            render__safe_str(out, rep->path);
+            fprintf(out, ":%ld)", line);
+        }
+    } else if (c->got) {
+        render__safe_str(out, c->got);
+    } else {
+        render__safe_str(out, c->reason ? c->reason : "no result");
+    }
+    fputc('\n', out);
+    if (c->reason && (c->got || c->exc_type) && strcmp(c->reason, "wrong value") && strncmp(c->reason, "raised ", 7)) {
+        fputs("       reason:   ", out);
+        render__safe_str(out, c->reason);
+        fputc('\n', out);
+    }
+    if (rep->golden_tracebacks[k] && *rep->golden_tracebacks[k])
+        render__indented(out, rep->golden_tracebacks[k], "       | ", 16);
+}
+
+#define RENDER_GOLDEN_TEXT_CASES 10
+
+/* The golden stage of one report: a summary line, each failing case (the first ten; JSON has
+ * them all) and the shrunk counterexample. */
+static void render__golden_text(FILE *out, const sg_report *rep, const sg_render_opts *o)
+{
+    if (rep->golden_stage == SG_STAGE_NOT_RUN)
+        return;
+    if (o->color)
+        fputs("\033[1m", out);
+    render__safe_str(out, rep->path);
+    fprintf(out, ":%s golden ", o->color ? "\033[0m" : "");
+    render__safe_str(out, rep->golden_task ? rep->golden_task : "?");
+    if (rep->golden_stage != SG_STAGE_RAN) {
+        fputs(rep->golden_stage == SG_STAGE_SKIPPED ? ": skipped: " : ": ERROR: ", out);
+        render__safe_str(out, rep->golden_reason ? rep->golden_reason : "");
+        fputc('\n', out);
+        return;
+    }
+    const sg_golden_result *g = rep->golden;
+    sg_golden_verdict v = sg_golden_result_verdict(g);
+    const char *vs = v == SG_GOLDEN_PASS ? "PASS" : v == SG_GOLDEN_FAIL ? "FAIL" : "ERROR";
+    const char *vc = v == SG_GOLDEN_PASS ? "\033[1;32m" : "\033[1;31m";
+    fprintf(out, ": %s%s%s, %zu of %zu cases passed, %zu generated inputs checked (%zu discarded), seed %llu\n",
+            o->color ? vc : "", vs, o->color ? "\033[0m" : "", sg_golden_result_cases_passed(g),
+            sg_golden_result_cases_run(g), sg_golden_result_inputs_checked(g), sg_golden_result_inputs_discarded(g),
+            (unsigned long long)sg_golden_result_seed(g));
+    if (v == SG_GOLDEN_ERROR) {
+        fputs("       error:    ", out);
+        render__safe_str(out, sg_golden_result_error(g));
+        fputc('\n', out);
+    }
+    size_t n = sg_golden_result_count(g), shown = 0, failing = 0;
+    const sg_golden_case_result *cx = sg_golden_result_counterexample(g);
+    for (size_t k = 0; k < n; k++) {
+        const sg_golden_case_result *c = sg_golden_result_case(g, k);
+        if (c->passed)
+            continue;
+        failing++;
+        /* the first failing cases, and the counterexample wherever it is */
+        if (shown < RENDER_GOLDEN_TEXT_CASES || c == cx) {
+            render__golden_case(out, rep, k, o);
+            shown++;
+        }
+    }
+    if (failing > shown)
+        fprintf(out, "       ... and %zu more failing case%s (--format json lists them all)\n", failing - shown,
+                failing - shown == 1 ? "" : "s");
+    if (failing && v == SG_GOLDEN_FAIL)
+        fprintf(out, "       replay: --seed %llu\n", (unsigned long long)sg_golden_result_seed(g));
+}
+
 static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
     size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0;
@@ -109,6 +275,7 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             fprintf(out, ":%s error:%s ", o->color ? "\033[1;31m" : "", o->color ? "\033[0m" : "");
             render__safe_str(out, rep->diag.message[0] ? rep->diag.message : sg_strerror(rep->error));
             fputc('\n', out);
+            render__golden_text(out, rep, o);
             continue;
         }
         if (sg_report_blocked(rep))
@@ -141,6 +308,7 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
         }
         if (rep->truncated)
             fprintf(out, "%s: note: too many findings; the list was cut\n", rep->path);
+        render__golden_text(out, rep, o);
     }
     bool blocked = sg_reports_blocked(reps, n);
     fprintf(out, "%s%s%s: %zu file%s checked, %zu finding%s (%zu blocking at >= %s)",
@@ -149,6 +317,23 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             sg_severity_name(o->fail_on));
     if (nerr)
         fprintf(out, ", %zu input error%s", nerr, nerr == 1 ? "" : "s");
+    size_t gs[4] = {0}; /* passed, failed, errors, skipped */
+    bool golden = false;
+    for (size_t r = 0; r < n; r++) {
+        const sg_report *rep = reps[r];
+        golden |= rep->golden_stage != SG_STAGE_NOT_RUN;
+        if (rep->golden_stage == SG_STAGE_RAN)
+            gs[sg_golden_result_verdict(rep->golden) == SG_GOLDEN_PASS   ? 0
+               : sg_golden_result_verdict(rep->golden) == SG_GOLDEN_FAIL ? 1
+                                                                          : 2]++;
+        else if (rep->golden_stage == SG_STAGE_FAILED)
+            gs[2]++;
+        else if (rep->golden_stage == SG_STAGE_SKIPPED)
+            gs[3]++;
+    }
+    if (golden)
+        fprintf(out, "; golden: %zu passed, %zu failed, %zu error%s, %zu skipped", gs[0], gs[1], gs[2],
+                gs[2] == 1 ? "" : "s", gs[3]);
     fputc('\n', out);
 }
 
@@ -224,12 +409,88 @@ static json_t *render__finding(const sg_finding *f)
                      "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed);
 }
 
+static json_t *render__str_or_null(const char *s)
+{
+    return s ? render__str(s) : json_null();
+}
+
+/* One failing golden case (docs/verdict.md, "golden.failures[]"). */
+static json_t *render__golden_case_json(const sg_report *rep, size_t k)
+{
+    const sg_golden_case_result *c = sg_golden_result_case(rep->golden, k);
+    bool failed = false;
+    json_t *args = json_null();
+    if (c->args_json) {
+        json_t *a = json_loads(c->args_json, JSON_DECODE_ANY, NULL); /* tagged JSON the engine wrote */
+        if (a) {
+            json_decref(args);
+            args = a;
+        }
+    }
+    json_t *exc = json_null();
+    if (c->exc_type) {
+        exc = json_pack("{s:o, s:o, s:o, s:o}", "type", render__str(c->exc_type), "message",
+                        render__str(c->exc_message), "traceback", render__str_or_null(rep->golden_tracebacks[k]),
+                        "line", rep->golden_lines[k] > 0 ? json_integer(rep->golden_lines[k]) : json_null());
+        render__check(&failed, exc);
+    }
+    json_t *j = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "rule_id", sg_golden_rule_id(c),
+                          "kind", sg_golden_case_kind_name(c->kind), "index", (json_int_t)c->index, "name",
+                          render__str_or_null(c->name), "input", render__str_or_null(c->input), "args", args,
+                          "expected", render__str_or_null(c->expected), "got", render__str_or_null(c->got), "reason",
+                          render__str_or_null(c->reason), "exception", exc ? exc : json_null(), "test_line",
+                          c->test_line ? json_integer(c->test_line) : json_null());
+    if (j && c->kind == SG_GCASE_PROPERTY)
+        render__set(&failed, j, "shrink_calls", json_integer(c->shrink_calls));
+    return render__result(failed, j);
+}
+
+/* The golden stage of one report (docs/verdict.md, "golden"). */
+static json_t *render__golden_json(const sg_report *rep)
+{
+    static const char *const stages[] = {"not_run", "skipped", "ran", "error"};
+    if (rep->golden_stage != SG_STAGE_RAN)
+        return json_pack("{s:o, s:s, s:o}", "task_id", render__str(rep->golden_task), "status",
+                         rep->golden_stage == SG_STAGE_SKIPPED ? "skipped" : stages[rep->golden_stage & 3], "error",
+                         rep->golden_stage == SG_STAGE_FAILED ? render__str(rep->golden_reason) : json_null());
+    const sg_golden_result *g = rep->golden;
+    bool failed = false;
+    json_t *fails = render__check(&failed, json_array());
+    json_t *cx = json_null();
+    const sg_golden_case_result *cxc = sg_golden_result_counterexample(g);
+    for (size_t k = 0; k < sg_golden_result_count(g); k++) {
+        const sg_golden_case_result *c = sg_golden_result_case(g, k);
+        if (c->passed)
+            continue;
+        render__append(&failed, fails, render__golden_case_json(rep, k));
+        if (c == cxc) {
+            json_decref(cx);
+            cx = render__check(&failed, render__golden_case_json(rep, k));
+        }
+    }
+    sg_golden_verdict v = sg_golden_result_verdict(g);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)sg_golden_result_seed(g));
+    json_t *j = json_pack("{s:o, s:s, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "task_id",
+                          render__str(rep->golden_task), "status", sg_golden_verdict_name(v), "error",
+                          v == SG_GOLDEN_ERROR ? render__str(sg_golden_result_error(g)) : json_null(), "seed", seed,
+                          "cases_run", (json_int_t)sg_golden_result_cases_run(g), "cases_passed",
+                          (json_int_t)sg_golden_result_cases_passed(g), "inputs_checked",
+                          (json_int_t)sg_golden_result_inputs_checked(g), "inputs_discarded",
+                          (json_int_t)sg_golden_result_inputs_discarded(g), "calls",
+                          (json_int_t)sg_golden_result_calls(g), "failures", fails ? fails : json_null(),
+                          "counterexample", cx ? cx : json_null());
+    return render__result(failed, j);
+}
+
 static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
     bool failed = false;
     json_t *files = render__check(&failed, json_array());
     size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0;
     size_t by_sev[4] = {0};
+    size_t gs[4] = {0}; /* golden: indexed by sg_golden_verdict (pass, fail, error), then skipped */
+    bool golden = false;
     for (size_t r = 0; r < n; r++) {
         const sg_report *rep = reps[r];
         json_t *fs = render__check(&failed, json_array());
@@ -253,9 +514,19 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
                                                    (json_int_t)rep->diag.line, "offset",
                                                    (json_int_t)rep->diag.offset));
         }
-        render__append(&failed, files, json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path),
-                                               "blocked", blocked, "blocks", (json_int_t)rep->blocks, "error", err,
-                                               "truncated", rep->truncated, "findings", fs));
+        json_t *file = json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path), "blocked", blocked,
+                                 "blocks", (json_int_t)rep->blocks, "error", err, "truncated", rep->truncated,
+                                 "findings", fs);
+        if (rep->golden_stage != SG_STAGE_NOT_RUN) {
+            /* only when a golden stage was asked for: a static-only verdict is unchanged */
+            golden = true;
+            render__set(&failed, file, "golden", render__golden_json(rep));
+            if (rep->golden_stage == SG_STAGE_RAN)
+                gs[sg_golden_result_verdict(rep->golden)]++;
+            else
+                gs[rep->golden_stage == SG_STAGE_SKIPPED ? 3 : 2]++;
+        }
+        render__append(&failed, files, file);
     }
     json_t *stats = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:{s:I, s:I, s:I, s:I}}", "files",
                               (json_int_t)n, "blocked_files", (json_int_t)nfiles_blocked, "errors", (json_int_t)nerr,
@@ -263,6 +534,11 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
                               (json_int_t)suppressed, "bytes", (json_int_t)bytes, "python_blocks", (json_int_t)blocks,
                               "elapsed_ms", o->elapsed_ms, "by_severity", "low", (json_int_t)by_sev[0], "medium",
                               (json_int_t)by_sev[1], "high", (json_int_t)by_sev[2], "critical", (json_int_t)by_sev[3]);
+    if (stats && golden)
+        render__set(&failed, stats, "golden",
+                    json_pack("{s:I, s:I, s:I, s:I}", "passed", (json_int_t)gs[SG_GOLDEN_PASS], "failed",
+                              (json_int_t)gs[SG_GOLDEN_FAIL], "errors", (json_int_t)gs[SG_GOLDEN_ERROR], "skipped",
+                              (json_int_t)gs[3]));
     if (!files || !stats) {
         json_decref(files);
         json_decref(stats);
@@ -335,6 +611,110 @@ static json_t *render__sarif_rule(const sg_rule_info *ri)
                      "cwe", render__cwe(ri->cwe));
 }
 
+/* The golden stage's two rules (docs/verdict.md). */
+static json_t *render__sarif_golden_rule(bool property)
+{
+    const char *id = property ? "SG-PROPERTY" : "SG-GOLDEN";
+    const char *name = property ? "golden-property" : "golden-case";
+    const char *shortd = property ? "A property of the task fails on a generated input"
+                                  : "A golden case of the task fails";
+    const char *full = property
+                           ? "On an input generated from the task's signature or examples (shrunk to a minimal "
+                             "counterexample), the candidate breaks a property the task names, or differs from the "
+                             "reference solution (the default differential check)."
+                           : "A known answer of the task (a structured case, an EvalPlus input, a HumanEval or MBPP "
+                             "assert, an assert of --tests) is not met: wrong value, exception, timeout, a value "
+                             "that is not plain data, or the candidate does not import.";
+    const char *help = property ? "Fix the function for the counterexample shown; rerun with the reported --seed to "
+                                  "replay the same inputs."
+                                : "Fix the function so that it returns the expected value for the input shown.";
+    return json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:[s], s:s}}", "id", id, "name", name,
+                     "shortDescription", "text", shortd, "fullDescription", "text", full, "help", "text", help,
+                     "defaultConfiguration", "level", "error", "properties", "tags", "correctness", "precision",
+                     "high");
+}
+
+/* "test 2 (empty): f([], 3): expected -1, got raised IndexError: ..." */
+static char *render__golden_message(const sg_report *rep, const sg_golden_case_result *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return NULL;
+    render__golden_title(m, rep, c);
+    if (c->input && c->kind != SG_GCASE_IMPORT)
+        fprintf(m, ": %.2000s", c->input);
+    if (c->expected)
+        fprintf(m, ": expected %.2000s", c->expected);
+    fputs(c->expected ? ", got " : ": got ", m);
+    if (c->exc_type)
+        fprintf(m, "raised %.200s%s%.1000s", c->exc_type, c->exc_message && *c->exc_message ? ": " : "",
+                c->exc_message ? c->exc_message : "");
+    else
+        fprintf(m, "%.2000s", c->got ? c->got : c->reason ? c->reason : "no result");
+    if (fclose(m) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The golden results of one report: failing cases as SARIF results, a stage error as a
+ * notification. Rule indices of SG-GOLDEN / SG-PROPERTY are in `index`. */
+static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rules, json_t *index, json_t *results,
+                                 json_t *notes)
+{
+    if (rep->golden_stage == SG_STAGE_FAILED ||
+        (rep->golden_stage == SG_STAGE_RAN && sg_golden_result_verdict(rep->golden) == SG_GOLDEN_ERROR)) {
+        char msg[700];
+        snprintf(msg, sizeof msg, "golden stage (task %.100s) could not judge the snippet: %.500s", rep->golden_task,
+                 rep->golden_stage == SG_STAGE_FAILED ? rep->golden_reason : sg_golden_result_error(rep->golden));
+        render__append(failed, notes,
+                       json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
+                                 render__str(msg), "locations", "physicalLocation", "artifactLocation", "uri",
+                                 render__uri(rep->path)));
+    }
+    if (rep->golden_stage != SG_STAGE_RAN)
+        return;
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)sg_golden_result_seed(rep->golden));
+    for (size_t k = 0; k < sg_golden_result_count(rep->golden) && !*failed; k++) {
+        const sg_golden_case_result *c = sg_golden_result_case(rep->golden, k);
+        if (c->passed)
+            continue;
+        const char *id = sg_golden_rule_id(c);
+        json_t *ix = index ? json_object_get(index, id) : NULL;
+        if (!ix) {
+            ix = json_integer((json_int_t)json_array_size(rules));
+            render__set(failed, index, id, ix);
+            render__append(failed, rules, render__sarif_golden_rule(c->kind == SG_GCASE_PROPERTY));
+            if (*failed)
+                break;
+        }
+        char *msg = render__golden_message(rep, c);
+        if (!msg) {
+            *failed = true;
+            break;
+        }
+        json_t *loc = json_pack("{s:{s:o}}", "artifactLocation", "uri", render__uri(rep->path));
+        if (loc && rep->golden_lines[k] > 0)
+            render__set(failed, loc, "region", json_pack("{s:I}", "startLine", (json_int_t)rep->golden_lines[k]));
+        json_t *res = json_pack("{s:s, s:O, s:s, s:{s:o}, s:[{s:o}], s:{s:o, s:s, s:I, s:o, s:o, s:o, s:s}}",
+                                "ruleId", id, "ruleIndex", ix, "level", "error", "message", "text", render__str(msg),
+                                "locations", "physicalLocation", loc, "properties", "golden_task",
+                                render__str(rep->golden_task), "kind", sg_golden_case_kind_name(c->kind), "index",
+                                (json_int_t)c->index, "input", render__str_or_null(c->input), "expected",
+                                render__str_or_null(c->expected), "got", render__str_or_null(c->got), "seed", seed);
+        free(msg);
+        if (res && c->test_line)
+            render__set(failed, res, "relatedLocations",
+                        json_pack("[{s:{s:{s:o}, s:{s:I}}}]", "physicalLocation", "artifactLocation", "uri",
+                                  render__uri(rep->golden_task), "region", "startLine", (json_int_t)c->test_line));
+        render__append(failed, results, res);
+    }
+}
+
 static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
     bool failed = false;
@@ -358,6 +738,7 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 &failed, notes, json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
                                  render__str(rep->diag.message), "locations", "physicalLocation", "artifactLocation",
                                  "uri", render__uri(rep->path)));
+            render__sarif_golden(&failed, rep, rules, index, results, notes);
             continue;
         }
         for (size_t i = 0; i < rep->findings.len; i++) {
@@ -385,6 +766,7 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 render__set(&failed, res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
             render__append(&failed, results, res);
         }
+        render__sarif_golden(&failed, rep, rules, index, results, notes);
     }
     json_decref(index);
     if (failed || !rules || !results || !notes) {

@@ -45,6 +45,7 @@ void sg_report_free(sg_report *report)
     if (!report)
         return;
     free(report->path);
+    sg_golden_result_free(report->golden);
     sg_array_free(&report->findings);
     sg_arena_free(report->arena);
     free(report);
@@ -57,7 +58,7 @@ const char *sg_report_path(const sg_report *report)
 
 bool sg_report_blocked(const sg_report *report)
 {
-    if (!report || report->error)
+    if (!report || report->error || sg_report_golden_blocks(report))
         return true;
     for (size_t i = 0; i < report->findings.len; i++)
         if (report->findings.items[i].blocking)

@@ -14,8 +14,26 @@ struct sg_report {
     size_t blocks, bytes, suppressed;
     bool truncated; /* more findings than SG_ENGINE_MAX_HITS */
     sg_severity fail_on;
+    /* what the golden stage needs to find the program the static gate checked */
+    bool markdown;          /* read as Markdown: the checked blocks are the program */
+    long line_offset;       /* the checker's --line-offset */
+    size_t *checked_blocks; /* Markdown: doc block index of each checked block (arena), `blocks` of them */
+    /* stage 3 (gate/golden.c) */
+    sg_golden_stage golden_stage;
+    const char *golden_task;   /* label of the task (arena) */
+    const char *golden_reason; /* SG_STAGE_SKIPPED / SG_STAGE_FAILED: why (arena) */
+    sg_golden_result *golden;  /* SG_STAGE_RAN: owned */
+    long *golden_lines;        /* per recorded case: the document line of its exception, 0 unknown */
+    const char **golden_tracebacks; /* per recorded case: the traceback in document lines, or NULL */
 };
 
 sg_status sg_report_new(const char *path, sg_report **ret_report);
+
+/* Does the golden stage block this report (a failed or erroneous run, or a stage that could not
+ * start)? */
+bool sg_report_golden_blocks(const sg_report *report);
+/* The SARIF/JSON rule id of a failing golden case: "SG-PROPERTY" for a property on a generated
+ * input, else "SG-GOLDEN". */
+const char *sg_golden_rule_id(const sg_golden_case_result *c);
 
 #endif

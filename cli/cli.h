@@ -7,7 +7,10 @@
 #ifndef SG_CLI_H
 #define SG_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "snipgate/snipgate.h"
 
 enum {
     SG_EXIT_PASS = 0,
@@ -20,11 +23,81 @@ int sg_cli_main(int argc, char **argv);
 int sg_cli_check(int argc, char **argv);
 int sg_cli_rules(int argc, char **argv);
 int sg_cli_run(int argc, char **argv);
+int sg_cli_eval(int argc, char **argv);
 
 /* Print "snipgate: <verb>: <message>" to stderr (printf-style). */
 void sg_cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parse a non-negative decimal integer option value; returns 0 on success, -1 on bad input. */
 int sg_cli_parse_ulong(const char *s, unsigned long max, unsigned long *ret);
 int sg_cli_parse_long(const char *s, long min, long max, long *ret);
+
+/* Static-gate options shared by check, rules and eval (cli_check.c). `c` is the option code:
+ * 'R' --rules, 'N' --no-default-rules, 'D' --disable, 'A' --allow-host. Returns 0 or an exit code. */
+int sg_cli_rules_opt(int c, const char *arg, bool *no_default, char ***packs, size_t *npacks, char ***disables,
+                     size_t *ndisables, char ***hosts, size_t *nhosts);
+/* The rule set those options describe; prints an error and returns an exit code on failure. */
+int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
+                       size_t ndisables, char **hosts, size_t nhosts, sg_rules **ret);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stage 3 (golden tasks) options, shared by check and eval (cli_golden.c)                      */
+
+enum {
+    SG_OPT_TASK = 2000,
+    SG_OPT_SUITE,
+    SG_OPT_TESTS,
+    SG_OPT_SEED,
+    SG_OPT_BUDGET,
+    SG_OPT_NO_PROPERTIES,
+    SG_OPT_COMPLETION,
+    SG_OPT_WHOLE_PROGRAM,
+    SG_OPT_INTERPRETER,
+};
+
+/* The getopt_long entries of those options (check: all; eval: all but --task and --tests). */
+#define SG_CLI_GOLDEN_LONGOPTS                                                                          \
+    {"task", required_argument, NULL, SG_OPT_TASK}, {"suite", required_argument, NULL, SG_OPT_SUITE},    \
+        {"tests", required_argument, NULL, SG_OPT_TESTS}, {"seed", required_argument, NULL, SG_OPT_SEED}, \
+        {"property-budget", required_argument, NULL, SG_OPT_BUDGET},                                    \
+        {"no-properties", no_argument, NULL, SG_OPT_NO_PROPERTIES},                                     \
+        {"completion", no_argument, NULL, SG_OPT_COMPLETION},                                           \
+        {"whole-program", no_argument, NULL, SG_OPT_WHOLE_PROGRAM},                                     \
+        {"interpreter", required_argument, NULL, SG_OPT_INTERPRETER}
+
+/* The default property budget of the CLI: generated inputs, and seconds of generation per run
+ * (a task's own `fuzz` settings count when they are smaller). */
+#define SG_CLI_BUDGET_INPUTS 200u
+#define SG_CLI_BUDGET_SECONDS 1.0
+
+typedef struct sg_cli_golden {
+    const char *suite_path;  /* --suite */
+    const char *task_id;     /* --task */
+    const char *tests_path;  /* --tests */
+    const char *interpreter; /* --interpreter */
+    bool completion;         /* --completion */
+    bool whole_program;      /* --whole-program */
+    bool tuned;              /* --seed, --property-budget or --no-properties given */
+    bool budget_given;
+    sg_golden_opts opts;
+} sg_cli_golden;
+
+void sg_cli_golden_init(sg_cli_golden *g);
+/* Handle one stage-3 option (code `c`, value `arg`). Returns 0, or an exit code after printing
+ * the error. */
+int sg_cli_golden_opt(const char *verb, sg_cli_golden *g, int c, const char *arg);
+/* Parse a --property-budget value: "N" generated inputs, "Ts" or "Tms" seconds, or both
+ * ("200,1.5s"). Returns 0 or -1. */
+int sg_cli_parse_budget(const char *s, unsigned *ret_inputs, double *ret_seconds);
+/* Load a suite file; prints the loader's message (FILE:LINE: FIELD: reason) and returns an exit
+ * code (2 for a bad or unreadable file, 3 out of memory) on failure. */
+int sg_cli_load_suite(const char *verb, const char *path, sg_golden_suite **ret);
+/* The options the engine gets for one task: the CLI's default budget unless --property-budget
+ * was given, never more than the task's own fuzz budget. */
+void sg_cli_golden_task_opts(const sg_cli_golden *g, const sg_golden_task *task, sg_golden_opts *ret);
+
+/* SIGTERM, SIGINT, SIGHUP stop every sandbox (sg_sandbox_interrupt) and are remembered;
+ * SIGPIPE is ignored. sg_cli_signal() is the signal received, 0 if none. */
+void sg_cli_trap_signals(void);
+int sg_cli_signal(void);
 
 #endif

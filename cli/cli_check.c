@@ -23,6 +23,13 @@ typedef struct check__opts {
     const char *stdin_name;
     long jobs;
     int color; /* -1 auto */
+    /* stage 3: with --task or --tests, each file that passes the static gate runs on the task */
+    sg_cli_golden golden;
+    const sg_golden_task *task;
+    const char *task_label;
+    sg_golden_opts gopts;
+    sg_sandbox *sandbox;       /* NULL when it could not be set up (sandbox_error says why) */
+    char sandbox_error[600];
 } check__opts;
 
 static void check__help(FILE *out)
@@ -52,17 +59,37 @@ static void check__help(FILE *out)
           "  -j, --jobs N               check files with N threads (default: online CPUs)\n"
           "  --color / --no-color       colour text output (default: when stdout is a terminal)\n"
           "\n"
-          "exit: 0 pass, 1 blocked, 2 bad usage or unreadable input, 3 internal error\n",
+          "golden tasks (stage 3: each file that passes the static gate runs in the sandbox on a task;\n"
+          "a file the static gate blocks is never run):\n"
+          "  --task ID                  a built-in task (sg/<name>, compiled in), or with --suite a task of that file\n"
+          "  --suite FILE               the task file for --task: JSONL in snipgate's format, HumanEval, MBPP or\n"
+          "                             MBPP+/EvalPlus, loaded as it is (docs/tasks.md)\n"
+          "  --tests FILE               plain assertions against the snippet: every top-level `assert` of FILE is\n"
+          "                             one case (`assert f(2) == 4`); its other statements are setup code. The\n"
+          "                             functions under test are the names the asserts call that FILE does not\n"
+          "                             define or import (the snippet must define them)\n"
+          "  --completion               FILE continues the task's prompt (HumanEval-style completion): the\n"
+          "                             program checked and run is prompt + FILE; lines are FILE's\n"
+          "  --seed N                   seed of the generated inputs (0..2^63-1; default: the task's, else\n"
+          "                             0x5eed); reported in the output, so that a failure replays\n"
+          "  --property-budget B        generated inputs per file: N inputs (200), T seconds (1.5s, 500ms), or\n"
+          "                             both (200,1.5s). Default 200,1s, or the task's own fuzz budget when smaller\n"
+          "  --no-properties            known answers only: no generated inputs, no shrinking\n"
+          "  --interpreter P            absolute path of the Python interpreter (default /usr/bin/python3)\n"
+          "  A case reports its input, expected and got, or the exception with its line in the snippet;\n"
+          "  a hang is a timeout of that case. Failing cases block (SG-GOLDEN), and so do failing\n"
+          "  properties, shown as a shrunk counterexample (SG-PROPERTY).\n"
+          "\n"
+          "exit: 0 pass, 1 blocked, 2 bad usage or unreadable input (also: an unknown task id, an unreadable\n"
+          "or malformed suite or tests file), 3 internal error (also: the golden stage could not judge a\n"
+          "file, e.g. the sandbox could not be set up; never a pass)\n",
           out);
 }
 
-/* Options shared by `check` and `rules`: returns 0, or an exit code. */
-static int check__rules_opts(const char *verb, check__opts *co, int c, const char *arg, bool *no_default,
-                             char ***packs, size_t *npacks, char ***disables, size_t *ndisables, char ***hosts,
-                             size_t *nhosts)
+/* Options shared by `check`, `rules` and `eval`: returns 0, or an exit code. */
+int sg_cli_rules_opt(int c, const char *arg, bool *no_default, char ***packs, size_t *npacks, char ***disables,
+                     size_t *ndisables, char ***hosts, size_t *nhosts)
 {
-    (void)verb;
-    (void)co;
     switch (c) {
     case 'R': {
         char **p = realloc(*packs, (*npacks + 1) * sizeof *p);
@@ -96,8 +123,8 @@ static int check__rules_opts(const char *verb, check__opts *co, int c, const cha
 }
 
 /* Build the rule set from the parsed options; prints an error and returns an exit code on failure. */
-static int check__build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
-                              size_t ndisables, char **hosts, size_t nhosts, sg_rules **ret)
+int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
+                       size_t ndisables, char **hosts, size_t nhosts, sg_rules **ret)
 {
     sg_rules *rules = NULL;
     sg_status st = no_default ? sg_rules_new_empty(&rules) : sg_rules_new_default(&rules);
@@ -270,19 +297,56 @@ typedef struct check__pool {
     sg_status fatal;
 } check__pool;
 
+/* Stage 3 on a checked document (`buf`: what the checker saw). The report records the result, a
+ * skipped stage (the static gate blocked) or why the stage could not run. */
+static sg_status check__golden(check__opts *co, sg_report *rep, const char *buf, size_t len)
+{
+    if (!co->sandbox)
+        return sg_report_golden_error(rep, co->task_label, co->sandbox_error);
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_report_run_golden(rep, co->sandbox, co->task, co->task_label, buf, len, &co->gopts, &d);
+    if (st == SG_ERR_NOMEM)
+        return st;
+    if (st != SG_OK) {
+        char why[700];
+        snprintf(why, sizeof why, "%s: %s", sg_strerror(st), d.message[0] ? d.message : "the stage did not run");
+        return sg_report_golden_error(rep, co->task_label, why);
+    }
+    return SG_OK;
+}
+
 static sg_report *check__one(sg_checker *checker, check__opts *co, const char *path, bool walked)
 {
     sg_diag d;
     sg_diag_init(&d);
-    char *buf = NULL;
+    char *buf = NULL, *prog = NULL;
     size_t len = 0;
     sg_status st;
     const char *label = path ? path : (co->stdin_name ? co->stdin_name : "<stdin>");
     st = sg_read_input(path, co->opts.max_bytes, &buf, &len, &d);
     sg_report *rep = NULL;
+    const char *text = buf;
+    size_t tlen = len;
+    if (st == SG_OK && co->task && co->golden.completion && !memchr(buf, 0, len)) {
+        /* a completion: the program that runs, prompt + FILE, is the one the static gate checks
+         * (the checker's line offset takes the prompt's lines away again) */
+        if (!(prog = sg_golden_task_candidate_source(co->task, buf)))
+            st = SG_ERR_NOMEM;
+        text = prog;
+        tlen = prog ? strlen(prog) : 0;
+    }
     if (st == SG_OK)
-        st = sg_checker_check(checker, label, buf, len, &rep, &d);
+        st = sg_checker_check(checker, label, text, tlen, &rep, &d);
+    if (st == SG_OK && co->task && check__golden(co, rep, text, tlen) != SG_OK) {
+        sg_report_free(rep);
+        rep = NULL;
+        free(buf);
+        free(prog);
+        return NULL; /* out of memory: fatal */
+    }
     free(buf);
+    free(prog);
     if (st == SG_ERR_EMPTY && walked)
         return sg_report_new_empty(label, &rep) == SG_OK ? rep : NULL;
     if (st != SG_OK) {
@@ -292,6 +356,11 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
         }
         if (sg_report_new_error(label, &d, &rep) != SG_OK)
             return NULL;
+        /* the stage was asked for: the verdict says it was skipped (nothing ran) */
+        if (co->task && check__golden(co, rep, NULL, 0) != SG_OK) {
+            sg_report_free(rep);
+            return NULL;
+        }
     }
     return rep;
 }
@@ -341,6 +410,93 @@ static double check__now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* The task of --task / --suite / --tests (nothing without them). Prints an error and returns an
+ * exit code when the options do not fit together or the task cannot be loaded; nothing has run. */
+static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
+{
+    sg_cli_golden *g = &co->golden;
+    if (g->tests_path && g->task_id) {
+        sg_cli_error("check", "--tests and --task exclude each other (a tests file is its own task)");
+        return SG_EXIT_USAGE;
+    }
+    if (g->suite_path && !g->task_id) {
+        sg_cli_error("check", "--suite needs --task ID (which task of %s)", g->suite_path);
+        return SG_EXIT_USAGE;
+    }
+    if (!g->task_id && !g->tests_path) {
+        if (g->tuned || g->completion || g->interpreter) {
+            sg_cli_error("check", "--seed, --property-budget, --no-properties, --completion and --interpreter "
+                                  "need --task or --tests");
+            return SG_EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (g->completion && g->tests_path) {
+        sg_cli_error("check", "--completion needs a task with a prompt (--task), not --tests");
+        return SG_EXIT_USAGE;
+    }
+    if (g->tests_path) {
+        sg_diag d;
+        sg_diag_init(&d);
+        char *buf = NULL;
+        size_t len = 0;
+        sg_status st = sg_read_input(strcmp(g->tests_path, "-") ? g->tests_path : NULL, co->opts.max_bytes, &buf,
+                                     &len, &d);
+        if (st == SG_OK)
+            st = sg_golden_suite_from_asserts(g->tests_path, buf, len, ret_suite, &d);
+        free(buf);
+        if (st != SG_OK) {
+            sg_cli_error("check", "--tests: %s", d.message[0] ? d.message : sg_strerror(st));
+            return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+        }
+        co->task = sg_golden_suite_task(*ret_suite, 0);
+        co->task_label = g->tests_path;
+    } else if (g->suite_path) {
+        int rc = sg_cli_load_suite("check", g->suite_path, ret_suite);
+        if (rc)
+            return rc;
+        if (!(co->task = sg_golden_suite_find(*ret_suite, g->task_id))) {
+            sg_cli_error("check", "--task: %s has no task '%s' (%zu tasks)", g->suite_path, g->task_id,
+                         sg_golden_suite_count(*ret_suite));
+            return SG_EXIT_USAGE;
+        }
+        co->task_label = g->task_id;
+    } else {
+        const sg_golden_suite *builtin = NULL;
+        sg_diag d;
+        sg_diag_init(&d);
+        if (sg_golden_builtin_suite(&builtin, &d) != SG_OK) {
+            sg_cli_error("check", "the built-in suite does not load: %s", d.message);
+            return SG_EXIT_INTERNAL;
+        }
+        if (!(co->task = sg_golden_suite_find(builtin, g->task_id))) {
+            sg_cli_error("check", "--task: no built-in task '%s'%s", g->task_id,
+                         strncmp(g->task_id, "sg/", 3) ? " (built-in ids are sg/<name>; --suite FILE for a task "
+                                                         "of your own)"
+                                                       : "");
+            /* near misses: built-in ids that contain the name asked for */
+            const char *want = strncmp(g->task_id, "sg/", 3) ? g->task_id : g->task_id + 3;
+            size_t shown = 0;
+            for (size_t k = 0; k < sg_golden_suite_count(builtin) && shown < 8 && *want; k++) {
+                const char *id = sg_golden_task_id(sg_golden_suite_task(builtin, k));
+                if (strstr(id, want))
+                    fprintf(stderr, "%s  %s\n", shown++ ? "" : "snipgate: check: did you mean:\n", id);
+            }
+            return SG_EXIT_USAGE;
+        }
+        co->task_label = g->task_id;
+    }
+    if (g->completion && !sg_golden_task_completes_prompt(co->task))
+        fprintf(stderr, "snipgate: check: note: task %s takes whole programs; --completion changes nothing\n",
+                co->task_label);
+    if (g->completion) {
+        co->opts.line_offset -= sg_golden_task_prompt_lines(co->task);
+        co->opts.input_kind = SG_INPUT_PYTHON; /* a completion is Python text, whatever its name */
+    }
+    sg_cli_golden_task_opts(g, co->task, &co->gopts);
+    return 0;
+}
+
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
     OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN,
@@ -358,10 +514,12 @@ int sg_cli_check(int argc, char **argv)
         {"parse-timeout", required_argument, NULL, OPT_PARSE_TIMEOUT},
         {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
     sg_options_init(&co.opts);
+    sg_cli_golden_init(&co.golden);
+    sg_golden_suite *suite = NULL;
     bool no_default = false;
     char **packs = NULL, **disables = NULL, **hosts = NULL;
     size_t npacks = 0, ndisables = 0, nhosts = 0;
@@ -394,8 +552,8 @@ int sg_cli_check(int argc, char **argv)
             }
             break;
         case 'R': case 'N': case 'D': case 'A':
-            if ((rc = check__rules_opts("check", &co, c, optarg, &no_default, &packs, &npacks, &disables, &ndisables,
-                                        &hosts, &nhosts)))
+            if ((rc = sg_cli_rules_opt(c, optarg, &no_default, &packs, &npacks, &disables, &ndisables, &hosts,
+                                       &nhosts)))
                 goto out_free;
             rc = SG_EXIT_USAGE;
             break;
@@ -458,6 +616,12 @@ int sg_cli_check(int argc, char **argv)
         case OPT_NO_COLOR:
             co.color = 0;
             break;
+        case SG_OPT_TASK: case SG_OPT_SUITE: case SG_OPT_TESTS: case SG_OPT_SEED: case SG_OPT_BUDGET:
+        case SG_OPT_NO_PROPERTIES: case SG_OPT_COMPLETION: case SG_OPT_INTERPRETER:
+            if ((rc = sg_cli_golden_opt("check", &co.golden, c, optarg)))
+                goto out_free;
+            rc = SG_EXIT_USAGE;
+            break;
         case 'h':
             check__help(stdout);
             rc = SG_EXIT_PASS;
@@ -474,7 +638,10 @@ int sg_cli_check(int argc, char **argv)
         sg_cli_error("check", "no input given (a file, a directory, or - for stdin; see --help)");
         goto out_free;
     }
-    if ((rc = check__build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &co.rules)))
+    if ((rc = check__load_task(&co, &suite)))
+        goto out_free;
+    rc = SG_EXIT_USAGE;
+    if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &co.rules)))
         goto out_free;
     rc = SG_EXIT_USAGE;
 
@@ -505,6 +672,18 @@ int sg_cli_check(int argc, char **argv)
     if (list.overflow)
         fprintf(stderr, "snipgate: check: note: only the first %d files are checked\n", CHECK_MAX_FILES);
 
+    if (co.task) {
+        /* one sandbox policy for every file; each run starts its own workers */
+        sg_diag sd;
+        sg_diag_init(&sd);
+        sg_status sst = sg_sandbox_new(co.golden.interpreter, &co.sandbox, &sd);
+        if (sst != SG_OK) {
+            snprintf(co.sandbox_error, sizeof co.sandbox_error, "the sandbox could not be set up: %s: %s",
+                     sg_strerror(sst), sd.message[0] ? sd.message : "no detail");
+            co.sandbox = NULL;
+        }
+        sg_cli_trap_signals();
+    }
     double t0 = check__now_ms();
     check__pool pool = {.co = &co, .list = &list};
     pthread_mutex_init(&pool.lock, NULL);
@@ -547,6 +726,11 @@ int sg_cli_check(int argc, char **argv)
     if (pool.fatal) {
         sg_cli_error("check", "%s", sg_strerror(pool.fatal));
         rc = SG_EXIT_INTERNAL;
+        goto out_free;
+    }
+    if (sg_cli_signal()) {
+        sg_cli_error("check", "interrupted: the sandboxes were stopped, no verdict");
+        rc = 128 + sg_cli_signal();
         goto out_free;
     }
 
@@ -597,6 +781,19 @@ int sg_cli_check(int argc, char **argv)
     } else {
         rc = blocked ? SG_EXIT_BLOCK : SG_EXIT_PASS;
     }
+    /* a golden stage that could not judge a file is the gate failing, not a verdict on it */
+    for (size_t i = 0; i < list.len && rst == SG_OK; i++) {
+        const sg_report *r = list.items[i].report;
+        const sg_golden_result *g = sg_report_golden(r);
+        if (sg_report_golden_stage(r) == SG_STAGE_FAILED) {
+            sg_cli_error("check", "%s: the golden stage could not run (see the verdict)", sg_report_path(r));
+            rc = SG_EXIT_INTERNAL;
+        } else if (g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR) {
+            sg_cli_error("check", "%s: the golden stage could not judge it: %s", sg_report_path(r),
+                         sg_golden_result_error(g));
+            rc = SG_EXIT_INTERNAL;
+        }
+    }
     goto out_free;
 
 out_nomem:
@@ -616,6 +813,8 @@ out_free:
     free(disables);
     free(hosts);
     sg_rules_free(co.rules);
+    sg_sandbox_free(co.sandbox);
+    sg_golden_suite_free(suite);
     return rc;
 }
 
@@ -637,7 +836,6 @@ int sg_cli_rules(int argc, char **argv)
     size_t npacks = 0, ndisables = 0, nhosts = 0;
     sg_rules *rules = NULL;
     int rc = SG_EXIT_USAGE;
-    check__opts co = {0};
     optind = 1;
     opterr = 0;
     int c;
@@ -659,8 +857,8 @@ int sg_cli_rules(int argc, char **argv)
             explain = optarg;
             break;
         case 'R': case 'N': case 'D': case 'A':
-            if ((rc = check__rules_opts("rules", &co, c, optarg, &no_default, &packs, &npacks, &disables, &ndisables,
-                                        &hosts, &nhosts)))
+            if ((rc = sg_cli_rules_opt(c, optarg, &no_default, &packs, &npacks, &disables, &ndisables, &hosts,
+                                       &nhosts)))
                 goto out_free;
             rc = SG_EXIT_USAGE;
             break;
@@ -689,7 +887,7 @@ int sg_cli_rules(int argc, char **argv)
         sg_cli_error("rules", "unexpected argument '%s'", argv[optind]);
         goto out_free;
     }
-    if ((rc = check__build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
+    if ((rc = sg_cli_build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
         goto out_free;
     if (explain) {
         sg_status est = sg_rules_explain(stdout, rules, explain);

@@ -37,12 +37,16 @@ sg_status sg_report_golden_error(sg_report *report, const char *task_label, cons
 {
     if (!report || !task_label || !reason || report->golden_stage != SG_STAGE_NOT_RUN)
         return SG_ERR_INVALID_ARG;
-    const char *t = sg_arena_strdup(report->arena, task_label), *why = sg_arena_strdup(report->arena, reason);
+    bool skip = sg_report_blocked(report); /* the static gate first: it would not have run */
+    const char *t = sg_arena_strdup(report->arena, task_label);
+    const char *why = sg_arena_strdup(report->arena, !skip ? reason
+                                                     : report->error ? "the input could not be checked; nothing was run"
+                                                                     : "the static gate blocked; nothing was run");
     if (!t || !why)
         return SG_ERR_NOMEM;
     report->golden_task = t;
     report->golden_reason = why;
-    report->golden_stage = SG_STAGE_FAILED;
+    report->golden_stage = skip ? SG_STAGE_SKIPPED : SG_STAGE_FAILED;
     return SG_OK;
 }
 

@@ -168,7 +168,7 @@ static void render__golden_case(FILE *out, const sg_report *rep, size_t k, const
             sg_golden_rule_id(c));
     render__golden_title(out, rep, c);
     if (c->kind == SG_GCASE_PROPERTY)
-        fprintf(out, " on a generated input, shrunk in %u calls", c->shrink_calls);
+        fprintf(out, " on a generated input, shrunk in %u call%s", c->shrink_calls, c->shrink_calls == 1 ? "" : "s");
     fputc('\n', out);
     if (c->input && c->kind != SG_GCASE_IMPORT) {
         fputs(c->kind == SG_GCASE_ASSERT ? "       | " : "       input:    ", out);

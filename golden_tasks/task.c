@@ -1032,6 +1032,14 @@ long sg_golden_task_prompt_lines(const sg_golden_task *t)
     return n;
 }
 
+void sg_golden_task_fuzz_budget(const sg_golden_task *t, unsigned *ret_inputs, double *ret_seconds)
+{
+    if (ret_inputs)
+        *ret_inputs = t ? t->fuzz_max_inputs : 0;
+    if (ret_seconds)
+        *ret_seconds = t ? t->fuzz_max_seconds : 0;
+}
+
 const char *sg_golden_task_id(const sg_golden_task *t)
 {
     return t ? t->task_id : NULL;

@@ -86,6 +86,9 @@ SG_API bool sg_golden_task_completes_prompt(const sg_golden_task *task);
 /* The candidate program for a completion: prompt + completion when the task completes its
  * prompt, else the completion. Malloc'd (free() it), NULL when out of memory. */
 SG_API char *sg_golden_task_candidate_source(const sg_golden_task *task, const char *completion);
+/* The task's own budget for generated inputs (its `fuzz.max_inputs`, `fuzz.max_seconds`;
+ * defaults 300 and 2). */
+SG_API void sg_golden_task_fuzz_budget(const sg_golden_task *task, unsigned *ret_inputs, double *ret_seconds);
 /* Number of lines the prompt puts before a completion in sg_golden_task_candidate_source's
  * program (0 when the task does not complete its prompt). */
 SG_API long sg_golden_task_prompt_lines(const sg_golden_task *task);
@@ -200,7 +203,8 @@ SG_API sg_status sg_report_run_golden(sg_report *report, const sg_sandbox *sandb
                                       const char *task_label, const char *buf, size_t len,
                                       const sg_golden_opts *opts, sg_diag *diag);
 /* Record that the golden stage was asked for but could not start (`reason`): the report is then
- * blocked, with the stage reported as an error. For a sandbox that could not be built. */
+ * blocked, with the stage reported as an error. For a sandbox that could not be built. A report
+ * the static gate blocked records the stage as skipped instead (it would not have run). */
 SG_API sg_status sg_report_golden_error(sg_report *report, const char *task_label, const char *reason);
 
 typedef enum sg_golden_stage {

@@ -16,9 +16,11 @@ struct cli__verb {
 };
 
 static const struct cli__verb cli__verbs[] = {
-    {"check", sg_cli_check, "statically check Python files, directories, Markdown or stdin"},
+    {"check", sg_cli_check, "check Python files, directories, Markdown or stdin (static gate; with\n"
+                            "           --task/--tests also the golden stage in the sandbox)"},
     {"rules", sg_cli_rules, "list the active rules"},
     {"run", sg_cli_run, "execute one snippet in the sandbox and report its outcome"},
+    {"eval", sg_cli_eval, "judge generated samples against a task suite and report pass@k"},
 };
 
 static void cli__usage(FILE *out)

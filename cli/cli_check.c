@@ -442,11 +442,14 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
         size_t len = 0;
         sg_status st = sg_read_input(strcmp(g->tests_path, "-") ? g->tests_path : NULL, co->opts.max_bytes, &buf,
                                      &len, &d);
-        if (st == SG_OK)
-            st = sg_golden_suite_from_asserts(g->tests_path, buf, len, ret_suite, &d);
+        if (st != SG_OK) {
+            sg_cli_error("check", "--tests: cannot read %s: %s", g->tests_path, d.message[0] ? d.message : sg_strerror(st));
+            return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+        }
+        st = sg_golden_suite_from_asserts(g->tests_path, buf, len, ret_suite, &d);
         free(buf);
         if (st != SG_OK) {
-            sg_cli_error("check", "--tests: %s", d.message[0] ? d.message : sg_strerror(st));
+            sg_cli_error("check", "--tests: %s", d.message[0] ? d.message : sg_strerror(st)); /* FILE:LINE: why */
             return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
         }
         co->task = sg_golden_suite_task(*ret_suite, 0);

@@ -626,8 +626,8 @@ int sg_cli_eval(int argc, char **argv)
             rc = SG_EXIT_USAGE;
             break;
         case SG_OPT_TASK: case SG_OPT_TESTS:
-            sg_cli_error("eval", "%s is for snipgate check; eval takes the task of each sample from --suite",
-                         argv[optind - 1]);
+            sg_cli_error("eval", "--task and --tests are for snipgate check; eval takes the task of each sample "
+                                 "from --suite");
             goto out_free;
         case 'h':
             eval__help(stdout);

@@ -256,8 +256,8 @@ static void render__golden_text(FILE *out, const sg_report *rep, const sg_render
     if (failing > shown)
         fprintf(out, "       ... and %zu more failing case%s (--format json lists them all)\n", failing - shown,
                 failing - shown == 1 ? "" : "s");
-    if (failing && v == SG_GOLDEN_FAIL)
-        fprintf(out, "       replay: --seed %llu\n", (unsigned long long)sg_golden_result_seed(g));
+    if (cx)
+        fprintf(out, "       replay the generated inputs: --seed %llu\n", (unsigned long long)sg_golden_result_seed(g));
 }
 
 static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_render_opts *o)

@@ -1260,7 +1260,7 @@ static bool golden__conforms(golden__run *g, const sg_value *args)
 
 /* Record a failing input: shrink it, then report it as a property case. Takes `args`. */
 static sg_status golden__report_failure(golden__run *g, const golden__props *ps, sg_value *args,
-                                        const sg_value *kwargs, size_t prop)
+                                        const sg_value *kwargs, size_t prop, const char *first_reason)
 {
     golden__shrink_ctx sc = {.g = g, .ps = ps, .kwargs = kwargs, .prop = prop};
     unsigned calls = 0;
@@ -1281,7 +1281,10 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
     }
     if (!ch.failed) {
         /* flaky: the shrunk input no longer fails; fail closed on the original evidence */
-        ch.reason = "failed once, then passed on replay (nondeterministic)";
+        char buf[700];
+        snprintf(buf, sizeof buf, "failed once (%.500s), then passed on replay (nondeterministic)",
+                 first_reason ? first_reason : "?");
+        ch.reason = golden__dup(g, buf);
     }
     sg_golden_case_result *c = golden__add(g, SG_GCASE_PROPERTY, prop, false, &ch.cand);
     if (c) {
@@ -1331,6 +1334,7 @@ static sg_status golden__try_input(golden__run *g, const golden__props *ps, gold
     }
     bool failed = st == SG_OK && ch.failed;
     size_t prop = ch.prop;
+    const char *why = ch.reason; /* arena or static */
     golden__res_free(&ch.ref);
     golden__res_free(&ch.cand);
     if (st != SG_OK || !failed) {
@@ -1338,7 +1342,7 @@ static sg_status golden__try_input(golden__run *g, const golden__props *ps, gold
         return st;
     }
     *stop = true;
-    return golden__report_failure(g, ps, args, kwargs, prop);
+    return golden__report_failure(g, ps, args, kwargs, prop, why);
 }
 
 /* Argument types for generation and shrinking: the signature's, else inferred from the examples
@@ -1533,11 +1537,12 @@ static void golden__shrink_failed_case(golden__run *g)
             return;
         bool failed = ch.failed && !ch.discarded;
         size_t prop = ch.prop;
+        const char *why = ch.reason;
         golden__res_free(&ch.ref);
         golden__res_free(&ch.cand);
         if (failed) {
             sg_value *a = sg_value_copy(cs->args);
-            if (a && golden__report_failure(g, &ps, a, cs->kwargs, prop) != SG_OK)
+            if (a && golden__report_failure(g, &ps, a, cs->kwargs, prop, why) != SG_OK)
                 return;
         }
     }

@@ -1,5 +1,5 @@
 # snipgate in-sandbox runner: the only Python in snipgate. It is embedded into the binary and
-# started as `/usr/bin/python3 -I -S -B -u -c BOOT` *inside* the sandbox, after every isolation layer
+# started as `/usr/bin/python3 -s -S -B -u -c BOOT (PYTHONHASHSEED=0)` *inside* the sandbox, after every isolation layer
 # is in force. It is NOT trusted: the candidate runs in this same process and may rewrite anything
 # here. Everything it reports is a claim that the supervisor judges (see docs/sandbox.md).
 #

@@ -64,6 +64,7 @@ void sg_sandbox_interrupt(void)
  */
 #define WORKER_BOOT \
     "import posix,marshal,sys\n" \
+    "sys.path[:]=[p for p in sys.path if p]\n" \
     "B=posix.read(3,1<<20);n=int.from_bytes(B[4:8],'little');RUNNER_SRC=B[8+n:];RUNNER_LATER=None\n" \
     "try:\n" \
     " if not n or B[:4]!=sys.modules['_frozen_importlib_external'].MAGIC_NUMBER:raise ValueError\n" \
@@ -151,8 +152,14 @@ struct sg_worker {
     sg_outcome *import_outcome;
 };
 
+/* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
+ * str and bytes hashing, hence set and dict-of-set iteration order, is the same in every run and
+ * in the candidate's and the reference's workers, so verdicts that compare them are
+ * deterministic (Mbpp/2 returns tuple(set(a) & set(b))). The interpreter runs with -s -S, not
+ * -I (which would ignore PYTHONHASHSEED): with this environment that is the same isolation, and
+ * the bootstrap drops the current directory from sys.path as -I would. */
 static const char *const worker__env[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
-                                          "TMPDIR=/tmp", NULL};
+                                          "TMPDIR=/tmp", "PYTHONHASHSEED=0", NULL};
 
 const char *sg_stage_name(enum sg_stage stage)
 {
@@ -997,7 +1004,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
              (unsigned long long)tmp);
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
-    char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-u", "-c", WORKER_BOOT,
+    char *argv[] = {(char *)w->sb->interpreter, "-s", "-S", "-B", "-u", "-c", WORKER_BOOT,
                     w->as_main ? "1" : "0", NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;

@@ -781,6 +781,29 @@ static void test_worker_batch_stops_at_failure(void **state)
     sg_worker_free(w);
 }
 
+/* String hashing is the same in every worker (PYTHONHASHSEED=0): set order, hence results that
+ * the golden stage compares between two workers, does not depend on the run. */
+static void test_worker_hash_seed_fixed(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    char first[64] = "";
+    for (int k = 0; k < 2; k++) {
+        sg_worker *w = worker_of(worker_src, NULL);
+        sg_outcome *o = NULL;
+        const sg_outcome_info *i = call(w, "(hash('snipgate'), '' in __import__('sys').path)", &o);
+        assert_int_equal(i->kind, SG_OUTCOME_OK);
+        assert_non_null(strstr(i->value_repr, "False)")); /* no current directory on sys.path */
+        if (k == 0)
+            snprintf(first, sizeof first, "%s", i->value_repr);
+        else
+            assert_string_equal(first, i->value_repr);
+        sg_outcome_free(o);
+        sg_worker_free(w);
+    }
+}
+
 static void test_bad_interpreter(void **state)
 {
     (void)state;
@@ -846,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_worker_stale_frame_dropped),
         cmocka_unit_test(test_worker_call_exit_observed),
         cmocka_unit_test(test_worker_batch),
+        cmocka_unit_test(test_worker_hash_seed_fixed),
         cmocka_unit_test(test_worker_batch_stops_at_failure),
         cmocka_unit_test(test_bad_interpreter),
     };

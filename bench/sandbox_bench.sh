@@ -51,3 +51,4 @@ $CC -O2 -D_GNU_SOURCE -I"$SRC" -I"$SRC/include" -I"$BUILD/include" "$SRC/bench/s
     $(pkg-config --libs libseccomp jansson tree-sitter yaml-0.1) -lpthread -o "$TMP/wb"
 "$TMP/wb" phases 50 | sed 's/^/  /'
 "$TMP/wb" warm "${CALLS:-3000}" | sed 's/^/  /'
+"$TMP/wb" batch "${CALLS:-3000}" | sed 's/^/  /'

@@ -2,6 +2,8 @@
  * Benchmark helper for bench/sandbox_bench.sh (not part of the build: the script compiles it
  * against build dir's libsnipgate.a). Modes:
  *   warm N     one persistent worker, N calls of a trivial function: median/p90 latency, calls/s
+ *   batch N    one persistent worker, N calls of a trivial function in batches of 64
+ *              (sg_worker_call_batch): per-item cost and items/s
  *   phases N   N cold runs of `pass` through the API, timing sandbox_new, start+import, finish
  */
 #include <stdio.h>
@@ -77,6 +79,41 @@ int main(int argc, char **argv)
         double total = now_ms() - start;
         printf("warm calls: n=%d median=%.3f ms p90=%.3f ms calls/s=%.0f restarts=%u\n", n,
                pct(t, n, 0.5), pct(t, n, 0.9), n / (total / 1e3), sg_worker_starts(w) - 1);
+        sg_worker_free(w);
+    } else if (!strcmp(mode, "batch")) {
+        const char src[] = "def f(a, b):\n    return a + b\n";
+        sg_worker *w = NULL;
+        sg_outcome *imp = NULL, *outs[64];
+        const char *codes[64];
+        for (int i = 0; i < 64; i++)
+            codes[i] = "f(1, 2)";
+        if (sg_worker_new(sb, src, sizeof src - 1, NULL, NULL, &w, &imp, &d) != SG_OK) {
+            fprintf(stderr, "worker: %s\n", d.message);
+            return 3;
+        }
+        sg_outcome_free(imp);
+        int items = 0, batches = 0;
+        double start = now_ms();
+        while (items < n) {
+            size_t k = (size_t)(n - items < 64 ? n - items : 64), done = 0;
+            double a = now_ms();
+            if (sg_worker_call_batch(w, codes, k, NULL, outs, &done, &d) != SG_OK || done != k) {
+                fprintf(stderr, "batch failed: %s\n", d.message);
+                return 1;
+            }
+            for (size_t i = 0; i < done; i++) {
+                if (sg_outcome_info_get(outs[i])->kind != SG_OUTCOME_OK) {
+                    fprintf(stderr, "item %zu not ok\n", i);
+                    return 1;
+                }
+                sg_outcome_free(outs[i]);
+            }
+            t[batches++] = (now_ms() - a) / (double)k;
+            items += (int)k;
+        }
+        double total = now_ms() - start;
+        printf("batched calls (64 per child): n=%d median=%.3f ms/item items/s=%.0f restarts=%u\n", n,
+               pct(t, batches, 0.5), n / (total / 1e3), sg_worker_starts(w) - 1);
         sg_worker_free(w);
     } else {
         double *t_new = calloc((size_t)n, sizeof *t), *t_imp = calloc((size_t)n, sizeof *t);

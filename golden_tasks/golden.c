@@ -43,6 +43,13 @@ const char *sg_golden_verdict_name(sg_golden_verdict v)
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
+/* A call text whose outcome was computed ahead, in a batch (golden__prefetch). */
+typedef struct golden__pf {
+    sg_worker *w;
+    char *text;
+    sg_outcome *o; /* NULL: only wanted (collect mode) */
+} golden__pf;
+
 typedef struct golden__run {
     const sg_golden_task *task;
     sg_golden_opts opts;
@@ -57,6 +64,13 @@ typedef struct golden__run {
     struct timespec t0;
     long pre_lines;           /* candidate program lines before the candidate text */
     long cand_lines;          /* lines of the candidate text */
+    /* Batching: calls whose texts are known ahead run in one call child per batch
+     * (sg_worker_call_batch, ~50x cheaper than a fork per call); golden__call takes their
+     * outcomes from `pf`. In collect mode the assert runners only record the texts they will
+     * call (`want`), so they can be batched before the real pass. */
+    SG_ARRAY(golden__pf) pf;
+    SG_ARRAY(golden__pf) want;
+    bool collect;
 } golden__run;
 
 typedef enum { GR_VALUE, GR_RAISE, GR_TIMEOUT, GR_NOENC, GR_OTHER } golden__rk;
@@ -112,8 +126,101 @@ static const char *golden__repr(golden__run *g, const sg_value *v)
     return s;
 }
 
+#define GOLDEN_BATCH_ITEMS 64u
+
+static void golden__pf_clear(golden__run *g)
+{
+    for (size_t k = 0; k < g->pf.len; k++) {
+        free(g->pf.items[k].text);
+        sg_outcome_free(g->pf.items[k].o);
+    }
+    g->pf.len = 0;
+}
+
+static void golden__want_clear(golden__run *g)
+{
+    for (size_t k = 0; k < g->want.len; k++)
+        free(g->want.items[k].text);
+    g->want.len = 0;
+}
+
+/* Record a text to run ahead (collect mode); NULL text or out of memory: just not batched. */
+static void golden__want(golden__run *g, sg_worker *w, const char *text)
+{
+    if (!w || !text)
+        return;
+    char *t = strdup(text);
+    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL}), 0) < 0)
+        free(t);
+}
+
+/*
+ * Run the wanted texts of worker `w` in batches and keep their outcomes for golden__call. Best
+ * effort: whatever is not computed here (a failed batch, the items after one that did not end
+ * cleanly, which are retried in the next batch) is computed by golden__call one by one. The
+ * wanted list is consumed (texts of other workers stay).
+ */
+static void golden__prefetch(golden__run *g, sg_worker *w)
+{
+    SG_ARRAY(char *) texts = {0};
+    size_t keep = 0;
+    for (size_t k = 0; k < g->want.len; k++) {
+        golden__pf *p = &g->want.items[k];
+        if (p->w == w && sg_array_push(&texts, p->text, 0) == 0)
+            continue;
+        if (p->w == w)
+            free(p->text);
+        else
+            g->want.items[keep++] = *p;
+    }
+    g->want.len = keep;
+    sg_outcome *outs[GOLDEN_BATCH_ITEMS];
+    size_t at = 0;
+    bool ok = true;
+    while (ok && at < texts.len && !g->failed_internal) {
+        size_t n = 0, bytes = 0;
+        while (at + n < texts.len && n < GOLDEN_BATCH_ITEMS) {
+            size_t l = strlen(texts.items[at + n]) + 1;
+            if (bytes + l > SG_WORKER_MAX_CALL_BYTES)
+                break;
+            bytes += l;
+            n++;
+        }
+        if (n == 0) {
+            at++; /* too large for any batch: golden__call will say so */
+            continue;
+        }
+        size_t done = 0;
+        sg_diag d;
+        sg_diag_init(&d);
+        if (sg_worker_call_batch(w, (const char *const *)texts.items + at, n, &g->lim, outs, &done, &d) != SG_OK)
+            break;
+        for (size_t k = 0; k < done; k++) {
+            g->r->calls++;
+            if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k]}), 0) == 0) {
+                texts.items[at + k] = NULL;
+            } else {
+                sg_outcome_free(outs[k]);
+                ok = false;
+            }
+        }
+        at += done;
+    }
+    for (size_t k = 0; k < texts.len; k++)
+        free(texts.items[k]);
+    sg_array_free(&texts);
+}
+
+static void golden__prefetch_wanted(golden__run *g)
+{
+    if (g->ref)
+        golden__prefetch(g, g->ref);
+    golden__prefetch(g, g->cand);
+    golden__want_clear(g);
+}
+
 /* One call in a worker. An sg_status error is an internal error (recorded); the outcome of the
- * candidate's code is data in *res. */
+ * candidate's code is data in *res. A prefetched outcome of the same text is used (once). */
 static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, golden__res *res)
 {
     memset(res, 0, sizeof *res);
@@ -121,14 +228,25 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         res->kind = GR_OTHER;
         return SG_ERR_TOO_LARGE;
     }
-    sg_diag d;
-    sg_diag_init(&d);
-    sg_status st = sg_worker_call(w, text, &g->lim, &res->o, &d);
-    if (st != SG_OK) {
-        golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
-        return st;
+    for (size_t k = 0; k < g->pf.len && !res->o; k++) {
+        golden__pf *p = &g->pf.items[k];
+        if (p->w == w && p->o && !strcmp(p->text, text)) {
+            res->o = p->o;
+            p->o = NULL;
+            free(p->text);
+            *p = g->pf.items[--g->pf.len];
+        }
     }
-    g->r->calls++;
+    if (!res->o) {
+        sg_diag d;
+        sg_diag_init(&d);
+        sg_status st = sg_worker_call(w, text, &g->lim, &res->o, &d);
+        if (st != SG_OK) {
+            golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
+            return st;
+        }
+        g->r->calls++;
+    }
     res->info = sg_outcome_info_get(res->o);
     switch (res->info->kind) {
     case SG_OUTCOME_OK:
@@ -456,6 +574,23 @@ static bool golden__equal(golden__run *g, const sg_value *got, const sg_value *e
     return sg_value_strict_equal(got, exp, atol, rtol);
 }
 
+/* Run the calls of cases [from, to) ahead, in batches (golden__prefetch). */
+static void golden__want_cases(golden__run *g, size_t from, size_t to)
+{
+    golden__pf_clear(g);
+    for (size_t k = from; k < to; k++) {
+        const sg_golden_case *cs = &g->task->cases[k];
+        char *text = golden__call_text(g->entry, cs->args, cs->kwargs, false);
+        if (!cs->expected && !cs->raises)
+            golden__want(g, g->ref, text);
+        golden__want(g, g->cand, text);
+        free(text);
+    }
+    if (g->ref)
+        golden__prefetch(g, g->ref);
+    golden__prefetch(g, g->cand);
+}
+
 static sg_status golden__run_case(golden__run *g, size_t index)
 {
     const sg_golden_task *t = g->task;
@@ -653,6 +788,11 @@ static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, 
                 st = SG_ERR_NOMEM;
                 goto out;
             }
+            if (g->collect) {
+                golden__want(g, g->ref, exp_text);
+                golden__want(g, g->cand, cand_text);
+                goto out;
+            }
             /* TRUST: the expected side is evaluated by the reference, never by the candidate */
             if ((st = golden__call(g, g->ref, exp_text, &eres)) != SG_OK)
                 goto out;
@@ -697,6 +837,11 @@ static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, 
                 st = SG_ERR_NOMEM;
                 goto out;
             }
+            if (g->collect) {
+                golden__want(g, g->cand, ct);
+                free(ct);
+                continue;
+            }
             golden__res_free(&cres);
             st = golden__call(g, g->cand, ct, &cres);
             free(ct);
@@ -715,6 +860,10 @@ static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, 
             sg_value_literal(cres.value, &jb);
             sg_buf_puts(&jb, ")");
             at = spans[k].end;
+        }
+        if (g->collect) {
+            sg_buf_free(&jb);
+            goto out;
         }
         sg_buf_append(&jb, src + at, ee - at);
         sg_buf_puts(&jb, ")");
@@ -820,20 +969,45 @@ static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
     if (!split) {
         st = golden__run_whole_check(g);
     } else {
-        size_t index = 0;
-        for (uint32_t k = 0; k < ts_node_named_child_count(body) && st == SG_OK; k++) {
-            TSNode s = ts_node_named_child(body, k);
-            static const char *const cand[] = {"candidate"};
-            const golden__targets target = {cand, 1};
-            if (golden__node_is(s, "assert_statement"))
-                st = golden__run_assert(g, src, s, &target, true, index++);
+        /* twice: first only to collect the calls, which then run ahead in batches */
+        static const char *const cand[] = {"candidate"};
+        const golden__targets target = {cand, 1};
+        for (int pass = 0; pass < 2 && st == SG_OK; pass++) {
+            g->collect = pass == 0;
+            size_t index = 0;
+            for (uint32_t k = 0; k < ts_node_named_child_count(body) && st == SG_OK; k++) {
+                TSNode s = ts_node_named_child(body, k);
+                if (golden__node_is(s, "assert_statement"))
+                    st = golden__run_assert(g, src, s, &target, true, index++);
+            }
+            g->collect = false;
+            if (pass == 0)
+                golden__prefetch_wanted(g);
         }
+        golden__pf_clear(g);
     }
     ts_tree_delete(tree);
     return st;
 }
 
+static sg_status golden__run_mbpp_pass(golden__run *g, TSParser *p);
+
+/* twice: first only to collect the calls, which then run ahead in batches */
 static sg_status golden__run_mbpp(golden__run *g, TSParser *p)
+{
+    g->collect = true;
+    sg_status st = golden__run_mbpp_pass(g, p);
+    g->collect = false;
+    if (st == SG_OK) {
+        golden__prefetch_wanted(g);
+        st = golden__run_mbpp_pass(g, p);
+    }
+    golden__pf_clear(g);
+    golden__want_clear(g);
+    return st;
+}
+
+static sg_status golden__run_mbpp_pass(golden__run *g, TSParser *p)
 {
     const sg_golden_task *t = g->task;
     sg_status st = SG_OK;
@@ -914,6 +1088,30 @@ typedef struct golden__props {
     golden__prop items[16];
     size_t n;
 } golden__props;
+
+/* The call that returns the arguments as the candidate left them (malloc'd; NULL if too long). */
+static char *golden__mutation_text(golden__run *g, const sg_value *args, const sg_value *kwargs)
+{
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_TEXT_CAP);
+    sg_buf_printf(&b, "(lambda a, k: (%s(*a, **k), a, k)[1:])([", g->entry);
+    for (size_t i = 0; i < args->n; i++) {
+        if (i)
+            sg_buf_puts(&b, ", ");
+        sg_value_literal(args->items[i], &b);
+    }
+    sg_buf_puts(&b, "], ");
+    if (kwargs && kwargs->n)
+        sg_value_literal(kwargs, &b);
+    else
+        sg_buf_puts(&b, "{}");
+    sg_buf_puts(&b, ")");
+    if (b.failed || b.truncated) {
+        sg_buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
 
 /* Check every property (or only `only`, >= 0) on one input. Fills *out (caller frees its res). */
 static sg_status golden__check_input(golden__run *g, const golden__props *ps, const sg_value *args,
@@ -1098,27 +1296,12 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             break;
         }
         case SG_PROP_NO_MUTATION: {
-            sg_buf b;
-            sg_buf_init(&b, GOLDEN_TEXT_CAP);
-            sg_buf_printf(&b, "(lambda a, k: (%s(*a, **k), a, k)[1:])([", g->entry);
-            for (size_t i = 0; i < args->n; i++) {
-                if (i)
-                    sg_buf_puts(&b, ", ");
-                sg_value_literal(args->items[i], &b);
-            }
-            sg_buf_puts(&b, "], ");
-            if (kwargs && kwargs->n)
-                sg_value_literal(kwargs, &b);
-            else
-                sg_buf_puts(&b, "{}");
-            sg_buf_puts(&b, ")");
-            if (b.failed || b.truncated) {
-                sg_buf_free(&b);
+            char *mt = golden__mutation_text(g, args, kwargs);
+            if (!mt)
                 break;
-            }
             golden__res m;
-            st = golden__call(g, g->cand, b.data, &m);
-            sg_buf_free(&b);
+            st = golden__call(g, g->cand, mt, &m);
+            free(mt);
             if (st != SG_OK)
                 goto out;
             if (m.kind == GR_VALUE && m.value->kind == SG_VAL_TUPLE && m.value->n == 2 &&
@@ -1198,6 +1381,19 @@ static sg_status golden__shrink_pred(void *ctx, const sg_value *args, bool *ret)
     return st;
 }
 
+static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
+                               const sg_value *kwargs);
+
+static void golden__shrink_prep(void *ctx, const sg_value *const *args, size_t n)
+{
+    golden__shrink_ctx *s = ctx;
+    golden__pf_clear(s->g);
+    golden__want_clear(s->g);
+    for (size_t k = 0; k < n; k++)
+        golden__want_input(s->g, s->ps, args[k], s->kwargs);
+    golden__prefetch_wanted(s->g);
+}
+
 /* FNV-1a of the encoded arguments, for de-duplication. */
 static uint64_t golden__hash(const sg_value *args)
 {
@@ -1268,8 +1464,9 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
     /* exact types only: validity past them is the contract's and the reference's to decide
      * (docs/tasks.md: a minimal input resists every single step among valid inputs) */
     bool options = false;
-    sg_status st = sg_shrink(&args, g->types, g->types ? g->ntypes : 0, options, golden__shrink_pred, &sc,
-                             g->opts.max_shrink_calls, &calls);
+    sg_status st = sg_shrink_prepared(&args, g->types, g->types ? g->ntypes : 0, options, golden__shrink_pred,
+                                      golden__shrink_prep, &sc, g->opts.max_shrink_calls, &calls);
+    golden__pf_clear(g);
     if (st != SG_OK) {
         sg_value_free(args);
         return st;
@@ -1317,13 +1514,9 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
 }
 
 /* Try one input: returns *stop when a failure was found and reported. Takes `args`. */
-static sg_status golden__try_input(golden__run *g, const golden__props *ps, golden__seen *seen, sg_value *args,
+static sg_status golden__try_input(golden__run *g, const golden__props *ps, sg_value *args,
                                    const sg_value *kwargs, bool *stop)
 {
-    if (!golden__seen_add(seen, golden__hash(args))) {
-        sg_value_free(args);
-        return SG_OK;
-    }
     golden__check ch;
     sg_status st = golden__check_input(g, ps, args, kwargs, -1, &ch);
     if (st == SG_OK) {
@@ -1343,6 +1536,76 @@ static sg_status golden__try_input(golden__run *g, const golden__props *ps, gold
     }
     *stop = true;
     return golden__report_failure(g, ps, args, kwargs, prop, why);
+}
+
+/* Generated inputs are checked in blocks: the calls every input needs (the contract, the
+ * reference, the candidate, the mutation check) run ahead in batches, then each input is judged
+ * in order exactly as one at a time; the first failure stops the search (the rest of its block
+ * is dropped unjudged). Deterministic: blocks depend only on the seed and the budget. */
+typedef struct golden__block {
+    const golden__props *ps;
+    golden__seen *seen;
+    struct {
+        sg_value *args;
+        const sg_value *kwargs;
+    } items[GOLDEN_BATCH_ITEMS];
+    size_t n;
+    bool stop;
+} golden__block;
+
+static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
+                               const sg_value *kwargs)
+{
+    char *call = golden__call_text(g->entry, args, kwargs, false);
+    if (!call)
+        return;
+    if (g->ref && g->task->contract) {
+        char *ct = golden__call_text("__sg_contract", args, kwargs, false);
+        golden__want(g, g->ref, ct);
+        free(ct);
+    }
+    golden__want(g, g->ref, call);
+    golden__want(g, g->cand, call);
+    free(call);
+    for (size_t k = 0; k < ps->n; k++)
+        if (ps->items[k].kind == SG_PROP_NO_MUTATION) {
+            char *mt = golden__mutation_text(g, args, kwargs);
+            golden__want(g, g->cand, mt);
+            free(mt);
+            break;
+        }
+}
+
+static sg_status golden__block_flush(golden__run *g, golden__block *b)
+{
+    sg_status st = SG_OK;
+    for (size_t k = 0; k < b->n && !b->stop; k++)
+        golden__want_input(g, b->ps, b->items[k].args, b->items[k].kwargs);
+    if (g->ref)
+        golden__prefetch(g, g->ref);
+    golden__prefetch(g, g->cand);
+    for (size_t k = 0; k < b->n; k++) {
+        if (st == SG_OK && !b->stop)
+            st = golden__try_input(g, b->ps, b->items[k].args, b->items[k].kwargs, &b->stop);
+        else
+            sg_value_free(b->items[k].args);
+    }
+    b->n = 0;
+    golden__pf_clear(g);
+    golden__want_clear(g);
+    return st;
+}
+
+/* Take `args` (owned); a repeated input is dropped. */
+static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs)
+{
+    if (b->stop || !golden__seen_add(b->seen, golden__hash(args))) {
+        sg_value_free(args);
+        return SG_OK;
+    }
+    b->items[b->n].args = args;
+    b->items[b->n].kwargs = kwargs;
+    return ++b->n == GOLDEN_BATCH_ITEMS ? golden__block_flush(g, b) : SG_OK;
 }
 
 /* Argument types for generation and shrinking: the signature's, else inferred from the examples
@@ -1425,28 +1688,31 @@ static sg_status golden__properties(golden__run *g)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     golden__seen seen = {0};
     sg_status st = SG_OK;
-    bool stop = false;
+    golden__block blk = {.ps = &ps, .seen = &seen};
+    bool cut = false; /* the wall-clock cap ended the search before its input budget */
     sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
     if (!no_kwargs)
         goto nomem_gen;
     unsigned tried = 0;
     /* 1. the examples themselves (structured cases, seeds) */
-    for (size_t k = 0; k < examples.len && !stop && st == SG_OK; k++) {
+    for (size_t k = 0; k < examples.len && !blk.stop && st == SG_OK; k++) {
         if (k < t->ncases && t->cases[k].raises)
             continue;
         sg_value *a = sg_value_copy(examples.items[k]);
         if (!a)
             goto nomem_gen;
         const sg_value *kw = k < t->ncases ? t->cases[k].kwargs : no_kwargs;
-        st = golden__try_input(g, &ps, &seen, a, kw, &stop);
+        st = golden__block_add(g, &blk, a, kw);
         if (k >= t->ncases - t->nbase_inputs - t->nplus_inputs && k < t->ncases && k > 64)
             break; /* EvalPlus inputs were run in stage (a); a few suffice as examples */
     }
     /* 2. boundary values: the diagonal, then one argument at a time */
-    for (unsigned phase = 0; phase <= g->ntypes && !stop && st == SG_OK; phase++) {
-        for (unsigned b = 0; b < 16 && !stop && st == SG_OK && tried < max_inputs / 2; b++) {
-            if (golden__elapsed(&t0) > max_seconds)
+    for (unsigned phase = 0; phase <= g->ntypes && !blk.stop && st == SG_OK; phase++) {
+        for (unsigned b = 0; b < 16 && !blk.stop && st == SG_OK && tried < max_inputs / 2; b++) {
+            if (golden__elapsed(&t0) > max_seconds) {
+                cut = true;
                 break;
+            }
             sg_value *a = sg_value_new(SG_VAL_LIST);
             if (!a)
                 goto nomem_gen;
@@ -1467,11 +1733,11 @@ static sg_status golden__properties(golden__run *g)
                 continue;
             }
             tried++;
-            st = golden__try_input(g, &ps, &seen, a, no_kwargs, &stop);
+            st = golden__block_add(g, &blk, a, no_kwargs);
         }
     }
     /* 3. mutations of the examples and random values */
-    while (!stop && st == SG_OK && tried < max_inputs && golden__elapsed(&t0) <= max_seconds) {
+    while (!blk.stop && st == SG_OK && tried < max_inputs && !(cut = golden__elapsed(&t0) > max_seconds)) {
         sg_value *a = NULL;
         bool mutate = examples.len && sg_rng_below(&gen.rng, 2) == 0;
         if (mutate) {
@@ -1492,14 +1758,29 @@ static sg_status golden__properties(golden__run *g)
             sg_value_free(a);
             continue;
         }
-        st = golden__try_input(g, &ps, &seen, a, no_kwargs, &stop);
+        st = golden__block_add(g, &blk, a, no_kwargs);
     }
+    if (st == SG_OK)
+        st = golden__block_flush(g, &blk);
+    /* Verdicts must not depend on the machine's load: a search the time cap cut short is not a
+     * pass with fewer inputs. A failure found before the cap stands. */
+    if (st == SG_OK && cut && !blk.stop)
+        golden__internal(g, "the property search hit its %.0f s time cap after %u of %u generated inputs; "
+                            "nothing was decided (raise fuzz.max_seconds or lower fuzz.max_inputs)",
+                         max_seconds, tried, max_inputs);
+    for (size_t k = 0; k < blk.n; k++)
+        sg_value_free(blk.items[k].args);
+    blk.n = 0;
     sg_value_free(no_kwargs);
     free(seen.slots);
     sg_array_free(&consts);
     sg_array_free(&examples);
     return st;
 nomem_gen:
+    for (size_t k = 0; k < blk.n; k++)
+        sg_value_free(blk.items[k].args);
+    golden__pf_clear(g);
+    golden__want_clear(g);
     sg_value_free(no_kwargs);
     free(seen.slots);
     sg_array_free(&consts);
@@ -1655,8 +1936,12 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     }
     /* (a) */
     sg_status st = SG_OK;
-    for (size_t k = 0; k < task->ncases && st == SG_OK && !g.failed_internal; k++)
+    for (size_t k = 0; k < task->ncases && st == SG_OK && !g.failed_internal; k++) {
+        if (k % 256 == 0) /* the next cases' calls, ahead in batches */
+            golden__want_cases(&g, k, k + 256 < task->ncases ? k + 256 : task->ncases);
         st = golden__run_case(&g, k);
+    }
+    golden__pf_clear(&g);
     if (st == SG_OK && !g.failed_internal && task->format == SG_TASK_HUMANEVAL)
         st = golden__run_humaneval(&g, parser);
     if (st == SG_OK && !g.failed_internal && task->format == SG_TASK_MBPP)
@@ -1675,6 +1960,10 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
             golden__internal(&g, "%s", sg_strerror(st));
     }
 done:
+    golden__pf_clear(&g);
+    golden__want_clear(&g);
+    sg_array_free(&g.pf);
+    sg_array_free(&g.want);
     if (g.inferred) {
         for (size_t k = 0; k < g.ntypes; k++)
             sg_type_free(g.types[k]);

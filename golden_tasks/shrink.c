@@ -267,9 +267,29 @@ static int shrink__together(const sg_value *args, shrink__list *out)
 
 static bool shrink__conforms(const sg_value *args, sg_type *const *types, size_t ntypes, bool options);
 
+#define SHRINK_WINDOW 16
+
+/* Announce the conforming inputs among items[from..] (up to SHRINK_WINDOW of them, at most
+ * `budget`) to prep; returns the index after the last one announced. */
+static size_t shrink__announce(sg_value *const *items, size_t len, size_t from, sg_type *const *types, size_t ntypes,
+                               bool options, uint64_t below, sg_shrink_prep prep, void *ctx, unsigned budget)
+{
+    const sg_value *win[SHRINK_WINDOW];
+    size_t n = 0, k = from;
+    for (; k < len && n < SHRINK_WINDOW && n < budget; k++) {
+        const sg_value *c = items[k];
+        if (c && (!below || sg_value_size(c) < below) && shrink__conforms(c, types, ntypes, options))
+            win[n++] = c;
+    }
+    if (prep && n > 1)
+        prep(ctx, win, n);
+    return k;
+}
+
 /* Two single steps at once, for inputs whose single steps all pass. */
 static sg_status shrink__pairs(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options,
-                               sg_shrink_pred pred, void *ctx, unsigned max_calls, unsigned *calls, bool *found)
+                               sg_shrink_pred pred, sg_shrink_prep prep, void *ctx, unsigned max_calls,
+                               unsigned *calls, bool *found)
 {
     sg_status st = SG_OK;
     shrink__list first = {0};
@@ -284,7 +304,11 @@ static sg_status shrink__pairs(sg_value **args_inout, sg_type *const *types, siz
         if (shrink__steps(first.items[a], false, &second, 0, true) < 0) {
             st = SG_ERR_NOMEM;
         }
+        size_t announced = 0;
         for (size_t b = 0; b < second.len && !*found && *calls < max_calls && st == SG_OK; b++) {
+            if (b >= announced)
+                announced = shrink__announce(second.items, second.len, b, types, ntypes, options, size0, prep, ctx,
+                                             max_calls - *calls);
             sg_value *cand = second.items[b];
             if (sg_value_size(cand) >= size0 || !shrink__conforms(cand, types, ntypes, options))
                 continue;
@@ -311,6 +335,13 @@ out:
 sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options, sg_shrink_pred pred,
                     void *ctx, unsigned max_calls, unsigned *ret_calls)
 {
+    return sg_shrink_prepared(args_inout, types, ntypes, options, pred, NULL, ctx, max_calls, ret_calls);
+}
+
+sg_status sg_shrink_prepared(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options,
+                             sg_shrink_pred pred, sg_shrink_prep prep, void *ctx, unsigned max_calls,
+                             unsigned *ret_calls)
+{
     unsigned calls = 0;
     sg_status st = SG_OK;
     bool progress = true;
@@ -326,8 +357,11 @@ sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes,
             sg_array_free(&steps);
             break;
         }
-        size_t k;
+        size_t k, announced = 0;
         for (k = 0; k < steps.len && calls < max_calls; k++) {
+            if (k >= announced)
+                announced = shrink__announce(steps.items, steps.len, k, types, ntypes, options, 0, prep, ctx,
+                                             max_calls - calls);
             sg_value *cand = steps.items[k];
             if (!shrink__conforms(cand, types, ntypes, options))
                 continue;
@@ -356,7 +390,8 @@ sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes,
             /* a local minimum of single steps: try two steps at once (a shorter string and a
              * smaller count that only fail together), smaller inputs only */
             bool found = false;
-            if ((st = shrink__pairs(args_inout, types, ntypes, options, pred, ctx, max_calls, &calls, &found)) != SG_OK)
+            if ((st = shrink__pairs(args_inout, types, ntypes, options, pred, prep, ctx, max_calls, &calls, &found)) !=
+                SG_OK)
                 break;
             progress = found;
         }

@@ -38,4 +38,13 @@ typedef sg_status (*sg_shrink_pred)(void *ctx, const sg_value *args, bool *ret_f
 sg_status sg_shrink(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options,
                     sg_shrink_pred pred, void *ctx, unsigned max_calls, unsigned *ret_calls);
 
+/* Told which inputs the predicate is about to be asked about, in order (it may compute them
+ * ahead, in one batch); it may still be asked about only the first few. Best effort: no error. */
+typedef void (*sg_shrink_prep)(void *ctx, const sg_value *const *args, size_t n);
+
+/* sg_shrink, announcing the next inputs to `prep` (NULL: none) before asking `pred`. */
+sg_status sg_shrink_prepared(sg_value **args_inout, sg_type *const *types, size_t ntypes, bool options,
+                             sg_shrink_pred pred, sg_shrink_prep prep, void *ctx, unsigned max_calls,
+                             unsigned *ret_calls);
+
 #endif

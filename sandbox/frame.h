@@ -39,6 +39,8 @@ enum sg_frame_tag {
     SG_TAG_PEAK_RSS = 'p',    /* the zygote's claim about its call child, in KiB */
     SG_TAG_CODE = 'x',        /* request: the call's source text */
     SG_TAG_CPU_MS = 'u',      /* request: the call's CPU limit */
+    SG_TAG_ITEMS = 'n',       /* request: the code holds this many NUL-separated items (a batch);
+                                 result: the item index a result frame belongs to */
 };
 
 #define SG_FRAME_MAX_BODY (1u << 20)

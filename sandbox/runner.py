@@ -1,5 +1,5 @@
 # snipgate in-sandbox runner: the only Python in snipgate. It is embedded into the binary and
-# started as `/usr/bin/python3 -I -S -B -u -c BOOT` *inside* the sandbox, after every isolation layer
+# started as `/usr/bin/python3 -s -S -B -u -c BOOT (PYTHONHASHSEED=0)` *inside* the sandbox, after every isolation layer
 # is in force. It is NOT trusted: the candidate runs in this same process and may rewrite anything
 # here. Everything it reports is a claim that the supervisor judges (see docs/sandbox.md).
 #
@@ -271,6 +271,8 @@ def serve(mod, req):
     while req is not None:
         cpu = int(req.get("u", "0"))
         cid = req.get("i", "")
+        batch = "n" in req
+        items = req.get("x", "").split("\0") if batch else [req.get("x", "")]
         pid = fork()
         if pid == 0:
             try:
@@ -279,20 +281,27 @@ def serve(mod, req):
                 os.closerange(3, RES_FD)  # REQ_FD among them
                 os.closerange(RES_FD + 1, 1 << 16)
                 os.chdir("/tmp")
-                if cpu > 0:
-                    secs = (cpu + 999) // 1000
+                if cpu > 0:  # a backstop only: the supervisor measures and enforces per item
+                    secs = (cpu * len(items) + 999) // 1000
                     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
                     if hard != resource.RLIM_INFINITY and secs >= hard:
                         secs = hard - 1
                     setrlimit(resource.RLIMIT_CPU, (secs, hard))
-                fields = _run_call(req.get("x", ""), mod.__dict__)
-            except BaseException as e:
-                fields = _format_exception(e)
-            _flush()
-            try:
-                _send(fields + [("i", cid)])
-            finally:
-                exit_(0)
+            except BaseException:
+                exit_(1)
+            # A batch: the items run one after another in this one child; each result frame
+            # names its item, so the supervisor can attribute time and output to it.
+            for n, text in enumerate(items):
+                try:
+                    fields = _run_call(text, mod.__dict__)
+                except BaseException as e:
+                    fields = _format_exception(e)
+                _flush()
+                try:
+                    _send(fields + [("i", cid)] + ([("n", n)] if batch else []))
+                except BaseException:
+                    exit_(1)
+            exit_(0)
         _, status, ru = wait4(pid, 0)
         _send([("k", "done"), ("i", cid), ("p", ru.ru_maxrss)])
         req = _recv()

@@ -64,6 +64,7 @@ void sg_sandbox_interrupt(void)
  */
 #define WORKER_BOOT \
     "import posix,marshal,sys\n" \
+    "sys.path[:]=[p for p in sys.path if p]\n" \
     "B=posix.read(3,1<<20);n=int.from_bytes(B[4:8],'little');RUNNER_SRC=B[8+n:];RUNNER_LATER=None\n" \
     "try:\n" \
     " if not n or B[:4]!=sys.modules['_frozen_importlib_external'].MAGIC_NUMBER:raise ValueError\n" \
@@ -125,6 +126,19 @@ struct sg_worker {
     uint64_t call_cpu_ms;
     bool wait_held;        /* the zygote's wait4 is held until the call child's exit is read */
     uint64_t wait_held_id;
+    /* A batch (sg_worker_call_batch): the items run one after another in the call child. Item j
+     * is judged `ok` only once the supervisor sees the child go on (item j+1's frame) or exit
+     * cleanly; time, CPU, output and memory-limit hits are measured between item frames. */
+    size_t batch_n;        /* 0: a plain call */
+    size_t batch_next;     /* the item whose frame comes next */
+    sg_outcome **batch_out;
+    sg_status batch_err;
+    bool pend_valid;       /* item batch_next-1 has its frame and awaits what comes next */
+    struct sg_frame pend_frame;
+    struct worker_buf pend_out, pend_err;
+    uint64_t pend_cpu_ms, pend_wall_ms;
+    bool pend_mem_hit;
+    uint64_t item_cpu_base_ms, item_start_ns, item_deadline_ns, item_wall_ms;
     /* CPU accounting of the phase (trusted: /proc of the zygote and its child, or pid 1) */
     uint64_t cpu_base_ticks;
     uint64_t next_cpu_check_ns;
@@ -138,8 +152,14 @@ struct sg_worker {
     sg_outcome *import_outcome;
 };
 
+/* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
+ * str and bytes hashing, hence set and dict-of-set iteration order, is the same in every run and
+ * in the candidate's and the reference's workers, so verdicts that compare them are
+ * deterministic (Mbpp/2 returns tuple(set(a) & set(b))). The interpreter runs with -s -S, not
+ * -I (which would ignore PYTHONHASHSEED): with this environment that is the same isolation, and
+ * the bootstrap drops the current directory from sys.path as -I would. */
 static const char *const worker__env[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/tmp",
-                                          "TMPDIR=/tmp", NULL};
+                                          "TMPDIR=/tmp", "PYTHONHASHSEED=0", NULL};
 
 const char *sg_stage_name(enum sg_stage stage)
 {
@@ -318,6 +338,82 @@ static void worker__take_frame(struct sg_frame *dst, struct sg_frame *src)
     memset(src, 0, sizeof *src);
 }
 
+static uint64_t worker__phase_cpu_ms(struct sg_worker *w);
+
+/* The facts of a finished batch item (or of the last one, with the final facts in `f`). */
+static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts *f, const struct worker_buf *out,
+                               const struct worker_buf *err)
+{
+    f->is_call = true;
+    f->memory_mechanism = w->cg.mech;
+    f->tasks_mechanism = w->cg.tasks_mech;
+    sg_status st = sg_outcome_build(f, &w->limits, out->data, out->len, out->truncated, err->data, err->len,
+                                    err->truncated, &w->batch_out[idx]);
+    if (st != SG_OK && w->batch_err == SG_OK) {
+        w->batch_err = st;
+        worker__kill(w);
+    }
+}
+
+/* The pending item went on to the next one: it ended cleanly, as far as the supervisor saw. */
+static void worker__batch_settle_pending(struct sg_worker *w)
+{
+    if (!w->pend_valid)
+        return;
+    struct sg_facts f;
+    memset(&f, 0, sizeof f);
+    f.result = &w->pend_frame;
+    f.have_status = true;
+    f.wstatus = 0;
+    f.cpu_ms = w->pend_cpu_ms;
+    f.wall_ms = w->pend_wall_ms;
+    f.mem_limit_hit = w->pend_mem_hit;
+    worker__batch_emit(w, w->batch_next - 1, &f, &w->pend_out, &w->pend_err);
+    sg_frame_clear(&w->pend_frame);
+    w->pend_valid = false;
+}
+
+/* Trust boundary: the result frame of batch item `batch_next` (any other index is a protocol
+ * error). Output written before the frame belongs to the item (the runner flushes first). */
+static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
+{
+    char want[24];
+    snprintf(want, sizeof want, "%zu", w->batch_next);
+    const char *n = sg_frame_get(f, SG_TAG_ITEMS, NULL);
+    if (!n || strcmp(n, want) || w->batch_next >= w->batch_n) {
+        worker__protocol_error(w);
+        return;
+    }
+    if (w->out_fd >= 0)
+        worker__read_output(w, &w->out_fd, &w->out);
+    if (w->err_fd >= 0)
+        worker__read_output(w, &w->err_fd, &w->err);
+    if (w->killed)
+        return; /* an output limit: judged at the end, on this item */
+    worker__batch_settle_pending(w);
+    uint64_t now = worker__now_ns();
+    uint64_t cpu = worker__phase_cpu_ms(w);
+    uint64_t hits = sg_cgroup_limit_hits(&w->cg);
+    worker__take_frame(&w->pend_frame, f);
+    struct worker_buf t = w->pend_out;
+    w->pend_out = w->out;
+    w->out = t;
+    t = w->pend_err;
+    w->pend_err = w->err;
+    w->err = t;
+    worker__buf_reset(&w->out, w->limits.stdout_bytes);
+    worker__buf_reset(&w->err, w->limits.stderr_bytes);
+    w->pend_cpu_ms = cpu > w->item_cpu_base_ms ? cpu - w->item_cpu_base_ms : 0;
+    w->pend_wall_ms = (now - w->item_start_ns) / 1000000u;
+    w->pend_mem_hit = hits > w->limit_hits_at_phase_start;
+    w->pend_valid = true;
+    w->batch_next++;
+    w->item_cpu_base_ms = cpu;
+    w->item_start_ns = now;
+    w->item_deadline_ns = now + w->item_wall_ms * 1000000ull;
+    w->limit_hits_at_phase_start = hits;
+}
+
 /* Trust boundary: a frame from the sandbox. Only kinds expected in this phase are accepted. */
 static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct sg_frame *f)
 {
@@ -332,7 +428,9 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
     }
     bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") ||
                        !strcmp(k, ph == PHASE_IMPORT ? "ready" : "ok");
-    if (ph != PHASE_FINISH && result_kind && !w->have_result) {
+    if (ph == PHASE_CALL && w->batch_n && result_kind) {
+        worker__batch_item(w, f);
+    } else if (ph != PHASE_FINISH && result_kind && !w->have_result) {
         worker__take_frame(&w->result, f);
         w->have_result = true;
     } else if (ph == PHASE_CALL && !strcmp(k, "done") && !w->have_done) {
@@ -734,6 +832,8 @@ static uint64_t worker__check_cpu(struct sg_worker *w, uint64_t now)
     if (!w->alive || w->killed || w->zygote_pid <= 0 || !w->limits.cpu_ms)
         return now + 50000000ull;
     uint64_t used = worker__phase_cpu_ms(w);
+    if (w->batch_n)
+        used = used > w->item_cpu_base_ms ? used - w->item_cpu_base_ms : 0;
     if (used > w->limits.cpu_ms) {
         w->facts.cpu_timeout = true;
         w->facts.cpu_ms = used;
@@ -751,6 +851,8 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
 {
     while (!worker__phase_done(w, ph)) {
         uint64_t now = worker__now_ns();
+        if (ph == PHASE_CALL && w->batch_n)
+            deadline_ns = w->item_deadline_ns; /* the wall limit holds per item */
         if (worker__interrupted && !w->killed) {
             w->interrupted = true;
             worker__kill(w);
@@ -902,7 +1004,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
              (unsigned long long)tmp);
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
-    char *argv[] = {(char *)w->sb->interpreter, "-I", "-S", "-B", "-u", "-c", WORKER_BOOT,
+    char *argv[] = {(char *)w->sb->interpreter, "-s", "-S", "-B", "-u", "-c", WORKER_BOOT,
                     w->as_main ? "1" : "0", NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;
@@ -1050,8 +1152,11 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
         /* The call child's exit as we read it ourselves; the zygote's report (the done frame)
          * only contributes the peak RSS figure, which judges nothing. */
         f->wstatus = w->call_wstatus;
-        if (!f->cpu_timeout)
+        if (!f->cpu_timeout) {
             f->cpu_ms = w->call_exit_seen ? w->call_cpu_ms : worker__phase_cpu_ms(w);
+            if (w->batch_n) /* the last item judged: its own CPU, since the previous item frame */
+                f->cpu_ms = f->cpu_ms > w->item_cpu_base_ms ? f->cpu_ms - w->item_cpu_base_ms : 0;
+        }
         const char *p = w->have_done ? sg_frame_get(&w->done, SG_TAG_PEAK_RSS, NULL) : NULL;
         f->peak_rss_kb = p ? strtoull(p, NULL, 10) : 0;
     } else if (w->have_exit_report && !w->alive) {
@@ -1262,27 +1367,51 @@ static int worker__write_request(int fd, const unsigned char *p, size_t len)
 }
 
 
-sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits *limits,
-                         sg_outcome **ret_outcome, sg_diag *diag)
+/* The import failed: every item gets its outcome. */
+static sg_status worker__copy_import(sg_worker *w, sg_outcome **outs, size_t n, size_t *ret_done)
 {
-    sg_diag local;
-    diag = worker__diag(diag, &local);
-    if (!w || !code || !ret_outcome)
-        return SG_ERR_INVALID_ARG;
-    size_t len = strlen(code);
-    if (len > WORKER_MAX_CALL) {
-        snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
-        return SG_ERR_INVALID_ARG;
+    for (size_t i = 0; i < n; i++) {
+        sg_status st = sg_outcome_copy(w->import_outcome, &outs[i]);
+        if (st != SG_OK) {
+            for (size_t j = 0; j < i; j++) {
+                sg_outcome_free(outs[j]);
+                outs[j] = NULL;
+            }
+            return st;
+        }
+    }
+    *ret_done = n;
+    return SG_OK;
+}
+
+/*
+ * One call child for `n` texts (n == 1 and !batch: a plain call). On SG_OK, outs[0..*ret_done)
+ * hold outcomes: every item up to the first that did not end cleanly (that one included).
+ */
+static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, bool batch,
+                              const sg_sandbox_limits *limits, sg_outcome **outs, size_t *ret_done,
+                              sg_diag *diag)
+{
+    *ret_done = 0;
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!codes[i])
+            return SG_ERR_INVALID_ARG;
+        len += strlen(codes[i]) + (i ? 1 : 0);
+        if (len > WORKER_MAX_CALL) {
+            snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
+            return SG_ERR_INVALID_ARG;
+        }
     }
     /* An import that failed fails every call the same way; a killed sandbox restarts. */
     if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
-        return sg_outcome_copy(w->import_outcome, ret_outcome);
+        return worker__copy_import(w, outs, n, ret_done);
     if (!w->alive || !w->ready) {
         sg_status st = worker__boot(w, diag);
         if (st != SG_OK)
             return st;
         if (!w->ready)
-            return sg_outcome_copy(w->import_outcome, ret_outcome);
+            return worker__copy_import(w, outs, n, ret_done);
     }
     sg_status rst = worker__tmp_reset_wait(w, diag);
     if (rst != SG_OK)
@@ -1295,35 +1424,132 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
     w->limits.stdout_bytes = l->stdout_bytes;
     w->limits.stderr_bytes = l->stderr_bytes;
 
-    unsigned char buf[WORKER_MAX_CALL + 64];
-    char num[24], id[16];
+    char *text = malloc(len + 1);
+    unsigned char *req = malloc(WORKER_MAX_CALL + 96);
+    if (!text || !req) {
+        free(text);
+        free(req);
+        w->limits = saved;
+        return SG_ERR_NOMEM;
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            text[off++] = '\0';
+        size_t k = strlen(codes[i]);
+        memcpy(text + off, codes[i], k);
+        off += k;
+    }
+    char num[24], id[16], items[24];
     snprintf(num, sizeof num, "%llu", (unsigned long long)cpu);
+    snprintf(items, sizeof items, "%zu", n);
     w->call_id++;
     snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
-    size_t n = 4;
-    if (sg_frame_put(buf, sizeof buf, &n, SG_TAG_CODE, code, len) < 0 ||
-        sg_frame_put(buf, sizeof buf, &n, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
-        sg_frame_put(buf, sizeof buf, &n, SG_TAG_CALL_ID, id, strlen(id)) < 0) {
+    size_t rn = 4;
+    int bad = sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_CODE, text, len) < 0 ||
+              sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
+              sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_CALL_ID, id, strlen(id)) < 0 ||
+              (batch && sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_ITEMS, items, strlen(items)) < 0);
+    free(text);
+    if (bad) {
+        free(req);
         w->limits = saved;
         return SG_ERR_INTERNAL;
     }
-    sg_frame_seal(buf, n);
+    sg_frame_seal(req, rn);
 
     worker__phase_begin(w, PHASE_CALL);
     uint64_t began = worker__now_ns();
+    if (batch) {
+        w->batch_n = n;
+        w->batch_next = 0;
+        w->batch_out = outs;
+        w->batch_err = SG_OK;
+        w->pend_valid = false;
+        w->item_cpu_base_ms = 0;
+        w->item_start_ns = began;
+        w->item_wall_ms = l->wall_ms;
+        w->item_deadline_ns = began + l->wall_ms * 1000000ull;
+    }
     w->fork_budget = 1;
-    if (worker__write_request(w->req_fd, buf, n) < 0)
+    if (worker__write_request(w->req_fd, req, rn) < 0)
         worker__protocol_error(w); /* the zygote stopped reading: it is broken */
+    free(req);
     worker__pump(w, PHASE_CALL, began + l->wall_ms * 1000000ull);
     w->fork_budget = 0;
+    sg_status st = SG_OK;
     if (w->interrupted) {
-        w->limits = saved;
-        return worker__interrupted_error(w, diag);
+        st = worker__interrupted_error(w, diag);
+    } else if (!batch) {
+        st = worker__outcome(w, true, began, &outs[0]);
+        if (st == SG_OK)
+            *ret_done = 1;
+    } else {
+        /* Every item with a frame before the last one went on: settled already, or now. The last
+         * item (or the one that never sent its frame) gets the final facts. */
+        size_t last = w->batch_next;
+        if (w->pend_valid && w->batch_next < n) {
+            worker__batch_settle_pending(w);
+        } else if (w->pend_valid) {
+            last = w->batch_next - 1;
+            worker__take_frame(&w->result, &w->pend_frame);
+            w->have_result = true;
+            struct worker_buf t = w->out;
+            w->out = w->pend_out;
+            w->pend_out = t;
+            t = w->err;
+            w->err = w->pend_err;
+            w->pend_err = t;
+            w->item_cpu_base_ms -= w->pend_cpu_ms; /* its CPU counts from its own start */
+            w->item_start_ns -= w->pend_wall_ms * 1000000ull;
+            w->pend_valid = false;
+        }
+        st = w->batch_err;
+        if (st == SG_OK)
+            st = worker__outcome(w, true, w->item_start_ns, &outs[last]);
+        if (st == SG_OK) {
+            *ret_done = last + 1;
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                sg_outcome_free(outs[i]);
+                outs[i] = NULL;
+            }
+        }
+        sg_frame_clear(&w->pend_frame);
+        w->pend_valid = false;
+        w->batch_n = 0;
+        w->batch_out = NULL;
     }
-    sg_status st = worker__outcome(w, true, began, ret_outcome);
     w->limits = saved;
-    worker__tmp_reset_begin(w); /* for the next call, while the caller looks at this one */
+    if (st == SG_OK)
+        worker__tmp_reset_begin(w); /* for the next call, while the caller looks at this one */
     return st;
+}
+
+sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits *limits,
+                         sg_outcome **ret_outcome, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !code || !ret_outcome)
+        return SG_ERR_INVALID_ARG;
+    size_t done = 0;
+    *ret_outcome = NULL;
+    return worker__call(w, &code, 1, false, limits, ret_outcome, &done, diag);
+}
+
+sg_status sg_worker_call_batch(sg_worker *w, const char *const *codes, size_t n,
+                               const sg_sandbox_limits *limits, sg_outcome **ret_outcomes, size_t *ret_done,
+                               sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !codes || !n || !ret_outcomes || !ret_done)
+        return SG_ERR_INVALID_ARG;
+    *ret_done = 0;
+    for (size_t i = 0; i < n; i++)
+        ret_outcomes[i] = NULL;
+    return worker__call(w, codes, n, true, limits, ret_outcomes, ret_done, diag);
 }
 
 sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag)
@@ -1350,6 +1576,9 @@ void sg_worker_free(sg_worker *w)
     worker__buf_free(&w->out);
     worker__buf_free(&w->err);
     worker__buf_free(&w->res);
+    worker__buf_free(&w->pend_out);
+    worker__buf_free(&w->pend_err);
+    sg_frame_clear(&w->pend_frame);
     sg_frame_clear(&w->result);
     sg_frame_clear(&w->done);
     sg_outcome_free(w->import_outcome);

@@ -360,7 +360,7 @@ TASKS = [
         ],
         properties=[P("no_raise"), P("returns_type")],
         timeout=1,
-        fuzz={"max_inputs": 1000, "max_seconds": 1},
+        fuzz={"max_inputs": 1000},
         tags=TAGS,
     ),
     task(

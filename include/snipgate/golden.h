@@ -103,7 +103,8 @@ typedef struct sg_golden_opts {
     bool has_seed;            /* seed: else the task's fuzz.seed, else 0x5eed */
     uint64_t seed;
     unsigned max_inputs;      /* 0: the task's fuzz.max_inputs (default 300) */
-    double max_seconds;       /* 0: the task's fuzz.max_seconds (default 2) */
+    double max_seconds;       /* 0: the task's fuzz.max_seconds (default 30): a cap on the property
+                                 search; hitting it is an error verdict, never a pass on fewer inputs */
     unsigned max_shrink_calls;/* default 1500 */
     double max_shrink_seconds;/* default 10 */
     bool no_properties;       /* skip stage (b)/(c) */

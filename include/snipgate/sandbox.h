@@ -205,6 +205,21 @@ SG_API sg_status sg_worker_call(sg_worker *worker, const char *code, const sg_sa
                                 sg_outcome **ret_outcome, sg_diag *diag);
 
 /*
+ * Run `n` call texts one after another in ONE fresh child forked from the worker (they share
+ * that child's state, as the asserts of a test file share a process; not the worker's, which
+ * stays as the import left it). Each item has the CPU and wall limits of `limits`, measured by
+ * the supervisor between the items' result frames; output is attributed to the item that wrote
+ * it. An item is `ok` only once the supervisor sees the child go on to the next item or exit
+ * cleanly. Fills ret_outcomes[0 .. *ret_done): every item up to and including the first one that
+ * did not end cleanly (a timeout, a crash, a forbidden system call, os._exit); the rest did not
+ * run (their slots stay NULL): call them again. Up to SG_WORKER_MAX_CALL_BYTES of text in all
+ * (one byte of separator between items). Fails like sg_worker_call; on failure every slot is NULL.
+ */
+SG_API sg_status sg_worker_call_batch(sg_worker *worker, const char *const *codes, size_t n,
+                                      const sg_sandbox_limits *limits, sg_outcome **ret_outcomes,
+                                      size_t *ret_done, sg_diag *diag);
+
+/*
  * Let the interpreter exit (end of input) and wait for it, adding what it did on the way out
  * (atexit handlers, buffered output, its exit status) to `*ret_outcome`, a copy of the import
  * outcome updated with the final facts. Used by `snipgate run` without --call. The worker is

@@ -675,6 +675,135 @@ static void test_worker_call_exit_observed(void **state)
     sg_worker_free(w);
 }
 
+/* A batch runs its items in one child, in order; each has its own result, output and limits. */
+static sg_outcome *batch_outs[8];
+
+static size_t batch(sg_worker *w, const char *const *codes, size_t n, uint64_t cpu_ms)
+{
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 3000;
+    lim.cpu_ms = cpu_ms;
+    size_t done = 99;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_call_batch(w, codes, n, &lim, batch_outs, &done, &d) != SG_OK)
+        fail_msg("batch: %s", d.message);
+    assert_true(done >= 1 && done <= n);
+    for (size_t i = done; i < n; i++)
+        assert_null(batch_outs[i]);
+    return done;
+}
+
+static void batch_free(size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sg_outcome_free(batch_outs[i]);
+        batch_outs[i] = NULL;
+    }
+}
+
+static void test_worker_batch(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = worker_of(worker_src, NULL);
+    const char *const ok[] = {"f(1, 2)", "print('two')\nx = 2", "boom()", "grow()", "grow()"};
+    assert_int_equal(batch(w, ok, 5, 1000), 5);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_OK);
+    assert_string_equal(sg_outcome_info_get(batch_outs[0])->value_repr, "3");
+    assert_string_equal(sg_outcome_info_get(batch_outs[0])->stdout_data, "");
+    assert_string_equal(sg_outcome_info_get(batch_outs[1])->stdout_data, "two\n");
+    assert_int_equal(sg_outcome_info_get(batch_outs[2])->kind, SG_OUTCOME_EXCEPTION);
+    assert_string_equal(sg_outcome_info_get(batch_outs[2])->exc_type, "KeyError");
+    /* the items share their child (as the asserts of one test file share a process) ... */
+    assert_string_equal(sg_outcome_info_get(batch_outs[3])->value_repr, "1");
+    assert_string_equal(sg_outcome_info_get(batch_outs[4])->value_repr, "2");
+    batch_free(5);
+    /* ... but never the worker's state: the next batch starts from the import again */
+    const char *const again[] = {"grow()"};
+    assert_int_equal(batch(w, again, 1, 1000), 1);
+    assert_string_equal(sg_outcome_info_get(batch_outs[0])->value_repr, "1");
+    batch_free(1);
+    sg_worker_free(w);
+}
+
+/* The first item that does not end cleanly ends the batch: its outcome is the supervisor's
+ * (a CPU limit per item, a death, a forbidden call); the items after it did not run. */
+static void test_worker_batch_stops_at_failure(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = worker_of(worker_src, NULL);
+    const char *const spin[] = {"f(1, 1)", "spin()", "f(2, 2)"};
+    assert_int_equal(batch(w, spin, 3, 200), 2);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_OK);
+    assert_int_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_TIMEOUT);
+    assert_true(sg_outcome_info_get(batch_outs[1])->cpu_ms >= 200);
+    batch_free(3);
+    /* each item has the whole limit: 4 items of ~120 ms CPU pass a 200 ms per-item limit */
+    const char *const busy[] = {"sum(range(2_000_000))", "sum(range(2_000_000))", "sum(range(2_000_000))",
+                                "sum(range(2_000_000))"};
+    size_t n = batch(w, busy, 4, 400);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(sg_outcome_info_get(batch_outs[i])->kind, SG_OUTCOME_OK);
+    assert_int_equal(n, 4);
+    batch_free(4);
+    const char *const die[] = {"f(1, 1)", "os._exit(0)", "f(2, 2)"};
+    assert_int_equal(batch(w, die, 3, 1000), 2);
+    assert_int_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_EXCEPTION);
+    assert_null(sg_outcome_info_get(batch_outs[1])->value_repr);
+    batch_free(3);
+    const char *const net[] = {"net()", "f(2, 2)"};
+    assert_int_equal(batch(w, net, 2, 1000), 1);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_FORBIDDEN_SYSCALL);
+    batch_free(2);
+    /* a frame forged for a later item (with the real call id, found in the runner's frame) is a
+     * protocol error, never that item's result */
+    const char *const forge[] = {
+        "import posix, sys\n"
+        "fr = sys._getframe()\n"
+        "while 'cid' not in fr.f_locals: fr = fr.f_back\n"
+        "def fld(t, v): v = v.encode(); return t.encode() + len(v).to_bytes(4, 'little') + v\n"
+        "b = fld('k', 'ok') + fld('r', '99') + fld('i', fr.f_locals['cid']) + fld('n', '2')\n"
+        "posix.write(6, len(b).to_bytes(4, 'little') + b)",
+        "f(2, 2)", "f(3, 3)"};
+    size_t fn = batch(w, forge, 3, 1000);
+    assert_int_equal(fn, 1);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_EXCEPTION);
+    batch_free(3);
+    const char *const last[] = {"f(3, 3)"};
+    assert_int_equal(batch(w, last, 1, 1000), 1);
+    assert_string_equal(sg_outcome_info_get(batch_outs[0])->value_repr, "6");
+    batch_free(1);
+    sg_worker_free(w);
+}
+
+/* String hashing is the same in every worker (PYTHONHASHSEED=0): set order, hence results that
+ * the golden stage compares between two workers, does not depend on the run. */
+static void test_worker_hash_seed_fixed(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    char first[64] = "";
+    for (int k = 0; k < 2; k++) {
+        sg_worker *w = worker_of(worker_src, NULL);
+        sg_outcome *o = NULL;
+        const sg_outcome_info *i = call(w, "(hash('snipgate'), '' in __import__('sys').path)", &o);
+        assert_int_equal(i->kind, SG_OUTCOME_OK);
+        assert_non_null(strstr(i->value_repr, "False)")); /* no current directory on sys.path */
+        if (k == 0)
+            snprintf(first, sizeof first, "%s", i->value_repr);
+        else
+            assert_string_equal(first, i->value_repr);
+        sg_outcome_free(o);
+        sg_worker_free(w);
+    }
+}
+
 static void test_bad_interpreter(void **state)
 {
     (void)state;
@@ -739,6 +868,9 @@ int main(void)
         cmocka_unit_test(test_worker_calls_share_no_descriptors),
         cmocka_unit_test(test_worker_stale_frame_dropped),
         cmocka_unit_test(test_worker_call_exit_observed),
+        cmocka_unit_test(test_worker_batch),
+        cmocka_unit_test(test_worker_hash_seed_fixed),
+        cmocka_unit_test(test_worker_batch_stops_at_failure),
         cmocka_unit_test(test_bad_interpreter),
     };
     int failed = cmocka_run_group_tests_name("kernel-free", pure, NULL, NULL);

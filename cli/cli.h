@@ -64,10 +64,9 @@ enum {
         {"whole-program", no_argument, NULL, SG_OPT_WHOLE_PROGRAM},                                     \
         {"interpreter", required_argument, NULL, SG_OPT_INTERPRETER}
 
-/* The default property budget of the CLI: generated inputs, and seconds of generation per run
- * (a task's own `fuzz` settings count when they are smaller). */
+/* The default property budget of the CLI: generated inputs per run (the task's own
+ * `fuzz.max_inputs` when it is smaller). The time cap stays the task's `fuzz.max_seconds`. */
 #define SG_CLI_BUDGET_INPUTS 200u
-#define SG_CLI_BUDGET_SECONDS 1.0
 
 typedef struct sg_cli_golden {
     const char *suite_path;  /* --suite */
@@ -85,14 +84,14 @@ void sg_cli_golden_init(sg_cli_golden *g);
 /* Handle one stage-3 option (code `c`, value `arg`). Returns 0, or an exit code after printing
  * the error. */
 int sg_cli_golden_opt(const char *verb, sg_cli_golden *g, int c, const char *arg);
-/* Parse a --property-budget value: "N" generated inputs, "Ts" or "Tms" seconds, or both
- * ("200,1.5s"). Returns 0 or -1. */
+/* Parse a --property-budget value: "N" generated inputs, "Ts" or "Tms" the time cap of the
+ * search, or both ("200,10s"). Returns 0 or -1. */
 int sg_cli_parse_budget(const char *s, unsigned *ret_inputs, double *ret_seconds);
 /* Load a suite file; prints the loader's message (FILE:LINE: FIELD: reason) and returns an exit
  * code (2 for a bad or unreadable file, 3 out of memory) on failure. */
 int sg_cli_load_suite(const char *verb, const char *path, sg_golden_suite **ret);
-/* The options the engine gets for one task: the CLI's default budget unless --property-budget
- * was given, never more than the task's own fuzz budget. */
+/* The options the engine gets for one task: the CLI's default number of inputs (never more
+ * than the task's own) unless --property-budget was given. */
 void sg_cli_golden_task_opts(const sg_cli_golden *g, const sg_golden_task *task, sg_golden_opts *ret);
 
 /* SIGTERM, SIGINT, SIGHUP stop every sandbox (sg_sandbox_interrupt) and are remembered;

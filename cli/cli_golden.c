@@ -105,8 +105,8 @@ int sg_cli_golden_opt(const char *verb, sg_cli_golden *g, int c, const char *arg
     case SG_OPT_BUDGET:
         if (sg_cli_parse_budget(arg, &g->opts.max_inputs, &g->opts.max_seconds)) {
             sg_cli_error(verb,
-                         "--property-budget must be N (generated inputs, 1..100000), T with a unit (1.5s, 500ms; at "
-                         "most 600s) or both, N,T (got '%s')",
+                         "--property-budget must be N (generated inputs, 1..100000), T (a time cap with its unit: "
+                         "20s, 500ms; at most 600s) or both, N,T (got '%s')",
                          arg);
             return SG_EXIT_USAGE;
         }
@@ -120,17 +120,15 @@ int sg_cli_golden_opt(const char *verb, sg_cli_golden *g, int c, const char *arg
 void sg_cli_golden_task_opts(const sg_cli_golden *g, const sg_golden_task *task, sg_golden_opts *ret)
 {
     *ret = g->opts;
-    unsigned task_inputs = 0;
-    double task_seconds = 0;
-    sg_golden_task_fuzz_budget(task, &task_inputs, &task_seconds);
     if (!g->budget_given) {
-        /* the CLI's default, or the task's own budget when it is smaller */
+        /* the CLI's default number of inputs, or the task's own when it is smaller; the time cap
+         * stays the task's (hitting it is an error verdict, so it is no budget to lower) */
+        unsigned task_inputs = 0;
+        sg_golden_task_fuzz_budget(task, &task_inputs, NULL);
         ret->max_inputs = task_inputs && task_inputs < SG_CLI_BUDGET_INPUTS ? task_inputs : SG_CLI_BUDGET_INPUTS;
-        ret->max_seconds =
-            task_seconds > 0 && task_seconds < SG_CLI_BUDGET_SECONDS ? task_seconds : SG_CLI_BUDGET_SECONDS;
-    } else {
-        /* a budget given in only one unit leaves the other to the task (0: the engine asks it) */
+        ret->max_seconds = 0;
     }
+    /* a budget given in one unit only leaves the other to the task (0: the engine asks it) */
 }
 
 int sg_cli_load_suite(const char *verb, const char *path, sg_golden_suite **ret)

@@ -86,8 +86,8 @@ SG_API bool sg_golden_task_completes_prompt(const sg_golden_task *task);
 /* The candidate program for a completion: prompt + completion when the task completes its
  * prompt, else the completion. Malloc'd (free() it), NULL when out of memory. */
 SG_API char *sg_golden_task_candidate_source(const sg_golden_task *task, const char *completion);
-/* The task's own budget for generated inputs (its `fuzz.max_inputs`, `fuzz.max_seconds`;
- * defaults 300 and 2). */
+/* The task's own budget for generated inputs: its `fuzz.max_inputs` (default 300) and the time
+ * cap of that search, `fuzz.max_seconds` (default 30; hitting it is an error verdict). */
 SG_API void sg_golden_task_fuzz_budget(const sg_golden_task *task, unsigned *ret_inputs, double *ret_seconds);
 /* Number of lines the prompt puts before a completion in sg_golden_task_candidate_source's
  * program (0 when the task does not complete its prompt). */

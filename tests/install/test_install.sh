@@ -13,7 +13,7 @@ PREFIX=$TMP/prefix
 cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
 LIBDIR=$(cd "$(dirname "$(find "$PREFIX" -name snipgate.pc | head -n 1)")/.." && pwd)
 [ -f "$LIBDIR/pkgconfig/snipgate.pc" ] || { echo "FAIL: no snipgate.pc installed"; exit 1; }
-for f in bin/snipgate include/snipgate/snipgate.h include/snipgate/sandbox.h include/snipgate/version.h; do
+for f in bin/snipgate include/snipgate/snipgate.h include/snipgate/sandbox.h include/snipgate/golden.h include/snipgate/version.h; do
     [ -e "$PREFIX/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 ls "$LIBDIR"/libsnipgate.so.0 "$LIBDIR"/libsnipgate.a >/dev/null

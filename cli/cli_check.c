@@ -25,6 +25,7 @@ typedef struct check__opts {
     int color; /* -1 auto */
     /* stage 3: with --task or --tests, each file that passes the static gate runs on the task */
     sg_cli_golden golden;
+    bool stdin_used;           /* an input is "-" */
     const sg_golden_task *task;
     const char *task_label;
     sg_golden_opts gopts;
@@ -438,6 +439,10 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
         sg_cli_error("check", "--completion needs a task with a prompt (--task), not --tests");
         return SG_EXIT_USAGE;
     }
+    if (g->tests_path && !strcmp(g->tests_path, "-") && co->stdin_used) {
+        sg_cli_error("check", "stdin (-) cannot be both an input and the --tests file");
+        return SG_EXIT_USAGE;
+    }
     if (g->tests_path) {
         sg_diag d;
         sg_diag_init(&d);
@@ -500,6 +505,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
         co->opts.input_kind = SG_INPUT_PYTHON; /* a completion is Python text, whatever its name */
     }
     sg_cli_golden_task_opts(g, co->task, &co->gopts);
+    co->gopts.keep_passing = true; /* the verdict lists every case, passing ones too */
     return 0;
 }
 
@@ -644,6 +650,8 @@ int sg_cli_check(int argc, char **argv)
         sg_cli_error("check", "no input given (a file, a directory, or - for stdin; see --help)");
         goto out_free;
     }
+    for (int i = optind; i < argc; i++)
+        co.stdin_used |= !strcmp(argv[i], "-");
     if ((rc = check__load_task(&co, &suite)))
         goto out_free;
     rc = SG_EXIT_USAGE;

@@ -456,10 +456,20 @@ static json_t *render__golden_json(const sg_report *rep)
     const sg_golden_result *g = rep->golden;
     bool failed = false;
     json_t *fails = render__check(&failed, json_array());
+    json_t *all = render__check(&failed, json_array());
     json_t *cx = json_null();
     const sg_golden_case_result *cxc = sg_golden_result_counterexample(g);
     for (size_t k = 0; k < sg_golden_result_count(g); k++) {
         const sg_golden_case_result *c = sg_golden_result_case(g, k);
+        /* every recorded case, passing ones included (the engine records those on request) */
+        if (c->kind != SG_GCASE_PROPERTY)
+            render__append(&failed, all,
+                           json_pack("{s:s, s:I, s:o, s:o, s:b, s:o, s:o, s:o}", "kind",
+                                     sg_golden_case_kind_name(c->kind), "index", (json_int_t)c->index, "name",
+                                     render__str_or_null(c->name), "input", render__str_or_null(c->input), "passed",
+                                     c->passed, "expected", render__str_or_null(c->expected), "got",
+                                     render__str_or_null(c->got), "test_line",
+                                     c->test_line ? json_integer(c->test_line) : json_null()));
         if (c->passed)
             continue;
         render__append(&failed, fails, render__golden_case_json(rep, k));
@@ -480,6 +490,10 @@ static json_t *render__golden_json(const sg_report *rep)
                           (json_int_t)sg_golden_result_inputs_discarded(g), "calls",
                           (json_int_t)sg_golden_result_calls(g), "failures", fails ? fails : json_null(),
                           "counterexample", cx ? cx : json_null());
+    if (j)
+        render__set(&failed, j, "cases", all);
+    else
+        json_decref(all);
     return render__result(failed, j);
 }
 

@@ -265,6 +265,12 @@ def tests_file_failing_assert_shows_expected_and_got():
     rc, j, err = run_json(snip, "--tests", tests)
     f = j["files"][0]["golden"]["failures"]
     expect(len(f) == 1 and f[0]["test_line"] == 7 and (f[0]["expected"], f[0]["got"]) == ("5", "4"), f"{f}")
+    # every case is reported, passing ones too, with its input, expected and got
+    cases = j["files"][0]["golden"]["cases"]
+    expect([(c["test_line"], c["passed"]) for c in cases] == [(6, True), (7, False), (8, True), (9, True)],
+           f"cases: {cases}")
+    expect(cases[0]["input"] == "assert add(1, 2) == 3" and cases[0]["expected"] == "3" and cases[0]["got"] == "3",
+           f"{cases[0]}")
 
 
 @check

@@ -307,12 +307,16 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
         if (st != SG_OK) {
             char why[700];
             snprintf(why, sizeof why, "%s: %s", sg_strerror(st), d.message);
-            sg_report_golden_error(rep, s->id_text, why);
+            st = sg_report_golden_error(rep, s->id_text, why);
         }
     } else {
-        sg_report_golden_error(rep, s->id_text, ctx->sandbox_error);
+        st = sg_report_golden_error(rep, s->id_text, ctx->sandbox_error);
     }
     free(prog);
+    if (st != SG_OK) {
+        sg_report_free(rep);
+        return -1; /* out of memory */
+    }
 
     /* static gate: blocking findings (or why the program could not be checked) */
     json_t *findings = json_array();

@@ -265,10 +265,16 @@ sg_status sg_golden_suite_from_asserts(const char *name, const char *buf, size_t
                          label, lines.items[0]);
         goto out_free;
     }
+    /* the setup runs BEFORE the candidate (as MBPP's test_imports do), so that the snippet's own
+     * definitions win over a helper of the same name in the tests file */
     t.task_id = strdup(label);
     t.code = strdup("");
-    t.test_setup_code = setup.len ? strdup(setup.data) : NULL;
-    if (!t.task_id || !t.code || (setup.len && !t.test_setup_code))
+    if (setup.len) {
+        t.test_imports = calloc(1, sizeof *t.test_imports);
+        if (t.test_imports && (t.test_imports[0] = strdup(setup.data)))
+            t.ntest_imports = 1;
+    }
+    if (!t.task_id || !t.code || (setup.len && !t.ntest_imports))
         goto out_free;
     t.format = SG_TASK_MBPP;
     t.line = 0;

@@ -55,7 +55,7 @@ SG_API sg_status sg_golden_suite_load_buffer(const char *name, const char *buf, 
  * A suite of one task made from a file of plain assertions (`assert f(2) == 4`), as
  * `snipgate check --tests` uses it. Every top-level `assert` statement is one case, split with
  * tree-sitter; the other top-level statements (imports, helpers, constants) are setup code run
- * before the asserts in both sandboxes. The functions under test are the names the asserts call
+ * in both sandboxes, before the candidate (whose own definitions win over a name of the setup). The functions under test are the names the asserts call
  * that the file neither defines nor imports and that are not Python builtins: the candidate must
  * define them. A candidate-side expression is evaluated by the candidate; the other side of an
  * `==`, or the whole assertion with the candidate's values substituted, by a sandbox that holds

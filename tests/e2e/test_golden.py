@@ -288,6 +288,15 @@ def tests_file_exception_and_pass():
 
 
 @check
+def tests_file_setup_does_not_shadow_the_snippet():
+    # the tests file's helper of the same name must not replace the snippet's own
+    snip = write("off.py", "def offset():\n    return 0\n\ndef add(a, b):\n    return a + b + offset()\n")
+    tests = write("off_tests.py", "def offset():\n    return 100\n\nassert add(1, 2) == 3\nassert offset() == 100\n")
+    rc, out, err = run("check", snip, "--tests", tests)
+    expect(rc == 0, f"exit {rc}: {out} {err}")
+
+
+@check
 def tests_file_errors_are_usage_errors():
     snip = write("add.py", "def add(a, b):\n    return a + b\n")
     usage_error(*run("check", snip, "--tests", write("none.py", "x = 1\n")), "no top-level assert")

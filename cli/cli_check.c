@@ -691,7 +691,13 @@ int sg_cli_check(int argc, char **argv)
         sg_diag sd;
         sg_diag_init(&sd);
         sg_status sst = sg_sandbox_new(co.golden.interpreter, &co.sandbox, &sd);
+        if (sst == SG_ERR_INVALID_ARG) {
+            sg_cli_error("check", "--interpreter: %s", sd.message[0] ? sd.message : sg_strerror(sst));
+            co.sandbox = NULL;
+            goto out_free;
+        }
         if (sst != SG_OK) {
+            /* the kernel or the system refuses: each file's stage is an error (exit 3) */
             snprintf(co.sandbox_error, sizeof co.sandbox_error, "the sandbox could not be set up: %s: %s",
                      sg_strerror(sst), sd.message[0] ? sd.message : "no detail");
             co.sandbox = NULL;

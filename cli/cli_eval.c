@@ -686,7 +686,11 @@ int sg_cli_eval(int argc, char **argv)
     }
 
     sg_diag_init(&d);
-    if ((st = sg_sandbox_new(ctx.golden.interpreter, &ctx.sandbox, &d)) != SG_OK) {
+    if ((st = sg_sandbox_new(ctx.golden.interpreter, &ctx.sandbox, &d)) == SG_ERR_INVALID_ARG) {
+        sg_cli_error("eval", "--interpreter: %s", d.message[0] ? d.message : sg_strerror(st));
+        ctx.sandbox = NULL;
+        goto out_free;
+    } else if (st != SG_OK) {
         snprintf(ctx.sandbox_error, sizeof ctx.sandbox_error, "the sandbox could not be set up: %s: %s",
                  sg_strerror(st), d.message[0] ? d.message : "no detail");
         sg_cli_error("eval", "%s", ctx.sandbox_error);

@@ -24,20 +24,20 @@
 
 /* One line of the samples file. */
 typedef struct eval__sample {
-    long line;           /* 1-based line in the samples file */
-    json_t *task_id;     /* as written (string or integer), NULL for a line without one */
-    char *id_text;       /* its text form */
+    long line;       /* 1-based line in the samples file */
+    json_t *task_id; /* as written (string or integer), NULL for a line without one */
+    char *id_text;   /* its text form */
     const sg_golden_task *task;
-    size_t task_index;   /* index of the task in the suite */
-    size_t sample;       /* index among the samples of its task */
+    size_t task_index; /* index of the task in the suite */
+    size_t sample;     /* index among the samples of its task */
     char *completion;
-    char *error;         /* a bad line: why (then nothing runs) */
+    char *error; /* a bad line: why (then nothing runs) */
     /* results */
-    char *out;           /* the output line (JSON, no newline), set when done */
+    char *out; /* the output line (JSON, no newline), set when done */
     bool done;
     bool passed;
-    bool blocked;        /* by the static gate */
-    bool golden_error;   /* the golden stage could not judge it */
+    bool blocked;      /* by the static gate */
+    bool golden_error; /* the golden stage could not judge it */
 } eval__sample;
 
 typedef struct eval__ctx {
@@ -50,7 +50,7 @@ typedef struct eval__ctx {
     eval__sample *samples;
     size_t nsamples;
     size_t next;
-    bool fatal; /* out of memory */
+    bool fatal;  /* out of memory */
     long active; /* workers still running */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -239,10 +239,10 @@ static json_t *eval__first_failure(const sg_golden_result *g)
                                               eval__str(c->exc_message ? c->exc_message : ""), "line",
                                               c->exc_line ? json_integer(c->exc_line) : json_null())
                                   : json_null();
-        return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", sg_golden_case_kind_name(c->kind),
-                         "index", (json_int_t)c->index, "input", eval__str(c->input), "expected",
-                         eval__str(c->expected), "got", eval__str(c->got), "reason", eval__str(c->reason),
-                         "exception", exc ? exc : json_null(), "name", eval__str(c->name));
+        return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "kind", sg_golden_case_kind_name(c->kind), "index",
+                         (json_int_t)c->index, "input", eval__str(c->input), "expected", eval__str(c->expected), "got",
+                         eval__str(c->got), "reason", eval__str(c->reason), "exception", exc ? exc : json_null(),
+                         "name", eval__str(c->name));
     }
     return json_null();
 }
@@ -337,16 +337,16 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     const sg_golden_result *g = sg_report_golden(rep);
     sg_golden_stage stage = sg_report_golden_stage(rep);
     const char *gv = stage == SG_STAGE_SKIPPED ? "skipped"
-                     : g                        ? sg_golden_verdict_name(sg_golden_result_verdict(g))
-                                                : "error";
+                     : g                       ? sg_golden_verdict_name(sg_golden_result_verdict(g))
+                                               : "error";
     s->golden_error = stage == SG_STAGE_FAILED || (g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR);
     s->passed = !s->blocked && g && sg_golden_result_verdict(g) == SG_GOLDEN_PASS;
     char seed[32] = "";
     if (g)
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)sg_golden_result_seed(g));
-    const char *gerr = stage == SG_STAGE_FAILED ? NULL : g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR
-                                                             ? sg_golden_result_error(g)
-                                                             : NULL;
+    const char *gerr = stage == SG_STAGE_FAILED                              ? sg_report_golden_reason(rep)
+                       : g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR ? sg_golden_result_error(g)
+                                                                             : NULL;
     json_t *j = json_pack("{s:I, s:O, s:I, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "line",
                           (json_int_t)s->line, "task_id", s->task_id, "sample", (json_int_t)s->sample, "mode", mode,
                           "safety", s->blocked ? "block" : "pass", "findings", findings ? findings : json_null(),
@@ -354,8 +354,7 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
                           "cases_run", (json_int_t)(g ? sg_golden_result_cases_run(g) : 0), "inputs_checked",
                           (json_int_t)(g ? sg_golden_result_inputs_checked(g) : 0), "passed", s->passed,
                           "first_failure", g ? eval__first_failure(g) : json_null(), "seed",
-                          g ? json_string(seed) : json_null(), "golden_error",
-                          gerr ? eval__str(gerr) : json_null());
+                          g ? json_string(seed) : json_null(), "golden_error", gerr ? eval__str(gerr) : json_null());
     sg_report_free(rep);
     if (!j)
         return -1;
@@ -468,8 +467,9 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
             }
     int rc = 0;
     if (!path) {
-        fprintf(stderr, "eval: %zu samples judged (%zu bad lines) over %zu of %zu tasks; %zu passed, %zu blocked by "
-                        "the static gate, %zu golden-stage errors\n",
+        fprintf(stderr,
+                "eval: %zu samples judged (%zu bad lines) over %zu of %zu tasks; %zu passed, %zu blocked by "
+                "the static gate, %zu golden-stage errors\n",
                 judged, bad, with_samples, ntasks, passed, blocked, errors);
         for (size_t q = 0; q < nk; q++) {
             if (used[q])
@@ -515,17 +515,17 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
             for (size_t q = 0; q < nk && o; q++) {
                 char key[32];
                 snprintf(key, sizeof key, "pass@%zu", ks[q]);
-                failed |= json_object_set_new(o, key, n[t] >= ks[q] ? json_real(eval__pass_at_k(n[t], c[t], ks[q]))
-                                                                    : json_null()) != 0;
+                failed |= json_object_set_new(
+                              o, key, n[t] >= ks[q] ? json_real(eval__pass_at_k(n[t], c[t], ks[q])) : json_null()) != 0;
             }
             failed |= !o || json_array_append_new(tasks, o) != 0;
         }
-        json_t *doc = failed ? NULL
-                             : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "suite",
-                                         ctx->golden.suite_path, "samples", (json_int_t)judged, "bad_lines",
-                                         (json_int_t)bad, "tasks_with_samples", (json_int_t)with_samples, "passed",
-                                         (json_int_t)passed, "blocked", (json_int_t)blocked, "golden_errors",
-                                         (json_int_t)errors, "k", karr, "pass_at_k", overall, "tasks", tasks);
+        json_t *doc =
+            failed ? NULL
+                   : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "suite", ctx->golden.suite_path,
+                               "samples", (json_int_t)judged, "bad_lines", (json_int_t)bad, "tasks_with_samples",
+                               (json_int_t)with_samples, "passed", (json_int_t)passed, "blocked", (json_int_t)blocked,
+                               "golden_errors", (json_int_t)errors, "k", karr, "pass_at_k", overall, "tasks", tasks);
         if (!doc) {
             if (failed) {
                 json_decref(tasks);
@@ -562,12 +562,18 @@ enum { OPT_K = 3000, OPT_SUMMARY, OPT_FAIL_ON };
 int sg_cli_eval(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"k", required_argument, NULL, OPT_K},
-        {"summary", required_argument, NULL, OPT_SUMMARY}, {"jobs", required_argument, NULL, 'j'},
-        {"fail-on", required_argument, NULL, OPT_FAIL_ON}, {"rules", required_argument, NULL, 'R'},
-        {"no-default-rules", no_argument, NULL, 'N'}, {"disable", required_argument, NULL, 'D'},
-        {"allow-host", required_argument, NULL, 'A'}, SG_CLI_GOLDEN_LONGOPTS,
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},
+        {"k", required_argument, NULL, OPT_K},
+        {"summary", required_argument, NULL, OPT_SUMMARY},
+        {"jobs", required_argument, NULL, 'j'},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"rules", required_argument, NULL, 'R'},
+        {"no-default-rules", no_argument, NULL, 'N'},
+        {"disable", required_argument, NULL, 'D'},
+        {"allow-host", required_argument, NULL, 'A'},
+        SG_CLI_GOLDEN_LONGOPTS,
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     eval__ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -592,20 +598,17 @@ int sg_cli_eval(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o':
-            output = optarg;
-            break;
+        case 'o': output = optarg; break;
         case OPT_K:
             if (eval__parse_k(optarg, ks, &nk)) {
-                sg_cli_error("eval", "--k must be distinct integers from 1 to 1000000, comma-separated, at most %d "
-                                     "(got '%s')",
+                sg_cli_error("eval",
+                             "--k must be distinct integers from 1 to 1000000, comma-separated, at most %d "
+                             "(got '%s')",
                              EVAL_MAX_K, optarg);
                 goto out_free;
             }
             break;
-        case OPT_SUMMARY:
-            summary = optarg;
-            break;
+        case OPT_SUMMARY: summary = optarg; break;
         case 'j':
             if (sg_cli_parse_long(optarg, 1, EVAL_MAX_JOBS, &jobs)) {
                 sg_cli_error("eval", "--jobs must be from 1 to %d (got '%s')", EVAL_MAX_JOBS, optarg);
@@ -618,19 +621,28 @@ int sg_cli_eval(int argc, char **argv)
                 goto out_free;
             }
             break;
-        case 'R': case 'N': case 'D': case 'A':
-            if ((rc = sg_cli_rules_opt(c, optarg, &no_default, &packs, &npacks, &disables, &ndisables, &hosts,
-                                       &nhosts)))
+        case 'R':
+        case 'N':
+        case 'D':
+        case 'A':
+            if ((rc =
+                     sg_cli_rules_opt(c, optarg, &no_default, &packs, &npacks, &disables, &ndisables, &hosts, &nhosts)))
                 goto out_free;
             rc = SG_EXIT_USAGE;
             break;
-        case SG_OPT_SUITE: case SG_OPT_SEED: case SG_OPT_BUDGET: case SG_OPT_NO_PROPERTIES: case SG_OPT_COMPLETION:
-        case SG_OPT_WHOLE_PROGRAM: case SG_OPT_INTERPRETER:
+        case SG_OPT_SUITE:
+        case SG_OPT_SEED:
+        case SG_OPT_BUDGET:
+        case SG_OPT_NO_PROPERTIES:
+        case SG_OPT_COMPLETION:
+        case SG_OPT_WHOLE_PROGRAM:
+        case SG_OPT_INTERPRETER:
             if ((rc = sg_cli_golden_opt("eval", &ctx.golden, c, optarg)))
                 goto out_free;
             rc = SG_EXIT_USAGE;
             break;
-        case SG_OPT_TASK: case SG_OPT_TESTS:
+        case SG_OPT_TASK:
+        case SG_OPT_TESTS:
             sg_cli_error("eval", "--task and --tests are for snipgate check; eval takes the task of each sample "
                                  "from --suite");
             goto out_free;
@@ -638,9 +650,7 @@ int sg_cli_eval(int argc, char **argv)
             eval__help(stdout);
             rc = SG_EXIT_PASS;
             goto out_free;
-        case ':':
-            sg_cli_error("eval", "option '%s' needs a value", argv[optind - 1]);
-            goto out_free;
+        case ':': sg_cli_error("eval", "option '%s' needs a value", argv[optind - 1]); goto out_free;
         default:
             sg_cli_error("eval", "unknown option '%s' (see snipgate eval --help)", argv[optind - 1]);
             goto out_free;
@@ -655,8 +665,9 @@ int sg_cli_eval(int argc, char **argv)
         goto out_free;
     }
     if (optind + 1 != argc) {
-        sg_cli_error("eval", optind >= argc ? "no samples file given (SAMPLES.jsonl, or - for stdin)"
-                                            : "one samples file only (got '%s' too)",
+        sg_cli_error("eval",
+                     optind >= argc ? "no samples file given (SAMPLES.jsonl, or - for stdin)"
+                                    : "one samples file only (got '%s' too)",
                      optind < argc ? argv[optind + 1] : "");
         goto out_free;
     }
@@ -727,8 +738,8 @@ int sg_cli_eval(int argc, char **argv)
         pthread_mutex_unlock(&ctx.lock);
         if (!done)
             break;
-        if (!write_failed && ctx.samples[i].out && (fputs(ctx.samples[i].out, out) == EOF || fputc('\n', out) == EOF ||
-                                                    fflush(out) != 0))
+        if (!write_failed && ctx.samples[i].out &&
+            (fputs(ctx.samples[i].out, out) == EOF || fputc('\n', out) == EOF || fflush(out) != 0))
             write_failed = true;
         free(ctx.samples[i].out);
         ctx.samples[i].out = NULL;
@@ -758,8 +769,9 @@ int sg_cli_eval(int argc, char **argv)
     if (src)
         rc = src;
     else if (gerr || !ctx.sandbox) {
-        sg_cli_error("eval", "%zu sample%s could not be judged by the golden stage (counted as not passed; see "
-                             "golden_error in the results)",
+        sg_cli_error("eval",
+                     "%zu sample%s could not be judged by the golden stage (counted as not passed; see "
+                     "golden_error in the results)",
                      gerr, gerr == 1 ? "" : "s");
         rc = SG_EXIT_INTERNAL;
     } else if (bad) {

@@ -63,15 +63,9 @@ int sg_cli_parse_budget(const char *s, unsigned *ret_inputs, double *ret_seconds
 int sg_cli_golden_opt(const char *verb, sg_cli_golden *g, int c, const char *arg)
 {
     switch (c) {
-    case SG_OPT_TASK:
-        g->task_id = arg;
-        return 0;
-    case SG_OPT_SUITE:
-        g->suite_path = arg;
-        return 0;
-    case SG_OPT_TESTS:
-        g->tests_path = arg;
-        return 0;
+    case SG_OPT_TASK: g->task_id = arg; return 0;
+    case SG_OPT_SUITE: g->suite_path = arg; return 0;
+    case SG_OPT_TESTS: g->tests_path = arg; return 0;
     case SG_OPT_INTERPRETER:
         if (arg[0] != '/') {
             sg_cli_error(verb, "--interpreter needs an absolute path (got '%s')", arg);
@@ -79,12 +73,8 @@ int sg_cli_golden_opt(const char *verb, sg_cli_golden *g, int c, const char *arg
         }
         g->interpreter = arg;
         return 0;
-    case SG_OPT_COMPLETION:
-        g->completion = true;
-        return 0;
-    case SG_OPT_WHOLE_PROGRAM:
-        g->whole_program = true;
-        return 0;
+    case SG_OPT_COMPLETION: g->completion = true; return 0;
+    case SG_OPT_WHOLE_PROGRAM: g->whole_program = true; return 0;
     case SG_OPT_NO_PROPERTIES:
         g->opts.no_properties = true;
         g->tuned = true;

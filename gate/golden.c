@@ -33,13 +33,20 @@ const sg_golden_result *sg_report_golden(const sg_report *report)
     return report && report->golden_stage == SG_STAGE_RAN ? report->golden : NULL;
 }
 
+const char *sg_report_golden_reason(const sg_report *report)
+{
+    return report && (report->golden_stage == SG_STAGE_SKIPPED || report->golden_stage == SG_STAGE_FAILED)
+               ? report->golden_reason
+               : NULL;
+}
+
 sg_status sg_report_golden_error(sg_report *report, const char *task_label, const char *reason)
 {
     if (!report || !task_label || !reason || report->golden_stage != SG_STAGE_NOT_RUN)
         return SG_ERR_INVALID_ARG;
     bool skip = sg_report_blocked(report); /* the static gate first: it would not have run */
     const char *t = sg_arena_strdup(report->arena, task_label);
-    const char *why = sg_arena_strdup(report->arena, !skip ? reason
+    const char *why = sg_arena_strdup(report->arena, !skip           ? reason
                                                      : report->error ? "the input could not be checked; nothing was run"
                                                                      : "the static gate blocked; nothing was run");
     if (!t || !why)
@@ -146,8 +153,9 @@ sg_status sg_report_run_golden(sg_report *report, const sg_sandbox *sandbox, con
         return sg_diag_set(diag, SG_ERR_NOMEM, report->path, 0, 0, -1, 0, "out of memory");
     /* the static gate first: nothing it blocked (or could not check) ever runs */
     if (sg_report_blocked(report)) {
-        const char *why = sg_arena_strdup(report->arena, report->error ? "the input could not be checked; nothing was run"
-                                                                       : "the static gate blocked; nothing was run");
+        const char *why =
+            sg_arena_strdup(report->arena, report->error ? "the input could not be checked; nothing was run"
+                                                         : "the static gate blocked; nothing was run");
         if (!why)
             return sg_diag_set(diag, SG_ERR_NOMEM, report->path, 0, 0, -1, 0, "out of memory");
         report->golden_task = label;

@@ -17,6 +17,7 @@ const TSLanguage *tree_sitter_python(void);
 
 /* Python 3.11's builtins: never the candidate's (a candidate that shadows `sorted` must not
  * decide what the expected side of `f(x) == sorted(y)` is). */
+/* clang-format off */
 static const char *const asserts__builtins[] = {
     "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
     "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
@@ -40,6 +41,7 @@ static const char *const asserts__builtins[] = {
     "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple",
     "type", "vars", "zip",
 };
+/* clang-format on */
 
 typedef SG_ARRAY(char *) asserts__names;
 

@@ -218,6 +218,9 @@ typedef enum sg_golden_stage {
 SG_API sg_golden_stage sg_report_golden_stage(const sg_report *report);
 /* The attached result (SG_STAGE_RAN), else NULL. Borrowed from the report. */
 SG_API const sg_golden_result *sg_report_golden(const sg_report *report);
+/* Why the stage was skipped or could not start (SG_STAGE_SKIPPED, SG_STAGE_FAILED), else NULL.
+ * Borrowed from the report. */
+SG_API const char *sg_report_golden_reason(const sg_report *report);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <tree_sitter/api.h>
 
+#include "golden_tasks/annot.h"
 #include "golden_tasks/gen.h"
 #include "golden_tasks/shrink.h"
 
@@ -60,7 +61,8 @@ typedef struct golden__run {
     bool failed_internal;     /* an internal error happened: the verdict is error */
     sg_type **types;          /* argument types for generation (signature or inferred) */
     size_t ntypes;
-    bool inferred;
+    bool inferred;            /* types are ours to free (from annotations or inferred) */
+    const char *ref_src, *cand_src; /* for annotations */
     struct timespec t0;
     /* Batching: calls whose texts are known ahead run in one call child per batch
      * (sg_worker_call_batch, ~50x cheaper than a fork per call); golden__call takes their
@@ -1545,7 +1547,30 @@ static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *a
     return ++b->n == GOLDEN_BATCH_ITEMS ? golden__block_flush(g, b) : SG_OK;
 }
 
-/* Argument types for generation and shrinking: the signature's, else inferred from the examples
+/* Types that come from annotations or examples say nothing about magnitudes: an unbounded int
+ * would be generated up to 2**63, where a reference like `range(n)` runs out of time on every
+ * input (each a discarded input costing a whole timeout). Generated ints stay in -1000..1000 and
+ * floats finite; the examples and their mutations still reach beyond (conformance of these
+ * types is structural). A task that wants more says so in its `signature`. */
+#define GOLDEN_PLAIN_INT_BOUND 1000
+
+static void golden__plain_bounds(sg_type *t, int depth)
+{
+    if (!t || depth > 64)
+        return;
+    if (t->kind == SG_TY_INT && !t->has_lo && !t->has_hi) {
+        t->has_lo = t->has_hi = true;
+        t->ilo = -GOLDEN_PLAIN_INT_BOUND;
+        t->ihi = GOLDEN_PLAIN_INT_BOUND;
+    } else if (t->kind == SG_TY_FLOAT) {
+        t->finite = true;
+    }
+    for (size_t k = 0; k < t->n; k++)
+        golden__plain_bounds(t->items[k], depth + 1);
+}
+
+/* Argument types for generation and shrinking: the signature's, else the reference's
+ * annotations, else the candidate's (read, never run: annot.h), else inferred from the examples
  * of the most common arity. SG_ERR_INVALID_ARG when there is nothing to infer from. */
 static sg_status golden__setup_types(golden__run *g)
 {
@@ -1556,6 +1581,20 @@ static sg_status golden__setup_types(golden__run *g)
         g->types = t->sig_args;
         g->ntypes = t->nsig_args;
         return SG_OK;
+    }
+    const char *srcs[2] = {g->ref_src, g->cand_src};
+    for (int k = 0; k < 2; k++) {
+        if (!srcs[k])
+            continue;
+        sg_status ast = sg_annot_arg_types(srcs[k], g->entry, &g->types, &g->ntypes);
+        if (ast == SG_OK) {
+            g->inferred = true;
+            for (size_t i = 0; i < g->ntypes; i++)
+                golden__plain_bounds(g->types[i], 0);
+            return SG_OK;
+        }
+        if (ast == SG_ERR_NOMEM)
+            return ast;
     }
     SG_ARRAY(const sg_value *) same = {0};
     size_t arity = t->ncases ? t->cases[0].args->n : t->nfuzz_seeds ? t->fuzz_seeds[0]->n : 0;
@@ -1568,8 +1607,11 @@ static sg_status golden__setup_types(golden__run *g)
     }
     sg_status st = same.len ? sg_gen_infer_types(same.items, same.len, &g->types, &g->ntypes) : SG_ERR_INVALID_ARG;
     sg_array_free(&same);
-    if (st == SG_OK)
+    if (st == SG_OK) {
         g->inferred = true;
+        for (size_t i = 0; i < g->ntypes; i++)
+            golden__plain_bounds(g->types[i], 0);
+    }
     return st;
 }
 
@@ -1815,6 +1857,8 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     cand_text = g.opts.completion ? sg_golden_task_candidate_source(task, candidate) : strndup(candidate, len);
     ref_src = sg_golden_task_reference_source(task);
     cand_prog = cand_text ? golden__program(&g, cand_text, false) : NULL;
+    g.ref_src = ref_src;
+    g.cand_src = cand_text;
     ref_prog = ref_src ? golden__program(&g, ref_src, true) : NULL;
     if (!cand_prog || (ref_src && !ref_prog)) {
         golden__internal(&g, "out of memory or program too large");

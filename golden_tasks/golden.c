@@ -1487,6 +1487,7 @@ typedef struct golden__block {
     struct {
         sg_value *args;
         const sg_value *kwargs;
+        sg_value *own_kwargs; /* generated keyword arguments (kwargs points here), or NULL */
     } items[GOLDEN_BATCH_ITEMS];
     size_t n;
     bool stop;
@@ -1528,6 +1529,7 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
             st = golden__try_input(g, b->ps, b->items[k].args, b->items[k].kwargs, &b->stop);
         else
             sg_value_free(b->items[k].args);
+        sg_value_free(b->items[k].own_kwargs);
     }
     b->n = 0;
     golden__pf_clear(g);
@@ -1535,16 +1537,53 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
     return st;
 }
 
-/* Take `args` (owned); a repeated input is dropped. */
-static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs)
+/* Take `args` and `own_kwargs` (owned; the keyword arguments are own_kwargs if given, else the
+ * borrowed `kwargs`); a repeated input is dropped. */
+static sg_status golden__block_add_kw(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs,
+                                      sg_value *own_kwargs)
 {
-    if (b->stop || !golden__seen_add(b->seen, golden__hash(args))) {
+    if (own_kwargs)
+        kwargs = own_kwargs;
+    uint64_t h = golden__hash(args);
+    if (kwargs && kwargs->n)
+        h = (h ^ golden__hash(kwargs)) * 1099511628211ULL;
+    if (b->stop || !golden__seen_add(b->seen, h)) {
         sg_value_free(args);
+        sg_value_free(own_kwargs);
         return SG_OK;
     }
     b->items[b->n].args = args;
     b->items[b->n].kwargs = kwargs;
+    b->items[b->n].own_kwargs = own_kwargs;
     return ++b->n == GOLDEN_BATCH_ITEMS ? golden__block_flush(g, b) : SG_OK;
+}
+
+static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs)
+{
+    return golden__block_add_kw(g, b, args, kwargs, NULL);
+}
+
+/* Keyword arguments for a generated input: each keyword-only parameter of the signature is
+ * given (a generated value) or left to its default, at random. NULL on error (*st set). */
+static sg_value *golden__gen_kwargs(const sg_golden_task *t, sg_gen *gen, sg_status *st)
+{
+    sg_value *kw = sg_value_new(SG_VAL_DICT);
+    for (size_t k = 0; kw && k < t->nsig_kw && *st == SG_OK; k++) {
+        if (sg_rng_below(&gen->rng, 2))
+            continue;
+        sg_value *v = NULL;
+        sg_value *key = sg_value_new_str(SG_VAL_STR, t->sig_kwnames[k], strlen(t->sig_kwnames[k]));
+        if (!key || sg_value_push(kw, key) < 0 || (*st = sg_gen_value(gen, t->sig_kwtypes[k], &v)) != SG_OK ||
+            sg_value_push(kw, v) < 0) {
+            if (*st == SG_OK)
+                *st = SG_ERR_NOMEM;
+            sg_value_free(kw);
+            return NULL;
+        }
+    }
+    if (!kw && *st == SG_OK)
+        *st = SG_ERR_NOMEM;
+    return kw;
 }
 
 /* Types that come from annotations or examples say nothing about magnitudes: an unbounded int
@@ -1737,7 +1776,12 @@ static sg_status golden__properties(golden__run *g)
             sg_value_free(a);
             continue;
         }
-        st = golden__block_add(g, &blk, a, no_kwargs);
+        sg_value *kw = NULL;
+        if (t->nsig_kw && !(kw = golden__gen_kwargs(t, &gen, &st))) {
+            sg_value_free(a);
+            continue;
+        }
+        st = golden__block_add_kw(g, &blk, a, no_kwargs, kw);
     }
     if (st == SG_OK)
         st = golden__block_flush(g, &blk);
@@ -1747,8 +1791,10 @@ static sg_status golden__properties(golden__run *g)
         golden__internal(g, "the property search hit its %.0f s time cap after %u of %u generated inputs; "
                             "nothing was decided (raise fuzz.max_seconds or lower fuzz.max_inputs)",
                          max_seconds, tried, max_inputs);
-    for (size_t k = 0; k < blk.n; k++)
+    for (size_t k = 0; k < blk.n; k++) {
         sg_value_free(blk.items[k].args);
+        sg_value_free(blk.items[k].own_kwargs);
+    }
     blk.n = 0;
     sg_value_free(no_kwargs);
     free(seen.slots);
@@ -1756,8 +1802,10 @@ static sg_status golden__properties(golden__run *g)
     sg_array_free(&examples);
     return st;
 nomem_gen:
-    for (size_t k = 0; k < blk.n; k++)
+    for (size_t k = 0; k < blk.n; k++) {
         sg_value_free(blk.items[k].args);
+        sg_value_free(blk.items[k].own_kwargs);
+    }
     golden__pf_clear(g);
     golden__want_clear(g);
     sg_value_free(no_kwargs);

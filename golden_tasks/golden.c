@@ -71,7 +71,16 @@ typedef struct golden__run {
     SG_ARRAY(golden__pf) pf;
     SG_ARRAY(golden__pf) want;
     bool collect;
+    /* Generated inputs (properties, shrinking): the reference answers them within gen_lim, or
+     * the input is discarded; after GOLDEN_MAX_REF_TIMEOUTS such timeouts the search ends (the
+     * generated domain is too large for this reference; the inputs checked so far stand). */
+    bool generated;
+    sg_sandbox_limits gen_lim;
+    unsigned ref_timeouts;
 } golden__run;
+
+#define GOLDEN_MAX_REF_TIMEOUTS 4u
+#define GOLDEN_GEN_REF_CPU_MS 400u
 
 typedef enum { GR_VALUE, GR_RAISE, GR_TIMEOUT, GR_NOENC, GR_OTHER } golden__rk;
 
@@ -128,6 +137,41 @@ static const char *golden__repr(golden__run *g, const sg_value *v)
 
 #define GOLDEN_BATCH_ITEMS 64u
 
+/* The limits of a call in worker w: the task's, except the reference's on generated inputs. */
+static const sg_sandbox_limits *golden__lim(const golden__run *g, const sg_worker *w)
+{
+    return g->generated && w == g->ref ? &g->gen_lim : &g->lim;
+}
+
+/* Our own int bounds (types from annotations or examples) shrink tenfold, down to -10..10. */
+static void golden__tighten(sg_type *t, int depth)
+{
+    if (!t || depth > 64)
+        return;
+    if (t->kind == SG_TY_INT && t->has_lo && t->has_hi && t->ilo < -10 && t->ihi > 10) {
+        t->ilo = t->ilo / 10 < -10 ? t->ilo / 10 : -10;
+        t->ihi = t->ihi / 10 > 10 ? t->ihi / 10 : 10;
+    }
+    for (size_t k = 0; k < t->n; k++)
+        golden__tighten(t->items[k], depth + 1);
+}
+
+/* A reference timeout on a generated input: counted; where the types are ours, the numbers
+ * generated next are smaller (a reference like prime_fib(n) is only fast for small n). */
+static void golden__count_timeout(golden__run *g, const sg_worker *w, const sg_outcome *o)
+{
+    if (!g->generated || w != g->ref || !o || sg_outcome_info_get(o)->kind != SG_OUTCOME_TIMEOUT)
+        return;
+    g->ref_timeouts++;
+    for (size_t k = 0; g->inferred && k < g->ntypes; k++)
+        golden__tighten(g->types[k], 0);
+}
+
+static bool golden__ref_exhausted(const golden__run *g)
+{
+    return g->generated && g->ref_timeouts >= GOLDEN_MAX_REF_TIMEOUTS;
+}
+
 static void golden__pf_clear(golden__run *g)
 {
     for (size_t k = 0; k < g->pf.len; k++) {
@@ -177,7 +221,7 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     sg_outcome *outs[GOLDEN_BATCH_ITEMS];
     size_t at = 0;
     bool ok = true;
-    while (ok && at < texts.len && !g->failed_internal) {
+    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g)) {
         size_t n = 0, bytes = 0;
         while (at + n < texts.len && n < GOLDEN_BATCH_ITEMS) {
             size_t l = strlen(texts.items[at + n]) + 1;
@@ -193,10 +237,12 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
         size_t done = 0;
         sg_diag d;
         sg_diag_init(&d);
-        if (sg_worker_call_batch(w, (const char *const *)texts.items + at, n, &g->lim, outs, &done, &d) != SG_OK)
+        if (sg_worker_call_batch(w, (const char *const *)texts.items + at, n, golden__lim(g, w), outs, &done, &d) !=
+            SG_OK)
             break;
         for (size_t k = 0; k < done; k++) {
             g->r->calls++;
+            golden__count_timeout(g, w, outs[k]);
             if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k]}), 0) == 0) {
                 texts.items[at + k] = NULL;
             } else {
@@ -240,12 +286,13 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
     if (!res->o) {
         sg_diag d;
         sg_diag_init(&d);
-        sg_status st = sg_worker_call(w, text, &g->lim, &res->o, &d);
+        sg_status st = sg_worker_call(w, text, golden__lim(g, w), &res->o, &d);
         if (st != SG_OK) {
             golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
             return st;
         }
         g->r->calls++;
+        golden__count_timeout(g, w, res->o);
     }
     res->info = sg_outcome_info_get(res->o);
     switch (res->info->kind) {
@@ -1525,6 +1572,8 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
         golden__prefetch(g, g->ref);
     golden__prefetch(g, g->cand);
     for (size_t k = 0; k < b->n; k++) {
+        if (golden__ref_exhausted(g))
+            b->stop = true; /* not a failure: no input is reported */
         if (st == SG_OK && !b->stop)
             st = golden__try_input(g, b->ps, b->items[k].args, b->items[k].kwargs, &b->stop);
         else
@@ -1959,6 +2008,12 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         golden__internal(&g, "%s", sg_strerror(st));
     /* (c) for a failing case: shrink its input against the reference (a different result or
      * exception class, or a mutated argument) to a minimal counterexample */
+    g.generated = true; /* from here on, inputs are generated: gen_lim for the reference */
+    g.gen_lim = g.lim;
+    if (g.gen_lim.cpu_ms > GOLDEN_GEN_REF_CPU_MS)
+        g.gen_lim.cpu_ms = GOLDEN_GEN_REF_CPU_MS;
+    if (g.gen_lim.wall_ms > GOLDEN_GEN_REF_CPU_MS + 600)
+        g.gen_lim.wall_ms = GOLDEN_GEN_REF_CPU_MS + 600;
     if (!g.failed_internal && g.ref && !g.opts.no_properties && g.r->cases_passed < g.r->cases_run)
         golden__shrink_failed_case(&g);
     /* (b), (c): also after a failure in (a), which is blocked already, to find a smaller

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <tree_sitter/api.h>
 
+#include "golden_tasks/annot.h"
 #include "golden_tasks/gen.h"
 #include "golden_tasks/shrink.h"
 
@@ -60,7 +61,8 @@ typedef struct golden__run {
     bool failed_internal;     /* an internal error happened: the verdict is error */
     sg_type **types;          /* argument types for generation (signature or inferred) */
     size_t ntypes;
-    bool inferred;
+    bool inferred;            /* types are ours to free (from annotations or inferred) */
+    const char *ref_src, *cand_src; /* for annotations */
     struct timespec t0;
     long pre_lines;           /* candidate program lines before the candidate text */
     long cand_lines;          /* lines of the candidate text */
@@ -71,7 +73,16 @@ typedef struct golden__run {
     SG_ARRAY(golden__pf) pf;
     SG_ARRAY(golden__pf) want;
     bool collect;
+    /* Generated inputs (properties, shrinking): the reference answers them within gen_lim, or
+     * the input is discarded; after GOLDEN_MAX_REF_TIMEOUTS such timeouts the search ends (the
+     * generated domain is too large for this reference; the inputs checked so far stand). */
+    bool generated;
+    sg_sandbox_limits gen_lim;
+    unsigned ref_timeouts;
 } golden__run;
+
+#define GOLDEN_MAX_REF_TIMEOUTS 4u
+#define GOLDEN_GEN_REF_CPU_MS 400u
 
 typedef enum { GR_VALUE, GR_RAISE, GR_TIMEOUT, GR_NOENC, GR_OTHER } golden__rk;
 
@@ -128,6 +139,41 @@ static const char *golden__repr(golden__run *g, const sg_value *v)
 
 #define GOLDEN_BATCH_ITEMS 64u
 
+/* The limits of a call in worker w: the task's, except the reference's on generated inputs. */
+static const sg_sandbox_limits *golden__lim(const golden__run *g, const sg_worker *w)
+{
+    return g->generated && w == g->ref ? &g->gen_lim : &g->lim;
+}
+
+/* Our own int bounds (types from annotations or examples) shrink tenfold, down to -10..10. */
+static void golden__tighten(sg_type *t, int depth)
+{
+    if (!t || depth > 64)
+        return;
+    if (t->kind == SG_TY_INT && t->has_lo && t->has_hi && t->ilo < -10 && t->ihi > 10) {
+        t->ilo = t->ilo / 10 < -10 ? t->ilo / 10 : -10;
+        t->ihi = t->ihi / 10 > 10 ? t->ihi / 10 : 10;
+    }
+    for (size_t k = 0; k < t->n; k++)
+        golden__tighten(t->items[k], depth + 1);
+}
+
+/* A reference timeout on a generated input: counted; where the types are ours, the numbers
+ * generated next are smaller (a reference like prime_fib(n) is only fast for small n). */
+static void golden__count_timeout(golden__run *g, const sg_worker *w, const sg_outcome *o)
+{
+    if (!g->generated || w != g->ref || !o || sg_outcome_info_get(o)->kind != SG_OUTCOME_TIMEOUT)
+        return;
+    g->ref_timeouts++;
+    for (size_t k = 0; g->inferred && k < g->ntypes; k++)
+        golden__tighten(g->types[k], 0);
+}
+
+static bool golden__ref_exhausted(const golden__run *g)
+{
+    return g->generated && g->ref_timeouts >= GOLDEN_MAX_REF_TIMEOUTS;
+}
+
 static void golden__pf_clear(golden__run *g)
 {
     for (size_t k = 0; k < g->pf.len; k++) {
@@ -177,7 +223,7 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     sg_outcome *outs[GOLDEN_BATCH_ITEMS];
     size_t at = 0;
     bool ok = true;
-    while (ok && at < texts.len && !g->failed_internal) {
+    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g)) {
         size_t n = 0, bytes = 0;
         while (at + n < texts.len && n < GOLDEN_BATCH_ITEMS) {
             size_t l = strlen(texts.items[at + n]) + 1;
@@ -193,10 +239,12 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
         size_t done = 0;
         sg_diag d;
         sg_diag_init(&d);
-        if (sg_worker_call_batch(w, (const char *const *)texts.items + at, n, &g->lim, outs, &done, &d) != SG_OK)
+        if (sg_worker_call_batch(w, (const char *const *)texts.items + at, n, golden__lim(g, w), outs, &done, &d) !=
+            SG_OK)
             break;
         for (size_t k = 0; k < done; k++) {
             g->r->calls++;
+            golden__count_timeout(g, w, outs[k]);
             if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k]}), 0) == 0) {
                 texts.items[at + k] = NULL;
             } else {
@@ -240,12 +288,13 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
     if (!res->o) {
         sg_diag d;
         sg_diag_init(&d);
-        sg_status st = sg_worker_call(w, text, &g->lim, &res->o, &d);
+        sg_status st = sg_worker_call(w, text, golden__lim(g, w), &res->o, &d);
         if (st != SG_OK) {
             golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
             return st;
         }
         g->r->calls++;
+        golden__count_timeout(g, w, res->o);
     }
     res->info = sg_outcome_info_get(res->o);
     switch (res->info->kind) {
@@ -1548,6 +1597,7 @@ typedef struct golden__block {
     struct {
         sg_value *args;
         const sg_value *kwargs;
+        sg_value *own_kwargs; /* generated keyword arguments (kwargs points here), or NULL */
     } items[GOLDEN_BATCH_ITEMS];
     size_t n;
     bool stop;
@@ -1585,10 +1635,13 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
         golden__prefetch(g, g->ref);
     golden__prefetch(g, g->cand);
     for (size_t k = 0; k < b->n; k++) {
+        if (golden__ref_exhausted(g))
+            b->stop = true; /* not a failure: no input is reported */
         if (st == SG_OK && !b->stop)
             st = golden__try_input(g, b->ps, b->items[k].args, b->items[k].kwargs, &b->stop);
         else
             sg_value_free(b->items[k].args);
+        sg_value_free(b->items[k].own_kwargs);
     }
     b->n = 0;
     golden__pf_clear(g);
@@ -1596,19 +1649,79 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
     return st;
 }
 
-/* Take `args` (owned); a repeated input is dropped. */
-static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs)
+/* Take `args` and `own_kwargs` (owned; the keyword arguments are own_kwargs if given, else the
+ * borrowed `kwargs`); a repeated input is dropped. */
+static sg_status golden__block_add_kw(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs,
+                                      sg_value *own_kwargs)
 {
-    if (b->stop || !golden__seen_add(b->seen, golden__hash(args))) {
+    if (own_kwargs)
+        kwargs = own_kwargs;
+    uint64_t h = golden__hash(args);
+    if (kwargs && kwargs->n)
+        h = (h ^ golden__hash(kwargs)) * 1099511628211ULL;
+    if (b->stop || !golden__seen_add(b->seen, h)) {
         sg_value_free(args);
+        sg_value_free(own_kwargs);
         return SG_OK;
     }
     b->items[b->n].args = args;
     b->items[b->n].kwargs = kwargs;
+    b->items[b->n].own_kwargs = own_kwargs;
     return ++b->n == GOLDEN_BATCH_ITEMS ? golden__block_flush(g, b) : SG_OK;
 }
 
-/* Argument types for generation and shrinking: the signature's, else inferred from the examples
+static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *args, const sg_value *kwargs)
+{
+    return golden__block_add_kw(g, b, args, kwargs, NULL);
+}
+
+/* Keyword arguments for a generated input: each keyword-only parameter of the signature is
+ * given (a generated value) or left to its default, at random. NULL on error (*st set). */
+static sg_value *golden__gen_kwargs(const sg_golden_task *t, sg_gen *gen, sg_status *st)
+{
+    sg_value *kw = sg_value_new(SG_VAL_DICT);
+    for (size_t k = 0; kw && k < t->nsig_kw && *st == SG_OK; k++) {
+        if (sg_rng_below(&gen->rng, 2))
+            continue;
+        sg_value *v = NULL;
+        sg_value *key = sg_value_new_str(SG_VAL_STR, t->sig_kwnames[k], strlen(t->sig_kwnames[k]));
+        if (!key || sg_value_push(kw, key) < 0 || (*st = sg_gen_value(gen, t->sig_kwtypes[k], &v)) != SG_OK ||
+            sg_value_push(kw, v) < 0) {
+            if (*st == SG_OK)
+                *st = SG_ERR_NOMEM;
+            sg_value_free(kw);
+            return NULL;
+        }
+    }
+    if (!kw && *st == SG_OK)
+        *st = SG_ERR_NOMEM;
+    return kw;
+}
+
+/* Types that come from annotations or examples say nothing about magnitudes: an unbounded int
+ * would be generated up to 2**63, where a reference like `range(n)` runs out of time on every
+ * input (each a discarded input costing a whole timeout). Generated ints stay in -1000..1000 and
+ * floats finite; the examples and their mutations still reach beyond (conformance of these
+ * types is structural). A task that wants more says so in its `signature`. */
+#define GOLDEN_PLAIN_INT_BOUND 1000
+
+static void golden__plain_bounds(sg_type *t, int depth)
+{
+    if (!t || depth > 64)
+        return;
+    if (t->kind == SG_TY_INT && !t->has_lo && !t->has_hi) {
+        t->has_lo = t->has_hi = true;
+        t->ilo = -GOLDEN_PLAIN_INT_BOUND;
+        t->ihi = GOLDEN_PLAIN_INT_BOUND;
+    } else if (t->kind == SG_TY_FLOAT) {
+        t->finite = true;
+    }
+    for (size_t k = 0; k < t->n; k++)
+        golden__plain_bounds(t->items[k], depth + 1);
+}
+
+/* Argument types for generation and shrinking: the signature's, else the reference's
+ * annotations, else the candidate's (read, never run: annot.h), else inferred from the examples
  * of the most common arity. SG_ERR_INVALID_ARG when there is nothing to infer from. */
 static sg_status golden__setup_types(golden__run *g)
 {
@@ -1619,6 +1732,20 @@ static sg_status golden__setup_types(golden__run *g)
         g->types = t->sig_args;
         g->ntypes = t->nsig_args;
         return SG_OK;
+    }
+    const char *srcs[2] = {g->ref_src, g->cand_src};
+    for (int k = 0; k < 2; k++) {
+        if (!srcs[k])
+            continue;
+        sg_status ast = sg_annot_arg_types(srcs[k], g->entry, &g->types, &g->ntypes);
+        if (ast == SG_OK) {
+            g->inferred = true;
+            for (size_t i = 0; i < g->ntypes; i++)
+                golden__plain_bounds(g->types[i], 0);
+            return SG_OK;
+        }
+        if (ast == SG_ERR_NOMEM)
+            return ast;
     }
     SG_ARRAY(const sg_value *) same = {0};
     size_t arity = t->ncases ? t->cases[0].args->n : t->nfuzz_seeds ? t->fuzz_seeds[0]->n : 0;
@@ -1631,8 +1758,11 @@ static sg_status golden__setup_types(golden__run *g)
     }
     sg_status st = same.len ? sg_gen_infer_types(same.items, same.len, &g->types, &g->ntypes) : SG_ERR_INVALID_ARG;
     sg_array_free(&same);
-    if (st == SG_OK)
+    if (st == SG_OK) {
         g->inferred = true;
+        for (size_t i = 0; i < g->ntypes; i++)
+            golden__plain_bounds(g->types[i], 0);
+    }
     return st;
 }
 
@@ -1758,7 +1888,12 @@ static sg_status golden__properties(golden__run *g)
             sg_value_free(a);
             continue;
         }
-        st = golden__block_add(g, &blk, a, no_kwargs);
+        sg_value *kw = NULL;
+        if (t->nsig_kw && !(kw = golden__gen_kwargs(t, &gen, &st))) {
+            sg_value_free(a);
+            continue;
+        }
+        st = golden__block_add_kw(g, &blk, a, no_kwargs, kw);
     }
     if (st == SG_OK)
         st = golden__block_flush(g, &blk);
@@ -1768,8 +1903,10 @@ static sg_status golden__properties(golden__run *g)
         golden__internal(g, "the property search hit its %.0f s time cap after %u of %u generated inputs; "
                             "nothing was decided (raise fuzz.max_seconds or lower fuzz.max_inputs)",
                          max_seconds, tried, max_inputs);
-    for (size_t k = 0; k < blk.n; k++)
+    for (size_t k = 0; k < blk.n; k++) {
         sg_value_free(blk.items[k].args);
+        sg_value_free(blk.items[k].own_kwargs);
+    }
     blk.n = 0;
     sg_value_free(no_kwargs);
     free(seen.slots);
@@ -1777,8 +1914,10 @@ static sg_status golden__properties(golden__run *g)
     sg_array_free(&examples);
     return st;
 nomem_gen:
-    for (size_t k = 0; k < blk.n; k++)
+    for (size_t k = 0; k < blk.n; k++) {
         sg_value_free(blk.items[k].args);
+        sg_value_free(blk.items[k].own_kwargs);
+    }
     golden__pf_clear(g);
     golden__want_clear(g);
     sg_value_free(no_kwargs);
@@ -1898,6 +2037,8 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         g.cand_lines += candidate[k] == '\n' && k + 1 < len;
     ref_src = sg_golden_task_reference_source(task);
     cand_prog = cand_text ? golden__program(&g, cand_text, false) : NULL;
+    g.ref_src = ref_src;
+    g.cand_src = cand_text;
     ref_prog = ref_src ? golden__program(&g, ref_src, true) : NULL;
     if (!cand_prog || (ref_src && !ref_prog)) {
         golden__internal(&g, "out of memory or program too large");
@@ -1950,6 +2091,12 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         golden__internal(&g, "%s", sg_strerror(st));
     /* (c) for a failing case: shrink its input against the reference (a different result or
      * exception class, or a mutated argument) to a minimal counterexample */
+    g.generated = true; /* from here on, inputs are generated: gen_lim for the reference */
+    g.gen_lim = g.lim;
+    if (g.gen_lim.cpu_ms > GOLDEN_GEN_REF_CPU_MS)
+        g.gen_lim.cpu_ms = GOLDEN_GEN_REF_CPU_MS;
+    if (g.gen_lim.wall_ms > GOLDEN_GEN_REF_CPU_MS + 600)
+        g.gen_lim.wall_ms = GOLDEN_GEN_REF_CPU_MS + 600;
     if (!g.failed_internal && g.ref && !g.opts.no_properties && g.r->cases_passed < g.r->cases_run)
         golden__shrink_failed_case(&g);
     /* (b), (c): also after a failure in (a), which is blocked already, to find a smaller

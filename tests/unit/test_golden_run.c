@@ -178,6 +178,50 @@ static void test_fake_passes_fail(void **state)
 
 /* A structured case reports input, expected and got; a replay with the same seed gives the same
  * counterexample. */
+/* Keyword-only parameters of a signature are generated too: a bug that shows only when a
+ * keyword argument is given is found, and its input shows the keyword. Types from annotations
+ * (no signature) drive the search as well. */
+static void test_kwargs_and_annotations(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"kw\", \"entry_point\": \"scale\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def scale(x, *, factor=1):\\n    return x * factor\\n\","
+        " \"signature\": {\"args\": [\"int(-50..50)\"], \"kwargs\": {\"factor\": \"int(-5..5)\"}, \"returns\": \"int\"},"
+        " \"tests\": [{\"args\": [2], \"expected\": 2}, {\"args\": [3], \"kwargs\": {\"factor\": 2}, \"expected\": 6}]}\n"
+        "{\"task_id\": \"an\", \"entry_point\": \"clamp\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def clamp(xs: list[int], hi: int) -> list[int]:\\n    return [min(x, hi) for x in xs]\\n\","
+        " \"tests\": [{\"args\": [[1, 5], 3], \"expected\": [1, 3]}]}\n";
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("kw.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
+        fail_msg("suite: %s", d.message);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    /* wrong only for a negative factor, which no structured case has */
+    const char *kw_bug = "def scale(x, *, factor=1):\n    return x * abs(factor)\n";
+    sg_golden_result *r = run(sg_golden_suite_task(s, 0), kw_bug, &o);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    const sg_golden_case_result *cx = sg_golden_result_counterexample(r);
+    assert_non_null(cx);
+    assert_non_null(strstr(cx->input, "factor=-"));
+    sg_golden_result_free(r);
+    const char *kw_ok = "def scale(x, *, factor=1):\n    return factor * x\n";
+    r = run(sg_golden_suite_task(s, 0), kw_ok, &o);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    sg_golden_result_free(r);
+    /* annotations: wrong only for negative numbers, found by generated inputs */
+    const char *an_bug = "def clamp(xs, hi):\n    return [min(abs(x), hi) for x in xs]\n";
+    r = run(sg_golden_suite_task(s, 1), an_bug, &o);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    assert_true(sg_golden_result_inputs_checked(r) > 0);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 static void test_report_and_replay(void **state)
 {
     (void)state;
@@ -320,6 +364,7 @@ int main(void)
     const struct CMUnitTest kernel[] = {
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_report_and_replay),
+        cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
     };
     (void)test_builtin_canonical_pass;
@@ -331,6 +376,7 @@ int main(void)
     };
     (void)test_fake_passes_fail;
     (void)test_report_and_replay;
+    (void)test_kwargs_and_annotations;
     (void)test_planted_bugs;
 #endif
     int failed = cmocka_run_group_tests_name("golden", kernel, setup_kernel, teardown_kernel);

@@ -10,6 +10,7 @@
 #include <tree_sitter/api.h>
 
 #include "golden_tasks/annot.h"
+#include "golden_tasks/evalplus.h"
 #include "golden_tasks/gen.h"
 #include "golden_tasks/shrink.h"
 
@@ -425,13 +426,21 @@ static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind ki
 
 /* ---- call text ---------------------------------------------------------------------------- */
 
-/* "lit, lit, name=lit" */
-static void golden__args_text(sg_buf *b, const sg_value *args, const sg_value *kwargs, bool repr)
+/* "lit, lit, name=lit"; argument k is written wrap[k](lit) when the task wraps it (evalplus.h) */
+static void golden__args_text(sg_buf *b, const char *const *wrap, const sg_value *args, const sg_value *kwargs,
+                              bool repr)
 {
     for (size_t k = 0; k < args->n; k++) {
         if (k)
             sg_buf_puts(b, ", ");
+        const char *w = k < 4 ? wrap[k] : NULL;
+        if (w) {
+            sg_buf_puts(b, w);
+            sg_buf_puts(b, "(");
+        }
         (repr ? sg_value_repr : sg_value_literal)(args->items[k], b);
+        if (w)
+            sg_buf_puts(b, ")");
     }
     for (size_t k = 0; kwargs && k < kwargs->n; k++) {
         if (k || args->n)
@@ -443,13 +452,14 @@ static void golden__args_text(sg_buf *b, const sg_value *args, const sg_value *k
 }
 
 /* Text of `fn(args)`; NULL when too long or out of memory. Malloc'd. */
-static char *golden__call_text(const char *fn, const sg_value *args, const sg_value *kwargs, bool repr)
+static char *golden__call_text(const char *const *wrap, const char *fn, const sg_value *args,
+                               const sg_value *kwargs, bool repr)
 {
     sg_buf b;
     sg_buf_init(&b, repr ? GOLDEN_REPR_CAP : GOLDEN_TEXT_CAP);
     sg_buf_puts(&b, fn);
     sg_buf_puts(&b, "(");
-    golden__args_text(&b, args, kwargs, repr);
+    golden__args_text(&b, wrap, args, kwargs, repr);
     sg_buf_puts(&b, ")");
     if (b.failed || (!repr && b.truncated)) {
         sg_buf_free(&b);
@@ -608,7 +618,11 @@ static sg_status golden__start(golden__run *g, const char *program, sg_worker **
     lim.cpu_ms = 10000;
     sg_diag d;
     sg_diag_init(&d);
-    sg_status st = sg_worker_new(sb, program, strlen(program), &lim, NULL, ret, ret_import, &d);
+    sg_worker_opts wo;
+    sg_worker_opts_init(&wo);
+    /* Python `==` semantics (HumanEval, MBPP, EvalPlus): a Counter equals the dict it holds */
+    wo.stdlib_dicts = g->task->compare_python;
+    sg_status st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, &d);
     if (st != SG_OK)
         golden__internal(g, "cannot start a worker: %s: %s", sg_strerror(st), d.message);
     return st;
@@ -618,9 +632,8 @@ static sg_status golden__start(golden__run *g, const char *program, sg_worker **
 
 static bool golden__equal(golden__run *g, const sg_value *got, const sg_value *exp, double atol, double rtol)
 {
-    if (g->task->compare_python)
-        return sg_value_python_equal(got, exp, atol);
-    return sg_value_strict_equal(got, exp, atol, rtol);
+    bool eq = g->task->compare_python ? sg_value_python_equal(got, exp, atol) : sg_value_strict_equal(got, exp, atol, rtol);
+    return sg_evalplus_match(g->task, got, exp, eq);
 }
 
 /* Run the calls of cases [from, to) ahead, in batches (golden__prefetch). */
@@ -629,7 +642,7 @@ static void golden__want_cases(golden__run *g, size_t from, size_t to)
     golden__pf_clear(g);
     for (size_t k = from; k < to; k++) {
         const sg_golden_case *cs = &g->task->cases[k];
-        char *text = golden__call_text(g->entry, cs->args, cs->kwargs, false);
+        char *text = golden__call_text(g->task->arg_wrap, g->entry, cs->args, cs->kwargs, false);
         if (!cs->expected && !cs->raises)
             golden__want(g, g->ref, text);
         golden__want(g, g->cand, text);
@@ -645,7 +658,7 @@ static sg_status golden__run_case(golden__run *g, size_t index)
     const sg_golden_task *t = g->task;
     const sg_golden_case *cs = &t->cases[index];
     bool evalplus = !cs->expected && !cs->raises;
-    char *text = golden__call_text(g->entry, cs->args, cs->kwargs, false);
+    char *text = golden__call_text(g->task->arg_wrap, g->entry, cs->args, cs->kwargs, false);
     if (!text) {
         golden__internal(g, "case %zu: call text over %u bytes", index, SG_WORKER_MAX_CALL_BYTES);
         return SG_ERR_TOO_LARGE;
@@ -685,7 +698,7 @@ static sg_status golden__run_case(golden__run *g, size_t index)
             golden__add(g, evalplus ? SG_GCASE_INPUT : SG_GCASE_TEST, evalplus ? index - (t->ncases - t->nbase_inputs - t->nplus_inputs) : index,
                         pass, &res);
         if (c) {
-            char *shown = golden__call_text(g->entry, cs->args, cs->kwargs, true);
+            char *shown = golden__call_text(g->task->arg_wrap, g->entry, cs->args, cs->kwargs, true);
             c->input = golden__dup(g, shown);
             free(shown);
             c->args_json = golden__encode(g, cs->args);
@@ -1167,7 +1180,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
                                      const sg_value *kwargs, long only, golden__check *out)
 {
     memset(out, 0, sizeof *out);
-    char *call = golden__call_text(g->entry, args, kwargs, false);
+    char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
     if (!call) {
         out->discarded = true; /* too large to send: not a usable input */
         return SG_OK;
@@ -1180,7 +1193,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             need_ref_always = true;
     /* the contract (reference side) */
     if (g->ref && g->task->contract) {
-        char *ct = golden__call_text("__sg_contract", args, kwargs, false);
+        char *ct = golden__call_text(g->task->arg_wrap, "__sg_contract", args, kwargs, false);
         golden__res cr;
         if (!ct) {
             out->discarded = true;
@@ -1266,7 +1279,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             }
             sg_value_free(a2->items[p->arg]);
             a2->items[p->arg] = y;
-            char *t2 = golden__call_text(g->entry, a2, kwargs, false);
+            char *t2 = golden__call_text(g->task->arg_wrap, g->entry, a2, kwargs, false);
             sg_value_free(a2);
             if (!t2)
                 break;
@@ -1536,7 +1549,7 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
     if (c) {
         const golden__prop *pp = &ps->items[prop];
         c->name = sg_golden_prop_name(pp->kind);
-        char *shown = golden__call_text(g->entry, args, kwargs, true);
+        char *shown = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, true);
         c->input = golden__dup(g, shown);
         free(shown);
         c->args_json = golden__encode(g, args);
@@ -1606,11 +1619,11 @@ typedef struct golden__block {
 static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
                                const sg_value *kwargs)
 {
-    char *call = golden__call_text(g->entry, args, kwargs, false);
+    char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
     if (!call)
         return;
     if (g->ref && g->task->contract) {
-        char *ct = golden__call_text("__sg_contract", args, kwargs, false);
+        char *ct = golden__call_text(g->task->arg_wrap, "__sg_contract", args, kwargs, false);
         golden__want(g, g->ref, ct);
         free(ct);
     }

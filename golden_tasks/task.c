@@ -1,6 +1,8 @@
 /* Task files: the JSONL loader for every task format of docs/tasks.md, and the built-in suite. */
 #include "golden_tasks/task.h"
 
+#include "golden_tasks/evalplus.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -851,7 +853,7 @@ static sg_status task__parse(task__ctx *c, json_t *j, sg_golden_task *t)
                 : t->test_list ? SG_TASK_MBPP
                 : (base || plus) ? SG_TASK_EVALPLUS
                 : SG_TASK_OTHER;
-    return SG_OK;
+    return sg_evalplus_adapt(t);
 }
 
 /* ---- files -------------------------------------------------------------------------------- */

@@ -119,6 +119,11 @@ struct sg_golden_task {
     char **targets;
     size_t ntargets;
     long *test_list_lines;
+    /* MBPP+ as EvalPlus evaluates it (evalplus.h): argument i is passed as wrap[i](literal)
+     * when wrap[i] is set (a type JSON cannot carry, e.g. complex), and results are compared by
+     * the task's own oracle. */
+    const char *arg_wrap[4];
+    int oracle; /* sg_evalplus_oracle */
 };
 
 /* Suites: sg_golden_suite_load_file / _buffer / _from_asserts, _free, _count, _task, _find,

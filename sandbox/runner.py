@@ -85,6 +85,7 @@ def _recv():
 
 
 SOURCES = {}  # filename -> list of lines, for tracebacks
+GENUINE_DICTS = []  # dict subclasses of the standard library encoded as dicts (main())
 
 
 def _load_later():
@@ -110,7 +111,13 @@ def _flush():
 
 
 def main():
-    as_main = sys.argv[1] == "1"
+    as_main = sys.argv[1][:1] == "1"
+    if sys.argv[1][1:2] == "c":
+        # sg_worker_opts.stdlib_dicts: the genuine Counter, OrderedDict and defaultdict classes,
+        # taken before the candidate runs (it may replace the module's names later), are encoded
+        # as the dicts they are (docs/tasks.md, "Tagged values"); ~5 ms, so only when asked.
+        import collections
+        GENUINE_DICTS.extend((collections.Counter, collections.OrderedDict, collections.defaultdict))
     src = _read_all(4)
     os.close(3)
     sys.argv = ["<snippet>"]
@@ -223,10 +230,12 @@ def _encode(value):
         if t is bytes:
             import binascii
             return {"$bytes": binascii.b2a_base64(v, newline=False).decode("ascii")}
-        if t is dict:
-            if all(type(k) is str for k in v) and not (len(v) == 1 and next(iter(v)).startswith("$")):
-                return {k: enc(x, depth + 1) for k, x in v.items()}
-            return {"$dict": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in v.items()]}
+        if t is dict or any(t is g for g in GENUINE_DICTS):
+            # dict's own methods: what the dict holds, whatever its class's methods say
+            keys = list(dict.keys(v))
+            if all(type(k) is str for k in keys) and not (len(keys) == 1 and keys[0].startswith("$")):
+                return {k: enc(x, depth + 1) for k, x in dict.items(v)}
+            return {"$dict": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in dict.items(v)]}
         raise TypeError("a value of type %s has no encoding" % getattr(t, "__qualname__", "?"))
 
     try:

@@ -88,6 +88,7 @@ struct sg_worker {
     const struct sg_sandbox *sb;
     sg_sandbox_limits limits;
     bool as_main;
+    bool stdlib_dicts;
     char *source;
     size_t source_len;
     char *stdin_data;
@@ -1005,7 +1006,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
     char *argv[] = {(char *)w->sb->interpreter, "-s", "-S", "-B", "-u", "-c", WORKER_BOOT,
-                    w->as_main ? "1" : "0", NULL};
+                    w->as_main ? (w->stdlib_dicts ? "1c" : "1") : (w->stdlib_dicts ? "0c" : "0"), NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;
     sg_ns_argv_range(plan.arg_range);
@@ -1311,6 +1312,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
         sg_sandbox_limits_init(&w->limits);
     w->as_main = opts ? opts->as_main : false;
     w->share_tmp = opts ? opts->share_tmp : false;
+    w->stdlib_dicts = opts ? opts->stdlib_dicts : false;
     w->source = malloc(source_len + 1);
     if (!w->source)
         goto fail_nomem;

@@ -178,6 +178,10 @@ typedef struct sg_worker_opts {
     size_t stdin_len;
     bool share_tmp;          /* calls see one /tmp (what earlier calls wrote); default false:
                                 every call starts with a fresh, empty /tmp */
+    bool stdlib_dicts;       /* results that are collections.Counter, OrderedDict or defaultdict
+                                (the genuine classes, taken before the candidate runs) get a
+                                value_json as the dicts they hold; default false: only exact plain
+                                types do. Costs ~5 ms at start (import collections). */
 } sg_worker_opts;
 
 SG_API void sg_worker_opts_init(sg_worker_opts *opts);

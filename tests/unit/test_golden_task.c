@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "golden_tasks/evalplus.h"
 #include "golden_tasks/task.h"
 
 static void test_builtin(void **state)
@@ -148,6 +149,75 @@ static int load_shared(const char *name, size_t min_tasks)
     return 1;
 }
 
+/* MBPP+ lines adapted as EvalPlus evaluates them: tuples, sets and {} restored per task, complex
+ * arguments wrapped in the call, the per-task oracles and the default float tolerance. */
+static const sg_golden_task *ep_load(sg_golden_suite **own, const char *line)
+{
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("ep.jsonl", line, strlen(line), own, &d) != SG_OK)
+        fail_msg("load: %s", d.message);
+    return sg_golden_suite_task(*own, 0);
+}
+
+static void test_evalplus_adapt(void **state)
+{
+    (void)state;
+    sg_golden_suite *s = NULL;
+    const sg_golden_task *t = ep_load(&s, "{\"task_id\": \"Mbpp/106\", \"prompt\": \"\", \"entry_point\": \"add_lists\","
+                                          " \"canonical_solution\": \"def add_lists(a, b):\\n  return b + tuple(a)\\n\","
+                                          " \"base_input\": [[[5, 6], [9, 10]]], \"plus_input\": [], \"atol\": 0}\n");
+    assert_int_equal(t->cases[0].args->items[0]->kind, SG_VAL_LIST);
+    assert_int_equal(t->cases[0].args->items[1]->kind, SG_VAL_TUPLE);
+    sg_golden_suite_free(s);
+    t = ep_load(&s, "{\"task_id\": \"Mbpp/115\", \"prompt\": \"\", \"entry_point\": \"empty_dit\","
+                    " \"canonical_solution\": \"def empty_dit(l):\\n  return all(not d for d in l)\\n\","
+                    " \"base_input\": [[[[1], [], 3]]], \"plus_input\": [], \"atol\": 0}\n");
+    const sg_value *a0 = t->cases[0].args->items[0];
+    assert_int_equal(a0->items[0]->kind, SG_VAL_SET);
+    assert_int_equal(a0->items[1]->kind, SG_VAL_DICT);
+    assert_int_equal(a0->items[2]->kind, SG_VAL_DICT);
+    sg_golden_suite_free(s);
+    t = ep_load(&s, "{\"task_id\": \"Mbpp/124\", \"prompt\": \"\", \"entry_point\": \"angle_complex\","
+                    " \"canonical_solution\": \"import cmath\\ndef angle_complex(a, b):\\n  return cmath.phase(a + b)\\n\","
+                    " \"base_input\": [[\"0\", \"1j\"]], \"plus_input\": [], \"atol\": 0.0001}\n");
+    assert_string_equal(t->arg_wrap[0], "float");
+    assert_string_equal(t->arg_wrap[1], "complex");
+    sg_golden_suite_free(s);
+    /* the same inputs under another id, or in another format, are left alone */
+    t = ep_load(&s, "{\"task_id\": \"Other/106\", \"prompt\": \"\", \"entry_point\": \"f\", \"canonical_solution\": \"\","
+                    " \"base_input\": [[[5, 6], [9, 10]]], \"plus_input\": [], \"atol\": 0}\n");
+    assert_int_equal(t->cases[0].args->items[1]->kind, SG_VAL_LIST);
+    assert_null(t->arg_wrap[0]);
+    sg_golden_suite_free(s);
+
+    /* oracles and tolerance */
+    sg_value *zero = sg_value_new_int(0), *one = sg_value_new_int(1), *two = sg_value_new_int(2);
+    sg_value *none = sg_value_new(SG_VAL_NONE), *f1 = sg_value_new_float(1.0), *f1e = sg_value_new_float(1.0 + 5e-7);
+    t = ep_load(&s, "{\"task_id\": \"Mbpp/295\", \"prompt\": \"\", \"entry_point\": \"sum_div\", \"canonical_solution\": \"\","
+                    " \"base_input\": [[1]], \"plus_input\": [], \"atol\": 0}\n");
+    assert_true(sg_evalplus_match(t, zero, one, false));
+    assert_false(sg_evalplus_match(t, two, one, false));
+    assert_true(sg_evalplus_match(t, f1e, f1, false)); /* 1e-6 without atol */
+    sg_golden_suite_free(s);
+    t = ep_load(&s, "{\"task_id\": \"Mbpp/164\", \"prompt\": \"\", \"entry_point\": \"are_equivalent\", \"canonical_solution\": \"\","
+                    " \"base_input\": [[1]], \"plus_input\": [], \"atol\": 0}\n");
+    assert_true(sg_evalplus_match(t, two, one, false));
+    sg_golden_suite_free(s);
+    t = ep_load(&s, "{\"task_id\": \"Mbpp/285\", \"prompt\": \"\", \"entry_point\": \"text_match_three\", \"canonical_solution\": \"\","
+                    " \"base_input\": [[1]], \"plus_input\": [], \"atol\": 0}\n");
+    assert_true(sg_evalplus_match(t, two, one, false));
+    assert_false(sg_evalplus_match(t, none, one, false));
+    assert_true(sg_evalplus_match(t, none, none, true));
+    sg_golden_suite_free(s);
+    sg_value_free(zero);
+    sg_value_free(one);
+    sg_value_free(two);
+    sg_value_free(none);
+    sg_value_free(f1);
+    sg_value_free(f1e);
+}
+
 static void test_public_data(void **state)
 {
     (void)state;
@@ -163,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_builtin),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_evalplus_plain_inputs),
+        cmocka_unit_test(test_evalplus_adapt),
         cmocka_unit_test(test_public_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -804,6 +804,43 @@ static void test_worker_hash_seed_fixed(void **state)
     }
 }
 
+/* stdlib_dicts: the genuine Counter (taken before the candidate ran) encodes as the dict it
+ * holds; a look-alike class, or the genuine one without the option, has no encoding. */
+static void test_worker_stdlib_dicts(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char src[] = "import collections\n"
+                              "Real = collections.Counter\n"
+                              "class Counter(dict):\n    __module__ = 'collections'\n"
+                              "    def __eq__(self, other): return True\n"
+                              "collections.Counter = Counter\n";
+    sg_worker_opts opts;
+    sg_worker_opts_init(&opts);
+    opts.stdlib_dicts = true;
+    for (int with = 1; with >= 0; with--) {
+        sg_worker *w = worker_of(src, with ? &opts : NULL);
+        sg_outcome *o = NULL;
+        const sg_outcome_info *i = call(w, "Real('abca')", &o);
+        assert_int_equal(i->kind, SG_OUTCOME_OK);
+        if (with) {
+            assert_non_null(i->value_json);
+            if (!strstr(i->value_json, "\"a\": 2") && !strstr(i->value_json, "\"a\":2"))
+                fail_msg("value_json %s", i->value_json);
+        } else {
+            assert_null(i->value_json);
+        }
+        sg_outcome_free(o);
+        i = call(w, "collections.Counter(a=2)", &o); /* the candidate's look-alike */
+        assert_int_equal(i->kind, SG_OUTCOME_OK);
+        assert_null(i->value_json);
+        assert_non_null(i->value_error);
+        sg_outcome_free(o);
+        sg_worker_free(w);
+    }
+}
+
 static void test_bad_interpreter(void **state)
 {
     (void)state;
@@ -870,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_worker_call_exit_observed),
         cmocka_unit_test(test_worker_batch),
         cmocka_unit_test(test_worker_hash_seed_fixed),
+        cmocka_unit_test(test_worker_stdlib_dicts),
         cmocka_unit_test(test_worker_batch_stops_at_failure),
         cmocka_unit_test(test_bad_interpreter),
     };

@@ -1616,20 +1616,38 @@ typedef struct golden__block {
     bool stop;
 } golden__block;
 
-static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
-                               const sg_value *kwargs)
+/* Did the reference's prefetched call of this text time out (a discarded input)? */
+static bool golden__ref_timed_out(const golden__run *g, const char *call)
+{
+    for (size_t k = 0; g->ref && k < g->pf.len; k++) {
+        const golden__pf *p = &g->pf.items[k];
+        if (p->w == g->ref && p->o && !strcmp(p->text, call))
+            return sg_outcome_info_get(p->o)->kind == SG_OUTCOME_TIMEOUT;
+    }
+    return false;
+}
+
+/* The calls an input needs: `side` 0 the reference's (contract, call), 1 the candidate's (call,
+ * mutation check; none when the reference's prefetched call timed out), 2 both. */
+static void golden__want_side(golden__run *g, const golden__props *ps, const sg_value *args, const sg_value *kwargs,
+                              int side)
 {
     char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
     if (!call)
         return;
-    if (g->ref && g->task->contract) {
+    if (side != 1 && g->ref && g->task->contract) {
         char *ct = golden__call_text(g->task->arg_wrap, "__sg_contract", args, kwargs, false);
         golden__want(g, g->ref, ct);
         free(ct);
     }
-    golden__want(g, g->ref, call);
-    golden__want(g, g->cand, call);
+    if (side != 1)
+        golden__want(g, g->ref, call);
+    bool skip = side == 1 && golden__ref_timed_out(g, call);
+    if (side != 0 && !skip)
+        golden__want(g, g->cand, call);
     free(call);
+    if (side == 0 || skip)
+        return;
     for (size_t k = 0; k < ps->n; k++)
         if (ps->items[k].kind == SG_PROP_NO_MUTATION) {
             char *mt = golden__mutation_text(g, args, kwargs);
@@ -1639,13 +1657,23 @@ static void golden__want_input(golden__run *g, const golden__props *ps, const sg
         }
 }
 
+static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
+                               const sg_value *kwargs)
+{
+    golden__want_side(g, ps, args, kwargs, 2);
+}
+
 static sg_status golden__block_flush(golden__run *g, golden__block *b)
 {
     sg_status st = SG_OK;
+    /* the reference first: inputs it cannot answer in time are not run by the candidate */
     for (size_t k = 0; k < b->n && !b->stop; k++)
-        golden__want_input(g, b->ps, b->items[k].args, b->items[k].kwargs);
-    if (g->ref)
+        golden__want_side(g, b->ps, b->items[k].args, b->items[k].kwargs, g->ref ? 0 : 1);
+    if (g->ref) {
         golden__prefetch(g, g->ref);
+        for (size_t k = 0; k < b->n && !b->stop; k++)
+            golden__want_side(g, b->ps, b->items[k].args, b->items[k].kwargs, 1);
+    }
     golden__prefetch(g, g->cand);
     for (size_t k = 0; k < b->n; k++) {
         if (golden__ref_exhausted(g))

@@ -140,6 +140,8 @@ struct sg_worker {
     uint64_t pend_cpu_ms, pend_wall_ms;
     bool pend_mem_hit;
     uint64_t item_cpu_base_ms, item_start_ns, item_deadline_ns, item_wall_ms;
+    uint64_t child_cpu_last_ms;  /* worker__child_cpu_ms */
+    uint64_t call_child_cpu_ms;  /* the call child's own CPU, read from its zombie */
     /* CPU accounting of the phase (trusted: /proc of the zygote and its child, or pid 1) */
     uint64_t cpu_base_ticks;
     uint64_t next_cpu_check_ns;
@@ -340,6 +342,7 @@ static void worker__take_frame(struct sg_frame *dst, struct sg_frame *src)
 }
 
 static uint64_t worker__phase_cpu_ms(struct sg_worker *w);
+static uint64_t worker__child_cpu_ms(struct sg_worker *w);
 
 /* The facts of a finished batch item (or of the last one, with the final facts in `f`). */
 static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts *f, const struct worker_buf *out,
@@ -393,7 +396,7 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
         return; /* an output limit: judged at the end, on this item */
     worker__batch_settle_pending(w);
     uint64_t now = worker__now_ns();
-    uint64_t cpu = worker__phase_cpu_ms(w);
+    uint64_t cpu = worker__child_cpu_ms(w);
     uint64_t hits = sg_cgroup_limit_hits(&w->cg);
     worker__take_frame(&w->pend_frame, f);
     struct worker_buf t = w->pend_out;
@@ -680,6 +683,20 @@ static uint64_t worker__phase_cpu_ms(struct sg_worker *w)
     return worker__ticks_to_ms(ticks);
 }
 
+/* CPU of the call child alone (a batch's items run there; the zygote only waits), as the kernel
+ * counts it. Monotonic: a moment when the child is not known yet or cannot be read returns the
+ * last reading, so an item's CPU is never inflated by what earlier items used. */
+static uint64_t worker__child_cpu_ms(struct sg_worker *w)
+{
+    struct worker_stat c;
+    if (w->call_pid && !w->call_exit_seen && worker__read_stat(w->call_pid, &c)) {
+        uint64_t ms = worker__ticks_to_ms(c.self_ticks);
+        if (ms > w->child_cpu_last_ms)
+            w->child_cpu_last_ms = ms;
+    }
+    return w->call_exit_seen ? w->call_child_cpu_ms : w->child_cpu_last_ms;
+}
+
 /*
  * Trusted: a system call outside the allow-list, described by the kernel (number, arch, caller's
  * pid: nothing the caller can forge). Mediated calls are let through (CONTINUE is safe here: the
@@ -744,6 +761,9 @@ static void worker__observe_call_exit(struct sg_worker *w)
         w->call_wstatus = c.exit_code;
         uint64_t own = zticks > w->cpu_base_ticks ? zticks - w->cpu_base_ticks : 0;
         w->call_cpu_ms = worker__ticks_to_ms(own + c.self_ticks);
+        w->call_child_cpu_ms = worker__ticks_to_ms(c.self_ticks);
+        if (w->call_child_cpu_ms < w->child_cpu_last_ms)
+            w->call_child_cpu_ms = w->child_cpu_last_ms;
         w->facts.have_status = true;
     } else {
         w->facts.protocol_error = true;
@@ -833,8 +853,10 @@ static uint64_t worker__check_cpu(struct sg_worker *w, uint64_t now)
     if (!w->alive || w->killed || w->zygote_pid <= 0 || !w->limits.cpu_ms)
         return now + 50000000ull;
     uint64_t used = worker__phase_cpu_ms(w);
-    if (w->batch_n)
+    if (w->batch_n) { /* the item's own CPU: the call child's, since the previous item frame */
+        used = worker__child_cpu_ms(w);
         used = used > w->item_cpu_base_ms ? used - w->item_cpu_base_ms : 0;
+    }
     if (used > w->limits.cpu_ms) {
         w->facts.cpu_timeout = true;
         w->facts.cpu_ms = used;
@@ -920,6 +942,8 @@ static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
     w->call_exit_seen = false;
     w->call_wstatus = 0;
     w->call_cpu_ms = 0;
+    w->call_child_cpu_ms = 0;
+    w->child_cpu_last_ms = 0;
     w->wait_held = false;
     struct worker_stat z;
     w->cpu_base_ticks = 0;
@@ -1155,8 +1179,10 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
         f->wstatus = w->call_wstatus;
         if (!f->cpu_timeout) {
             f->cpu_ms = w->call_exit_seen ? w->call_cpu_ms : worker__phase_cpu_ms(w);
-            if (w->batch_n) /* the last item judged: its own CPU, since the previous item frame */
-                f->cpu_ms = f->cpu_ms > w->item_cpu_base_ms ? f->cpu_ms - w->item_cpu_base_ms : 0;
+            if (w->batch_n) { /* the last item judged: its own CPU, since the previous item frame */
+                uint64_t c = w->call_exit_seen ? w->call_child_cpu_ms : worker__child_cpu_ms(w);
+                f->cpu_ms = c > w->item_cpu_base_ms ? c - w->item_cpu_base_ms : 0;
+            }
         }
         const char *p = w->have_done ? sg_frame_get(&w->done, SG_TAG_PEAK_RSS, NULL) : NULL;
         f->peak_rss_kb = p ? strtoull(p, NULL, 10) : 0;

@@ -125,8 +125,11 @@ struct sg_worker {
     bool call_exit_seen;
     int call_wstatus;
     uint64_t call_cpu_ms;
-    bool wait_held;        /* the zygote's wait4 is held until the call child's exit is read */
-    uint64_t wait_held_id;
+    /* The zygote's waits are held until the call child's exit is read. Several: a held wait4 is
+     * interrupted by the child's SIGCHLD and restarted (a new notification) before we may have
+     * read the exit; letting the restarted one through would reap the child unread. */
+    uint64_t wait_held_ids[16];
+    unsigned wait_held;
     /* A batch (sg_worker_call_batch): the items run one after another in the call child. Item j
      * is judged `ok` only once the supervisor sees the child go on (item j+1's frame) or exit
      * cleanly; time, CPU, output and memory-limit hits are measured between item frames. */
@@ -728,9 +731,8 @@ static void worker__handle_notif(struct sg_worker *w)
          * ourselves (it stays a zombie until then). Any other wait goes through. */
         if (pid == w->zygote_pid && !w->call_exit_seen) {
             worker__watch_call_child(w);
-            if (w->call_pid && !w->wait_held) {
-                w->wait_held = true;
-                w->wait_held_id = req.n.id;
+            if (w->call_pid && w->wait_held < 16) {
+                w->wait_held_ids[w->wait_held++] = req.n.id;
                 return;
             }
         }
@@ -770,10 +772,9 @@ static void worker__observe_call_exit(struct sg_worker *w)
     }
     w->call_exit_seen = true;
     worker__close(&w->call_pidfd);
-    if (w->wait_held) {
-        worker__answer(w, w->wait_held_id);
-        w->wait_held = false;
-    }
+    for (unsigned k = 0; k < w->wait_held; k++)
+        worker__answer(w, w->wait_held_ids[k]); /* a withdrawn one: ENOENT, harmless */
+    w->wait_held = 0;
 }
 
 /* pid 1 is gone: reap it, collect what is left in the pipes, release the cgroup. */
@@ -944,7 +945,7 @@ static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
     w->call_cpu_ms = 0;
     w->call_child_cpu_ms = 0;
     w->child_cpu_last_ms = 0;
-    w->wait_held = false;
+    w->wait_held = 0;
     struct worker_stat z;
     w->cpu_base_ticks = 0;
     if (ph != PHASE_IMPORT && w->zygote_pid > 0 && worker__read_stat(w->zygote_pid, &z))

@@ -1551,13 +1551,23 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
                  first_reason ? first_reason : "?");
         ch.reason = golden__dup(g, buf);
     }
+    /* Several failing cases often shrink to the same minimal input: report it once. */
+    char *shown = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, true);
+    const char *pname = sg_golden_prop_name(ps->items[prop].kind);
+    for (size_t k = 0; shown && k < g->r->cases.len; k++) {
+        const sg_golden_case_result *o = &g->r->cases.items[k];
+        if (o->kind == SG_GCASE_PROPERTY && o->input && o->name && !strcmp(o->input, shown) && !strcmp(o->name, pname)) {
+            free(shown);
+            golden__res_free(&ch.ref);
+            golden__res_free(&ch.cand);
+            sg_value_free(args);
+            return SG_OK;
+        }
+    }
     sg_golden_case_result *c = golden__add(g, SG_GCASE_PROPERTY, prop, false, &ch.cand);
     if (c) {
-        const golden__prop *pp = &ps->items[prop];
-        c->name = sg_golden_prop_name(pp->kind);
-        char *shown = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, true);
+        c->name = pname;
         c->input = golden__dup(g, shown);
-        free(shown);
         c->args_json = golden__encode(g, args);
         c->reason = ch.reason;
         c->shrink_calls = calls;
@@ -1575,6 +1585,7 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
             g->r->cx_size = size;
         }
     }
+    free(shown);
     golden__res_free(&ch.ref);
     golden__res_free(&ch.cand);
     sg_value_free(args);

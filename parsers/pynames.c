@@ -64,6 +64,13 @@ static const pynames__entry pynames__table[] = {
     PYNAMES__E("concurrent", PYNAMES_ROOT, -1),
     PYNAMES__E("contextlib", PYNAMES_ROOT, -1),
     PYNAMES__E("functools.reduce", 0, -1),
+    /* modules and types whose functions the constant evaluator folds (decoders, paths) */
+    PYNAMES__E("base64", PYNAMES_ROOT, -1),
+    PYNAMES__E("binascii", PYNAMES_ROOT, -1),
+    PYNAMES__E("codecs", PYNAMES_ROOT, -1),
+    PYNAMES__E("bytes", PYNAMES_ROOT, -1),
+    PYNAMES__E("bytearray", PYNAMES_ROOT, -1),
+    PYNAMES__E("pathlib", PYNAMES_ROOT, -1),
     PYNAMES__E("pkgutil.resolve_name", PYNAMES_IMPORTER | PYNAMES_IMPORTER_FULL | PYNAMES_IMPORTER_RESOLVE, -1),
     PYNAMES__F("functools.partial", PYNAMES_RETURNS_ARG, 0, NULL, 1, NULL, NULL),
     PYNAMES__F("functools.partialmethod", PYNAMES_RETURNS_ARG, 0, NULL, 1, NULL, NULL),

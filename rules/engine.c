@@ -461,13 +461,18 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
     const sg_syms *sy = cx->sy;
     sg_cands c;
     sg_resolve_expr(cx->res, scope, fn, &c);
-    if (!c.n && !sg_resolve_methodcaller(cx->res, scope, call, &c))
-        return;
     bool any = false;
     for (int i = 0; i < c.n && !any; i++)
         any = engine__root_known(cx, c.q[i]) || sg_pyname_special_callee(c.q[i]);
-    if (!any)
-        return;
+    if (!any) {
+        /* operator.methodcaller("system", ...)(obj) calls obj.system */
+        if (!sg_resolve_methodcaller(cx->res, scope, call, &c))
+            return;
+        for (int i = 0; i < c.n && !any; i++)
+            any = engine__root_known(cx, c.q[i]);
+        if (!any)
+            return;
+    }
     engine__args a;
     engine__collect_args(cx, sg_node_field(call, sy->f_arguments), &a);
     const char *fn_text = NULL;

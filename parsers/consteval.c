@@ -979,3 +979,142 @@ static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out
     sg_res_cx inner = {cx->res, b->src};
     return sg_const_eval(&inner, b->scope, b->node, out, depth + 4);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Commands and strings                                                                         */
+
+/* The items of an argv (see sg_const_argv), evaluated in the source and scope of `cx`. */
+static int const__argv(sg_res_cx *cx, sg_scope *scope, TSNode n, const char **items, int max, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    n = sg_node_unparen(n);
+    if (depth > 8 || ts_node_is_null(n))
+        return -1;
+    if (sg_node_is(n, sy->identifier) && scope) {
+        size_t len;
+        const char *name = sg_node_text(cx->src, n, &len);
+        sg_scope *owner;
+        sg_binding *b = sg_scope_find(scope, name, (uint32_t)len, &owner);
+        if (!b || b->next || b->kind != RES_ALIAS)
+            return -1;
+        sg_res_cx inner = {res, b->src};
+        return const__argv(&inner, b->scope, b->node, items, max, depth + 1);
+    }
+    if (sg_node_is(n, sy->call)) {
+        /* "ls -l".split() */
+        TSNode fn = sg_node_field(n, sy->f_function);
+        TSNode args = sg_node_field(n, sy->f_arguments);
+        size_t al;
+        if (!sg_node_is(fn, sy->attribute) || !sg_node_is(args, sy->argument_list) || ts_node_named_child_count(args))
+            return -1;
+        const char *a = sg_node_text(cx->src, sg_node_field(fn, sy->f_attribute), &al);
+        if (al != 5 || memcmp(a, "split", 5))
+            return -1;
+        sg_buf b;
+        bool ok = const__tmp(cx, scope, sg_node_field(fn, sy->f_object), &b, depth);
+        int k = 0;
+        const char *d = b.data ? b.data : "";
+        for (size_t i = 0; ok && i < b.len && k < max;) {
+            while (i < b.len && isspace((unsigned char)d[i]))
+                i++;
+            size_t j = i;
+            while (j < b.len && !isspace((unsigned char)d[j]))
+                j++;
+            if (j > i)
+                items[k++] = sg_arena_strndup(res->arena, d + i, j - i);
+            i = j;
+        }
+        sg_res_buf_done(res, &b);
+        return ok ? k : -1;
+    }
+    if (!sg_node_is(n, sy->list) && !sg_node_is(n, sy->tuple))
+        return -1;
+    int k = 0;
+    sg_children it;
+    TSNode c;
+    sg_children_init(&it, n);
+    while (k < max && sg_children_next(&it, &c)) {
+        if (sg_node_is(c, sy->comment))
+            continue;
+        if (sg_node_is(c, sy->list_splat)) {
+            items[k++] = NULL; /* unknown from here on */
+            break;
+        }
+        sg_buf b;
+        bool ok = const__tmp(cx, scope, c, &b, depth);
+        items[k++] = ok ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
+        sg_res_buf_done(res, &b);
+    }
+    sg_children_end(&it);
+    return k;
+}
+
+int sg_const_argv(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max)
+{
+    sg_res_cx cx = {res, res->cur_src};
+    res->budget = RES_BUDGET;
+    return const__argv(&cx, scope, expr, items, max, 0);
+}
+
+/* Methods and functions that return text. */
+static bool const__text_call(const char *t, size_t l)
+{
+    static const char *const names[] = {"format", "join", "replace", "strip", "lstrip", "rstrip", "lower",
+                                        "upper", "decode", "format_map", "read", "input", "str", "repr",
+                                        "getvalue", "dedent", "substitute"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == l && !memcmp(names[i], t, l))
+            return true;
+    return false;
+}
+
+static bool const__stringish(sg_res_cx *cx, sg_scope *scope, TSNode n, int depth)
+{
+    const sg_syms *sy = cx->res->sy;
+    n = sg_node_unparen(n);
+    if (depth > 8 || ts_node_is_null(n) || --cx->res->budget < 0)
+        return false;
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->string || s == sy->concatenated_string)
+        return true;
+    if (s == sy->binary_operator) {
+        size_t ol;
+        const char *o = sg_node_text(cx->src, sg_node_field(n, sy->f_operator), &ol);
+        if (ol == 1 && *o == '%')
+            return const__stringish(cx, scope, sg_node_field(n, sy->f_left), depth + 1);
+        return ol == 1 && *o == '+' &&
+               (const__stringish(cx, scope, sg_node_field(n, sy->f_left), depth + 1) ||
+                const__stringish(cx, scope, sg_node_field(n, sy->f_right), depth + 1));
+    }
+    if (s == sy->call) {
+        TSNode fn = sg_node_unparen(sg_node_field(n, sy->f_function));
+        TSNode name = sg_node_is(fn, sy->attribute) ? sg_node_field(fn, sy->f_attribute) : fn;
+        size_t l;
+        const char *t = sg_node_text(cx->src, name, &l);
+        return (sg_node_is(name, sy->identifier)) && const__text_call(t, l);
+    }
+    if (s == sy->conditional_expression)
+        return const__stringish(cx, scope, ts_node_named_child(n, 0), depth + 1) ||
+               const__stringish(cx, scope, ts_node_named_child(n, 2), depth + 1);
+    if (s == sy->identifier && scope) {
+        size_t len;
+        const char *name = sg_node_text(cx->src, n, &len);
+        sg_scope *owner;
+        for (sg_binding *b = sg_scope_find(scope, name, (uint32_t)len, &owner); b; b = b->next) {
+            if (b->kind != RES_ALIAS)
+                continue;
+            sg_res_cx inner = {cx->res, b->src};
+            if (const__stringish(&inner, b->scope, b->node, depth + 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool sg_is_stringish(sg_resolver *res, sg_scope *scope, TSNode expr)
+{
+    sg_res_cx cx = {res, res->cur_src};
+    res->budget = RES_BUDGET;
+    return const__stringish(&cx, scope, expr, 0);
+}

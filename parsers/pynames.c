@@ -149,6 +149,26 @@ const sg_pyname_forward *sg_pyname_forwarder(const char *qname, bool *ret_return
     return &e->fwd;
 }
 
+/* Methods that return an object of their own class (pathlib: Path.home(), p.expanduser(), p / "x"). */
+static const char *const pynames__self_classes[] = {"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+                                                    "pathlib.PurePosixPath"};
+static const char *const pynames__self_methods[] = {"home", "cwd", "expanduser", "resolve", "absolute", "joinpath",
+                                                    "with_name", "with_suffix", "with_stem", "relative_to",
+                                                    "__truediv__"};
+
+const char *sg_pyname_returns_self(const char *qname)
+{
+    for (size_t i = 0; i < sizeof pynames__self_classes / sizeof pynames__self_classes[0]; i++) {
+        size_t cl = strlen(pynames__self_classes[i]);
+        if (strncmp(qname, pynames__self_classes[i], cl) || qname[cl] != '.')
+            continue;
+        for (size_t k = 0; k < sizeof pynames__self_methods / sizeof pynames__self_methods[0]; k++)
+            if (!strcmp(qname + cl + 1, pynames__self_methods[k]))
+                return pynames__self_classes[i];
+    }
+    return NULL;
+}
+
 bool sg_pyname_is_reduce(const char *qname)
 {
     return !strcmp(qname, "functools.reduce") || !strcmp(qname, "reduce");

@@ -54,6 +54,9 @@ typedef struct sg_pyname_forward {
 /* The forwarding shape of `qname`, or NULL; *ret_returns_callable tells whether the call's value
  * stands for the callable (partial, atexit.register) rather than for an object (Thread). */
 const sg_pyname_forward *sg_pyname_forwarder(const char *qname, bool *ret_returns_callable);
+/* For a method that returns an object of its own class ("pathlib.Path.home", "pathlib.Path.expanduser",
+ * "pathlib.Path.__truediv__"): that class; NULL otherwise. */
+const char *sg_pyname_returns_self(const char *qname);
 /* functools.reduce (or the Python 2 builtin): reduce(getattr, [names], obj) is obj.name1.name2. */
 bool sg_pyname_is_reduce(const char *qname);
 

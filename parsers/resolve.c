@@ -536,7 +536,8 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
         } else if (strcmp(q, "__main__") && res__alive(res, q)) {
             /* an object made by a class or function some rule is about */
             char buf[SG_MAX_QNAME + RES_INSTANCE_LEN + 1];
-            const char *bare = res__strip_instance(q);
+            const char *self = sg_pyname_returns_self(res__strip_instance(q));
+            const char *bare = self ? self : res__strip_instance(q);
             size_t bl = strlen(bare);
             if (bl <= SG_MAX_QNAME) {
                 memcpy(buf, RES_INSTANCE, RES_INSTANCE_LEN);
@@ -653,6 +654,20 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         uint32_t k = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < k; i += 2) /* a if cond else b: children 0 and 2 */
             sg_res_expr(cx, scope, ts_node_named_child(n, i), out, depth + 1);
+    } else if (s == sy->binary_operator) {
+        /* path / "name" is a path again */
+        size_t ol;
+        const char *o = sg_node_text(cx->src, sg_node_field(n, sy->f_operator), &ol);
+        if (ol == 1 && *o == '/') {
+            sg_cands left = {0};
+            sg_res_expr(cx, scope, sg_node_field(n, sy->f_left), &left, depth + 1);
+            for (int i = 0; i < left.n; i++) {
+                const char *self = sg_pyname_returns_self(
+                    sg_arena_printf(res->arena, "%s.__truediv__", res__strip_instance(left.q[i])));
+                if (self && left.q[i] != res__strip_instance(left.q[i]))
+                    res__add(res, out, left.q[i]);
+            }
+        }
     } else if (s == sy->boolean_operator) {
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_left), out, depth + 1);
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_right), out, depth + 1);

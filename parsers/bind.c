@@ -157,7 +157,11 @@ static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
         } else if (!sg_node_is(c, sy->dotted_name)) {
             continue;
         }
-        const char *full = sg_res_dotted(cx, name);
+        /* a name imported from a module is not a module name itself: no module alias applies to it
+         * alone (`from xmlrpc.server import SimpleXMLRPCServer` is not `xmlrpc.server`) */
+        size_t rawl;
+        const char *raw = from ? sg_res_ident(cx, name, &rawl) : NULL;
+        const char *full = from ? sg_arena_strndup(res->arena, raw, rawl) : sg_res_dotted(cx, name);
         if (!full)
             continue;
         if (from) {
@@ -172,12 +176,11 @@ static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
             const char *t = sg_res_ident(cx, alias, &n);
             sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, full, alias, cx->src);
         } else {
-            /* import a.b.c binds a */
-            size_t root = strcspn(full, ".");
+            /* import a.b.c binds a (a module alias of a alone applies: import httplib is http.client) */
             TSNode first = ts_node_named_child(name, 0);
             size_t n;
             const char *t = sg_res_ident(cx, ts_node_is_null(first) ? name : first, &n);
-            const char *q = sg_arena_strndup(res->arena, full, root);
+            const char *q = sg_res_normalize(res, t, n);
             sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, q, name, cx->src);
         }
     }

@@ -28,7 +28,8 @@ def stdlib_files():
         return files
     for d, dirs, names in os.walk(STDLIB):
         dirs[:] = sorted(x for x in dirs if x not in ("site-packages", "dist-packages", "__pycache__"))
-        files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".py")]
+        files += [os.path.join(d, n) for n in sorted(names)
+                  if n.endswith(".py") and os.path.getsize(os.path.join(d, n)) > 0]  # empty: nothing to judge
     return files
 
 

@@ -974,6 +974,10 @@ static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out
     const char *name = sg_node_text(cx->src, id, &n);
     sg_scope *owner;
     sg_binding *b = sg_scope_find(scope, name, (uint32_t)n, &owner);
+    if (!b && n == 8 && !memcmp(name, "__name__", 8)) {
+        sg_buf_append(out, "__main__", 8); /* a snippet runs as the main module */
+        return true;
+    }
     if (!b || b->next || b->kind != RES_ALIAS)
         return false; /* only a name bound exactly once to a constant */
     sg_res_cx inner = {cx->res, b->src};

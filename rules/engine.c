@@ -1176,8 +1176,13 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         if (!r->info.enabled || r->kind != SG_KIND_QUERY)
             continue;
         bool possible = true;
+        size_t srclen = strlen(cx->src);
         for (size_t k = 0; k < r->query.nneedles && possible; k++)
-            possible = memmem(cx->src, strlen(cx->src), r->query.needles[k], strlen(r->query.needles[k])) != NULL;
+            possible = memmem(cx->src, srclen, r->query.needles[k], strlen(r->query.needles[k])) != NULL;
+        bool any = !r->query.nany_needles;
+        for (size_t k = 0; k < r->query.nany_needles && possible && !any; k++)
+            any = memmem(cx->src, srclen, r->query.any_needles[k], strlen(r->query.any_needles[k])) != NULL;
+        possible &= any;
         if (!possible)
             continue;
         if (!qc && !(qc = ts_query_cursor_new()))

@@ -363,6 +363,30 @@ static sg_status pack__network_map(pack__ctx *c, yaml_node_t *n, sg_rule_network
     return st;
 }
 
+/* A #match? pattern that is an alternation of words, "^(a|b|c)$": one of the words must be in the
+ * source for the query to match, which the engine tests before running it. Other patterns: none. */
+static sg_status pack__any_needles(const char *pat, sg_rule_query *r)
+{
+    size_t n = strlen(pat);
+    if (n < 5 || strncmp(pat, "^(", 2) || strcmp(pat + n - 2, ")$"))
+        return SG_OK;
+    for (size_t i = 2; i < n - 2; i++)
+        if (!isalnum((unsigned char)pat[i]) && pat[i] != '_' && pat[i] != '|')
+            return SG_OK;
+    for (const char *p = pat + 2; p < pat + n - 2;) {
+        size_t l = strcspn(p, "|)");
+        char **nv = realloc(r->any_needles, (r->nany_needles + 1) * sizeof *nv);
+        if (!nv)
+            return SG_ERR_NOMEM;
+        r->any_needles = nv;
+        if (!(nv[r->nany_needles] = strndup(p, l)))
+            return SG_ERR_NOMEM;
+        r->nany_needles++;
+        p += l + 1;
+    }
+    return SG_OK;
+}
+
 static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap, sg_rule_query *r)
 {
     const char *src = pack__scalar(q);
@@ -402,6 +426,9 @@ static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap,
                         return pack__err(c, q, "'query': #%s takes a capture and a pattern string", name);
                     uint32_t id = steps[i + 2].value_id, plen;
                     const char *pat = ts_query_string_value_for_id(r->query, id, &plen);
+                    if (!strcmp(name, "match?") && ts_query_pattern_count(r->query) == 1 && !r->nany_needles &&
+                        pack__any_needles(pat, r))
+                        return SG_ERR_NOMEM;
                     if (id < nstr && !r->res_set[id]) {
                         int rc = regcomp(&r->res[id], pat, REG_EXTENDED | REG_NOSUB);
                         if (rc)

@@ -109,6 +109,8 @@ typedef struct sg_rule_query {
     uint32_t nstrings;
     char **needles; /* strings a positive #eq? requires in the source; all must occur */
     size_t nneedles;
+    char **any_needles; /* the words of a positive #match? "^(a|b)$": one of them must occur */
+    size_t nany_needles;
 } sg_rule_query;
 
 /* builtin: a check of the gate itself. */

@@ -78,6 +78,7 @@ void sg_rule_free(sg_rule *r)
     case SG_KIND_QUERY: {
         sg_rule_query *q = &r->query;
         sg_strv_free(q->needles, q->nneedles);
+        sg_strv_free(q->any_needles, q->nany_needles);
         if (q->query)
             ts_query_delete(q->query);
         for (uint32_t i = 0; i < q->nstrings; i++)

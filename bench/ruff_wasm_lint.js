@@ -1,9 +1,23 @@
 // Peer for bench/static_bench.py: Ruff's flake8-bandit (S) rules through @astral-sh/ruff-wasm-nodejs.
 // Usage: node ruff_wasm_lint.js FILELIST THREADS   -> prints "bytes seconds diagnostics"
+//        node ruff_wasm_lint.js FILELIST codes     -> one JSON line per file: {"file", "codes": [...]}
 const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 
-if (isMainThread) {
+if (isMainThread && process.argv[3] === 'codes') {
+  const ruff = require('@astral-sh/ruff-wasm-nodejs');
+  const ws = new ruff.Workspace({ lint: { select: ['S'] } }, ruff.PositionEncoding.Utf16);
+  const files = fs.readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
+  for (const f of files) {
+    let codes;
+    try {
+      codes = ws.check(fs.readFileSync(f, 'utf8')).map((d) => d.code).filter(Boolean);
+    } catch (e) {
+      codes = ['error'];
+    }
+    console.log(JSON.stringify({ file: f, codes }));
+  }
+} else if (isMainThread) {
   const files = fs.readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
   const threads = Math.max(1, parseInt(process.argv[3] || '1', 10));
   const texts = files.map((f) => fs.readFileSync(f, 'utf8'));

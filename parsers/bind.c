@@ -24,7 +24,8 @@ static void bind__init_flags(void)
     const TSSymbol binds[] = {s->import_statement, s->import_from_statement, s->assignment, s->augmented_assignment,
                               s->named_expression, s->for_statement, s->for_in_clause, s->as_pattern_target,
                               s->global_statement, s->nonlocal_statement, s->class_definition,
-                              s->delete_statement, s->function_definition, s->lambda};
+                              s->delete_statement, s->function_definition, s->lambda, s->match_statement,
+                              s->as_pattern};
     /* statements whose bodies may not run (or run partly): bindings under them are not definite */
     const TSSymbol conds[] = {s->if_statement, s->for_statement, s->while_statement, s->try_statement,
                               s->with_statement, s->match_statement, s->conditional_expression,
@@ -156,7 +157,11 @@ static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
         } else if (!sg_node_is(c, sy->dotted_name)) {
             continue;
         }
-        const char *full = sg_res_dotted(cx, name);
+        /* a name imported from a module is not a module name itself: no module alias applies to it
+         * alone (`from xmlrpc.server import SimpleXMLRPCServer` is not `xmlrpc.server`) */
+        size_t rawl;
+        const char *raw = from ? sg_res_ident(cx, name, &rawl) : NULL;
+        const char *full = from ? sg_arena_strndup(res->arena, raw, rawl) : sg_res_dotted(cx, name);
         if (!full)
             continue;
         if (from) {
@@ -171,15 +176,133 @@ static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
             const char *t = sg_res_ident(cx, alias, &n);
             sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, full, alias, cx->src);
         } else {
-            /* import a.b.c binds a */
-            size_t root = strcspn(full, ".");
+            /* import a.b.c binds a (a module alias of a alone applies: import httplib is http.client) */
             TSNode first = ts_node_named_child(name, 0);
             size_t n;
             const char *t = sg_res_ident(cx, ts_node_is_null(first) ? name : first, &n);
-            const char *q = sg_arena_strndup(res->arena, full, root);
+            const char *q = sg_res_normalize(res, t, n);
             sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, q, name, cx->src);
         }
     }
+}
+
+/* A pattern of a `case` clause matched against `subject`, the member path `path` down (NULL: the
+ * subject itself): a capture binds the name to that member (RES_MEMBER), `C(attr=p)` and
+ * `{"key": p}` go one member deeper, `p as name` binds name there too; the names of any other
+ * pattern (sequences, unions, splats) are opaque locals. */
+static void bind__case_pattern(sg_res_cx *cx, sg_scope *scope, TSNode pat, TSNode subject, const char *path,
+                               int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    if (ts_node_is_null(pat) || depth > 16)
+        return;
+    TSSymbol s = ts_node_symbol(pat);
+    if (s == sy->case_pattern) {
+        if (ts_node_named_child_count(pat) == 1)
+            bind__case_pattern(cx, scope, ts_node_named_child(pat, 0), subject, path, depth + 1);
+        return;
+    }
+    if (s == sy->dotted_name || s == sy->identifier) {
+        /* a dotted name of one identifier is a capture; of several, a value to compare with */
+        TSNode id = s == sy->identifier ? pat : ts_node_named_child(pat, 0);
+        if (s == sy->dotted_name && ts_node_named_child_count(pat) != 1)
+            return;
+        size_t n;
+        const char *t = sg_res_ident(cx, id, &n);
+        if (n == 1 && *t == '_')
+            return; /* the wildcard binds nothing */
+        if (path)
+            sg_scope_bind(res, scope, t, (uint32_t)n, RES_MEMBER, path, subject, cx->src);
+        else
+            sg_scope_bind(res, scope, t, (uint32_t)n, RES_ALIAS, NULL, subject, cx->src);
+        return;
+    }
+    if (s == sy->as_pattern) {
+        uint32_t k = ts_node_named_child_count(pat);
+        if (k >= 2) {
+            bind__case_pattern(cx, scope, ts_node_named_child(pat, 0), subject, path, depth + 1);
+            bind__case_pattern(cx, scope, ts_node_named_child(pat, k - 1), subject, path, depth + 1);
+        }
+        return;
+    }
+    if (s == sy->class_pattern || s == sy->dict_pattern) {
+        sg_children it;
+        TSNode c;
+        sg_children_init(&it, pat);
+        bool class_name = s == sy->class_pattern;
+        TSNode key = {0};
+        while (sg_children_next(&it, &c)) {
+            TSSymbol cs = ts_node_symbol(c);
+            if (cs == sy->case_pattern && s == sy->class_pattern && ts_node_named_child_count(c) == 1) {
+                c = ts_node_named_child(c, 0); /* C(attr=p) wraps keyword patterns in case patterns */
+                cs = ts_node_symbol(c);
+            }
+            if (class_name && cs == sy->dotted_name) {
+                class_name = false; /* the class being matched */
+                continue;
+            }
+            const char *member = NULL;
+            TSNode sub = {0};
+            if (cs == sy->keyword_pattern && ts_node_named_child_count(c) >= 2) {
+                size_t n;
+                const char *t = sg_res_ident(cx, ts_node_named_child(c, 0), &n);
+                member = sg_arena_printf(res->arena, "%s%s%.*s", path ? path : "", path ? "." : "", (int)n, t);
+                sub = ts_node_named_child(c, 1);
+            } else if (s == sy->dict_pattern && ts_node_is_null(key) && cs != sy->splat_pattern &&
+                       cs != sy->case_pattern) {
+                key = c; /* a key; its value pattern follows */
+                continue;
+            } else if (s == sy->dict_pattern && !ts_node_is_null(key)) {
+                sg_buf b;
+                sg_buf_init(&b, SG_MAX_QNAME);
+                res->budget = RES_BUDGET;
+                if (sg_const_eval(cx, scope, key, &b, 0) && b.len && !b.truncated)
+                    member = sg_arena_printf(res->arena, "%s%s%.*s", path ? path : "", path ? "." : "", (int)b.len,
+                                             b.data);
+                sg_res_buf_done(res, &b);
+                key = (TSNode){0};
+                sub = c;
+                if (!member) {
+                    bind__local_ids(cx, scope, c);
+                    continue;
+                }
+            } else {
+                bind__local_ids(cx, scope, c);
+                continue;
+            }
+            if (member)
+                bind__case_pattern(cx, scope, sub, subject, member, depth + 1);
+        }
+        sg_children_end(&it);
+        return;
+    }
+    bind__local_ids(cx, scope, pat);
+}
+
+/* `match subject:` and its `case` clauses (pass 1). */
+static void bind__match(sg_res_cx *cx, sg_scope *scope, TSNode n)
+{
+    const sg_syms *sy = cx->res->sy;
+    TSNode subject = sg_node_field(n, sy->f_subject);
+    TSNode body = sg_node_field(n, sy->f_body);
+    if (ts_node_is_null(body))
+        return;
+    cx->res->cond++; /* a case may not match */
+    sg_children it, pit;
+    TSNode clause, pat;
+    sg_children_init(&it, body);
+    while (sg_children_next(&it, &clause)) {
+        if (!sg_node_is(clause, sy->case_clause))
+            continue;
+        sg_children_init(&pit, clause);
+        while (sg_children_next(&pit, &pat))
+            if (sg_node_is(pat, sy->case_pattern))
+                bind__case_pattern(cx, scope, pat, subject, NULL, 0);
+        sg_children_end(&pit);
+    }
+    sg_children_end(&it);
+    cx->res->cond--;
 }
 
 static void bind__params(sg_res_cx *cx, sg_scope *scope, TSNode params)
@@ -233,6 +356,17 @@ static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_
         res->cond--;
     } else if (s == sy->as_pattern_target) {
         bind__local_ids(cx, scope, n);
+    } else if (s == sy->as_pattern) {
+        /* `with socket.socket() as s`: s stands for the context manager (sockets, files, sessions
+         * and processes return themselves from __enter__); `except E as e` stays opaque */
+        uint32_t k = ts_node_named_child_count(n);
+        TSNode target = k >= 2 ? ts_node_named_child(n, k - 1) : (TSNode){0};
+        if (sg_node_is(target, sy->as_pattern_target) && ts_node_named_child_count(target) == 1 &&
+            sg_node_is(ts_node_named_child(target, 0), sy->identifier) &&
+            sg_node_is(ts_node_parent(n), sy->with_item))
+            bind__target(cx, scope, ts_node_named_child(target, 0), ts_node_named_child(n, 0));
+    } else if (s == sy->match_statement) {
+        bind__match(cx, scope, n);
     } else if (s == sy->global_statement || s == sy->nonlocal_statement) {
         uint32_t k = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) {

@@ -7,8 +7,12 @@
 #include "resolve_int.h"
 
 #include <ctype.h>
+#include <nettle/base16.h>
+#include <nettle/base64.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int const__hexval(int c)
 {
@@ -105,8 +109,9 @@ static void const__unescape(sg_buf *b, const char *s, size_t n)
     }
 }
 
-/* A single string literal (no interpolation) appended to out. */
-static bool const__string(sg_res_cx *cx, TSNode n, sg_buf *out, bool *ret_fstring)
+/* A single string literal appended to out; an f-string only when every interpolation is a constant
+ * without conversion or format (f"{'sys'}tem"). */
+static bool const__string(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int depth)
 {
     const sg_syms *sy = cx->res->sy;
     bool raw = false, fstr = false, bytes = false;
@@ -125,10 +130,12 @@ static bool const__string(sg_res_cx *cx, TSNode n, sg_buf *out, bool *ret_fstrin
                 bytes |= p == 'b';
             }
         } else if (s == sy->interpolation) {
-            if (ret_fstring)
-                *ret_fstring = true;
-            sg_children_end(&it);
-            return false;
+            bool ok = ts_node_named_child_count(c) == 1 &&
+                      sg_const_eval(cx, scope, ts_node_named_child(c, 0), out, depth + 1);
+            if (!ok) {
+                sg_children_end(&it);
+                return false;
+            }
         } else if (s == sy->string_content) {
             if (raw)
                 sg_buf_append(out, t, len);
@@ -144,97 +151,467 @@ static bool const__string(sg_res_cx *cx, TSNode n, sg_buf *out, bool *ret_fstrin
 
 static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out, int depth);
 
-/* os.path.expanduser("~/.ssh/id_rsa"), os.path.expandvars(...), os.fspath(...): as far as path
- * patterns go ("~/.ssh*", "* /.ssh/ *") the value is the argument. `name` is the callee's last
- * component, checked first so that only these calls cost a resolution. */
-static bool const__path_identity(sg_res_cx *cx, sg_scope *scope, TSNode fn, const char *name, size_t nl)
+/* ------------------------------------------------------------------------------------------ */
+/* Calls with a constant value                                                                  */
+
+/* Is the callee `fn` one of `names`? Its last component (`last`) is compared first, so that only a
+ * call whose name could match costs a resolution. */
+static bool const__callee_in(sg_res_cx *cx, sg_scope *scope, TSNode fn, const char *last, size_t ll,
+                             const char *const *names, size_t n)
 {
-    static const char *const calls[] = {"os.path.expanduser", "os.path.expandvars", "os.fspath"};
     bool candidate = false;
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0] && !candidate; i++) {
-        const char *last = strrchr(calls[i], '.') + 1;
-        candidate = strlen(last) == nl && !memcmp(last, name, nl);
+    for (size_t i = 0; i < n && !candidate; i++) {
+        const char *l = strrchr(names[i], '.');
+        l = l ? l + 1 : names[i];
+        candidate = strlen(l) == ll && !memcmp(l, last, ll);
     }
     if (!candidate)
         return false;
     sg_cands f = {0};
     sg_res_expr(cx, scope, fn, &f, 0);
     for (int k = 0; k < f.n; k++)
-        for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-            if (!strcmp(f.q[k], calls[i]))
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(f.q[k], names[i]))
                 return true;
     return false;
+}
+
+#define CONST__N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Calls whose value, as far as names and path patterns go, is their argument. */
+static const char *const const__identity_calls[] = {"os.path.expanduser", "os.path.expandvars", "os.fspath",
+                                                    "os.path.abspath",    "os.path.realpath",   "os.path.normpath"};
+/* Path constructors and joins: their arguments joined with "/". */
+static const char *const const__path_calls[] = {"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+                                                "pathlib.PurePosixPath", "os.path.join"};
+/* The user's home directory, written "~" so that home path patterns ("~/.ssh*") apply. */
+static const char *const const__home_calls[] = {"pathlib.Path.home", "pathlib.PurePath.home", "pathlib.PosixPath.home"};
+static const char *const const__getenv_calls[] = {"os.getenv", "os.environ.get"};
+static const char *const const__hex_calls[] = {"bytes.fromhex", "bytearray.fromhex", "binascii.unhexlify",
+                                               "binascii.a2b_hex", "base64.b16decode"};
+static const char *const const__b64_calls[] = {"base64.b64decode", "base64.standard_b64decode", "binascii.a2b_base64",
+                                               "base64.decodebytes"};
+static const char *const const__b64url_calls[] = {"base64.urlsafe_b64decode"};
+static const char *const const__codecs_calls[] = {"codecs.decode", "codecs.encode"};
+
+/* The positional argument `i` (not a keyword, no splat before it) of an argument list, or null. */
+static TSNode const__pos_arg(const sg_syms *sy, TSNode args, uint32_t i)
+{
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t k = 0; k <= i && k < n; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        if (sg_node_is(a, sy->keyword_argument) || sg_node_is(a, sy->list_splat) ||
+            sg_node_is(a, sy->dictionary_splat))
+            return (TSNode){0};
+        if (k == i)
+            return a;
+    }
+    return (TSNode){0};
+}
+
+/* The keyword argument `kw` of an argument list, or null. */
+static TSNode const__kw_arg(sg_res_cx *cx, TSNode args, const char *kw)
+{
+    const sg_syms *sy = cx->res->sy;
+    uint32_t n = ts_node_named_child_count(args);
+    size_t kl = strlen(kw);
+    for (uint32_t k = 0; k < n; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        if (!sg_node_is(a, sy->keyword_argument))
+            continue;
+        size_t l;
+        const char *t = sg_node_text(cx->src, sg_node_field(a, sy->f_name), &l);
+        if (l == kl && !memcmp(t, kw, l))
+            return sg_node_field(a, sy->f_value);
+    }
+    return (TSNode){0};
+}
+
+/* The constant value of `n` in a scratch buffer `b` (initialised here; the caller releases it). */
+static bool const__tmp(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *b, int depth)
+{
+    sg_buf_init(b, RES_MAX_CONST);
+    return !ts_node_is_null(n) && sg_const_eval(cx, scope, n, b, depth + 1) && !b->failed && !b->truncated;
+}
+
+/* The constant text of `n` as a NUL-terminated copy in `dst` (cap bytes), or false. */
+static bool const__text(sg_res_cx *cx, sg_scope *scope, TSNode n, char *dst, size_t cap, int depth)
+{
+    sg_buf b;
+    bool ok = const__tmp(cx, scope, n, &b, depth) && b.len < cap && !memchr(b.data ? b.data : "", 0, b.len);
+    if (ok) {
+        memcpy(dst, b.data ? b.data : "", b.len);
+        dst[b.len] = 0;
+    }
+    sg_res_buf_done(cx->res, &b);
+    return ok;
+}
+
+/* Append path part `p` to a path in `out` as os.path.join does (an absolute part restarts). */
+static void const__path_join(sg_buf *out, const char *p, size_t n)
+{
+    if (n && p[0] == '/')
+        out->len = 0;
+    else if (out->len && out->data[out->len - 1] != '/')
+        sg_buf_append(out, "/", 1);
+    sg_buf_append(out, p, n);
+}
+
+/* Path parts (every positional argument) joined onto `out`. */
+static bool const__path_args(sg_res_cx *cx, sg_scope *scope, TSNode args, sg_buf *out, int depth)
+{
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = const__pos_arg(cx->res->sy, args, i);
+        sg_buf b;
+        bool ok = const__tmp(cx, scope, a, &b, depth);
+        if (ok)
+            const__path_join(out, b.data ? b.data : "", b.len);
+        sg_res_buf_done(cx->res, &b);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Decode base16 or base64 text (nettle, the Debian library) into out. */
+static bool const__decode(const char *s, size_t n, int kind, sg_buf *out)
+{
+    uint8_t dst[RES_MAX_CONST];
+    size_t dl = 0;
+    if (n > RES_MAX_CONST)
+        return false;
+    if (kind == 16) {
+        struct base16_decode_ctx c;
+        base16_decode_init(&c);
+        if (BASE16_DECODE_LENGTH(n) > sizeof dst || !base16_decode_update(&c, &dl, dst, n, s) || !base16_decode_final(&c))
+            return false;
+    } else {
+        struct base64_decode_ctx c;
+        if (kind == 65)
+            base64url_decode_init(&c);
+        else
+            base64_decode_init(&c);
+        if (BASE64_DECODE_LENGTH(n) > sizeof dst || !base64_decode_update(&c, &dl, dst, n, s) || !base64_decode_final(&c))
+            return false;
+    }
+    sg_buf_append(out, (const char *)dst, dl);
+    return true;
+}
+
+/* rot13 of ASCII letters (codecs "rot13"). */
+static void const__rot13(char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c >= 'a' && c <= 'z')
+            s[i] = (char)('a' + (c - 'a' + 13) % 26);
+        else if (c >= 'A' && c <= 'Z')
+            s[i] = (char)('A' + (c - 'A' + 13) % 26);
+    }
+}
+
+/* Byte offsets of the code points of s (at most max); returns their number. */
+static size_t const__codepoints(const char *s, size_t n, uint32_t *offs, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < max; i++)
+        if (((unsigned char)s[i] & 0xc0) != 0x80)
+            offs[k++] = (uint32_t)i;
+    return k;
+}
+
+/* The items of a sequence given to str.join: a list or tuple of constants, a constant string (its
+ * characters), reversed(<constant>), map(chr, [ints]). Appends them joined by `sep`. */
+static bool const__join_items(sg_res_cx *cx, sg_scope *scope, TSNode seq, const sg_buf *sep, sg_buf *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    seq = sg_node_unparen(seq);
+    if (sg_node_is(seq, sy->list) || sg_node_is(seq, sy->tuple)) {
+        uint32_t k = ts_node_named_child_count(seq);
+        bool ok = true;
+        for (uint32_t i = 0; i < k && ok; i++) {
+            if (i && sep->len)
+                sg_buf_append(out, sep->data, sep->len);
+            ok = sg_const_eval(cx, scope, ts_node_named_child(seq, i), out, depth + 1);
+        }
+        return ok;
+    }
+    bool reverse = false;
+    TSNode src = seq;
+    if (sg_node_is(seq, sy->call)) {
+        TSNode fn = sg_node_field(seq, sy->f_function);
+        TSNode args = sg_node_field(seq, sy->f_arguments);
+        size_t fl;
+        const char *f = sg_node_text(cx->src, fn, &fl);
+        if (!sg_node_is(fn, sy->identifier) || !sg_node_is(args, sy->argument_list))
+            return false;
+        if (fl == 8 && !memcmp(f, "reversed", 8) && ts_node_named_child_count(args) == 1) {
+            reverse = true;
+            src = ts_node_named_child(args, 0);
+        } else if (fl == 3 && !memcmp(f, "map", 3) && ts_node_named_child_count(args) == 2) {
+            TSNode g = ts_node_named_child(args, 0), l = sg_node_unparen(ts_node_named_child(args, 1));
+            size_t gl;
+            const char *gt = sg_node_text(cx->src, g, &gl);
+            if (!(gl == 3 && !memcmp(gt, "chr", 3)) || !(sg_node_is(l, sy->list) || sg_node_is(l, sy->tuple)))
+                return false;
+            uint32_t k = ts_node_named_child_count(l);
+            for (uint32_t i = 0; i < k; i++) {
+                TSNode a = ts_node_named_child(l, i);
+                if (!sg_node_is(a, sy->integer))
+                    return false;
+                size_t al;
+                const char *at = sg_node_text(cx->src, a, &al);
+                char num[32];
+                if (al >= sizeof num)
+                    return false;
+                memcpy(num, at, al);
+                num[al] = 0;
+                unsigned long v = strtoul(num, NULL, 0);
+                if (v > 0x10ffff)
+                    return false;
+                if (i && sep->len)
+                    sg_buf_append(out, sep->data, sep->len);
+                const__put_utf8(out, v);
+            }
+            return true;
+        } else {
+            return false;
+        }
+    }
+    sg_buf tmp;
+    bool ok = const__tmp(cx, scope, src, &tmp, depth);
+    uint32_t *offs = ok ? malloc((tmp.len + 1) * sizeof *offs) : NULL;
+    if (ok && !offs) {
+        sg_res_fail(res);
+        ok = false;
+    }
+    if (ok) {
+        size_t k = const__codepoints(tmp.data ? tmp.data : "", tmp.len, offs, tmp.len + 1);
+        for (size_t j = 0; j < k; j++) {
+            size_t i = reverse ? k - 1 - j : j;
+            size_t end = i + 1 < k ? offs[i + 1] : tmp.len;
+            if (j && sep->len)
+                sg_buf_append(out, sep->data, sep->len);
+            sg_buf_append(out, tmp.data + offs[i], end - offs[i]);
+        }
+    }
+    free(offs);
+    sg_res_buf_done(res, &tmp);
+    return ok;
+}
+
+/* "{} {name} {0}".format(...) with constant arguments and plain fields only. */
+static bool const__format(sg_res_cx *cx, sg_scope *scope, const sg_buf *tpl, TSNode args, sg_buf *out, int depth)
+{
+    const sg_syms *sy = cx->res->sy;
+    const char *t = tpl->data ? tpl->data : "";
+    uint32_t next = 0;
+    for (size_t i = 0; i < tpl->len; i++) {
+        char c = t[i];
+        if ((c == '{' || c == '}') && i + 1 < tpl->len && t[i + 1] == c) {
+            sg_buf_append(out, &c, 1);
+            i++;
+            continue;
+        }
+        if (c == '}')
+            return false;
+        if (c != '{') {
+            sg_buf_append(out, &c, 1);
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < tpl->len && t[j] != '}')
+            j++;
+        if (j >= tpl->len || j - i - 1 > 64)
+            return false;
+        char field[72];
+        memcpy(field, t + i + 1, j - i - 1);
+        field[j - i - 1] = 0;
+        if (strpbrk(field, ":!.[{"))
+            return false;
+        TSNode a;
+        if (!field[0])
+            a = const__pos_arg(sy, args, next++);
+        else if (isdigit((unsigned char)field[0]))
+            a = const__pos_arg(sy, args, (uint32_t)strtoul(field, NULL, 10));
+        else
+            a = const__kw_arg(cx, args, field);
+        if (ts_node_is_null(a) || !sg_const_eval(cx, scope, a, out, depth + 1))
+            return false;
+        i = j;
+    }
+    return true;
+}
+
+/* "sys%s" % "tem", "%s%s" % ("sys", "tem"): %s and %% only, constant arguments. */
+static bool const__percent(sg_res_cx *cx, sg_scope *scope, const sg_buf *tpl, TSNode right, sg_buf *out, int depth)
+{
+    const sg_syms *sy = cx->res->sy;
+    const char *t = tpl->data ? tpl->data : "";
+    right = sg_node_unparen(right);
+    bool tuple = sg_node_is(right, sy->tuple);
+    uint32_t next = 0, nitems = tuple ? ts_node_named_child_count(right) : 1;
+    for (size_t i = 0; i < tpl->len; i++) {
+        if (t[i] != '%') {
+            sg_buf_append(out, t + i, 1);
+            continue;
+        }
+        if (i + 1 >= tpl->len)
+            return false;
+        char c = t[++i];
+        if (c == '%') {
+            sg_buf_append(out, "%", 1);
+            continue;
+        }
+        if (c != 's' || next >= nitems)
+            return false;
+        TSNode a = tuple ? ts_node_named_child(right, next) : right;
+        next++;
+        if (!sg_const_eval(cx, scope, a, out, depth + 1))
+            return false;
+    }
+    return next == nitems;
+}
+
+/* s.translate(str.maketrans("abc", "xyz"[, "del"])) with ASCII tables. */
+static bool const__translate(sg_res_cx *cx, sg_scope *scope, const sg_buf *in, TSNode table, sg_buf *out, int depth)
+{
+    const sg_syms *sy = cx->res->sy;
+    table = sg_node_unparen(table);
+    if (!sg_node_is(table, sy->call))
+        return false;
+    TSNode fn = sg_node_field(table, sy->f_function);
+    TSNode args = sg_node_field(table, sy->f_arguments);
+    size_t fl;
+    const char *f = sg_node_text(cx->src, fn, &fl);
+    if (!sg_node_is(args, sy->argument_list) || fl < 9 || memcmp(f + fl - 9, "maketrans", 9))
+        return false;
+    uint32_t na = ts_node_named_child_count(args);
+    if (na < 2 || na > 3)
+        return false;
+    sg_buf from, to, del;
+    bool ok = const__tmp(cx, scope, const__pos_arg(sy, args, 0), &from, depth) &&
+              const__tmp(cx, scope, const__pos_arg(sy, args, 1), &to, depth) && from.len == to.len;
+    sg_buf_init(&del, RES_MAX_CONST);
+    if (ok && na == 3)
+        ok = sg_const_eval(cx, scope, const__pos_arg(sy, args, 2), &del, depth + 1);
+    int map[128];
+    for (int i = 0; i < 128; i++)
+        map[i] = i;
+    for (size_t i = 0; ok && i < from.len; i++) {
+        unsigned char a = (unsigned char)from.data[i], b = (unsigned char)to.data[i];
+        ok = a < 128 && b < 128;
+        if (ok)
+            map[a] = b;
+    }
+    for (size_t i = 0; ok && i < del.len; i++) {
+        ok = (unsigned char)del.data[i] < 128;
+        if (ok)
+            map[(unsigned char)del.data[i]] = -1;
+    }
+    for (size_t i = 0; ok && i < in->len; i++) {
+        unsigned char c = (unsigned char)in->data[i];
+        if (c >= 128) {
+            sg_buf_append(out, in->data + i, 1);
+        } else if (map[c] >= 0) {
+            char m = (char)map[c];
+            sg_buf_append(out, &m, 1);
+        }
+    }
+    sg_res_buf_done(cx->res, &from);
+    sg_res_buf_done(cx->res, &to);
+    sg_res_buf_done(cx->res, &del);
+    return ok;
+}
+
+/* A string method on a constant object: join, lower, upper, strip, casefold, decode/encode (as far
+ * as names go, bytes and text are the same), replace, format, translate, the path methods
+ * (joinpath, expanduser, resolve, absolute). */
+static bool const__method(sg_res_cx *cx, sg_scope *scope, TSNode obj, const char *attr, size_t alen, TSNode args,
+                          uint32_t nargs, sg_buf *out, int depth)
+{
+    sg_resolver *res = cx->res;
+#define CONST__IS(lit) (alen == sizeof lit - 1 && !memcmp(attr, lit, alen))
+    bool known = CONST__IS("join") || CONST__IS("lower") || CONST__IS("upper") || CONST__IS("strip") ||
+                 CONST__IS("casefold") || CONST__IS("decode") || CONST__IS("encode") || CONST__IS("replace") ||
+                 CONST__IS("format") || CONST__IS("translate") || CONST__IS("joinpath") ||
+                 CONST__IS("expanduser") || CONST__IS("resolve") || CONST__IS("absolute");
+    if (!known)
+        return false;
+    sg_buf tmp;
+    bool ok = const__tmp(cx, scope, obj, &tmp, depth);
+    const char *d = tmp.data ? tmp.data : "";
+    size_t dl = tmp.len;
+    if (!ok) {
+    } else if (CONST__IS("join")) {
+        ok = nargs == 1 && const__join_items(cx, scope, ts_node_named_child(args, 0), &tmp, out, depth);
+    } else if (CONST__IS("format")) {
+        ok = const__format(cx, scope, &tmp, args, out, depth);
+    } else if (CONST__IS("translate")) {
+        ok = nargs == 1 && const__translate(cx, scope, &tmp, ts_node_named_child(args, 0), out, depth);
+    } else if (CONST__IS("joinpath")) {
+        sg_buf_append(out, d, dl);
+        ok = const__path_args(cx, scope, args, out, depth);
+    } else if (CONST__IS("replace")) {
+        sg_buf a, b;
+        bool oka = const__tmp(cx, scope, const__pos_arg(res->sy, args, 0), &a, depth);
+        bool okb = const__tmp(cx, scope, const__pos_arg(res->sy, args, 1), &b, depth);
+        ok = nargs == 2 && oka && okb && a.len;
+        for (size_t i = 0; ok && i < dl;) {
+            if (dl - i >= a.len && !memcmp(d + i, a.data, a.len)) {
+                sg_buf_append(out, b.data ? b.data : "", b.len);
+                i += a.len;
+            } else {
+                sg_buf_append(out, d + i++, 1);
+            }
+        }
+        sg_res_buf_done(res, &a);
+        sg_res_buf_done(res, &b);
+    } else if (nargs > 1 || (nargs == 1 && (CONST__IS("expanduser") || CONST__IS("resolve") || CONST__IS("absolute")))) {
+        ok = false;
+    } else {
+        for (size_t i = 0; i < dl; i++) {
+            if (attr[0] == 'l' || attr[0] == 'c')
+                tmp.data[i] = (char)tolower((unsigned char)tmp.data[i]);
+            else if (attr[0] == 'u')
+                tmp.data[i] = (char)toupper((unsigned char)tmp.data[i]);
+        }
+        if (CONST__IS("strip")) {
+            while (dl && isspace((unsigned char)*d)) {
+                d++;
+                dl--;
+            }
+            while (dl && isspace((unsigned char)d[dl - 1]))
+                dl--;
+        }
+        sg_buf_append(out, d, dl);
+    }
+#undef CONST__IS
+    sg_res_buf_done(res, &tmp);
+    return ok;
 }
 
 static bool const__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_buf *out, int depth)
 {
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
-    TSNode fn = sg_node_field(call, sy->f_function);
+    TSNode fn = sg_node_unparen(sg_node_field(call, sy->f_function));
     TSNode args = sg_node_field(call, sy->f_arguments);
     if (!sg_node_is(args, sy->argument_list))
         return false;
     uint32_t nargs = ts_node_named_child_count(args);
+    const char *last;
+    size_t ll;
     if (sg_node_is(fn, sy->attribute)) {
         TSNode obj = sg_node_unparen(sg_node_field(fn, sy->f_object));
-        size_t alen;
-        const char *attr = sg_node_text(cx->src, sg_node_field(fn, sy->f_attribute), &alen);
-        if (alen == 4 && !memcmp(attr, "join", 4) && nargs == 1) {
-            sg_buf sep;
-            sg_buf_init(&sep, RES_MAX_CONST);
-            bool ok = sg_const_eval(cx, scope, obj, &sep, depth + 1);
-            TSNode seq = sg_node_unparen(ts_node_named_child(args, 0));
-            if (ok && (sg_node_is(seq, sy->list) || sg_node_is(seq, sy->tuple))) {
-                uint32_t k = ts_node_named_child_count(seq);
-                for (uint32_t i = 0; i < k && ok; i++) {
-                    if (i && sep.len)
-                        sg_buf_append(out, sep.data, sep.len);
-                    ok = sg_const_eval(cx, scope, ts_node_named_child(seq, i), out, depth + 1);
-                }
-            } else {
-                ok = false;
-            }
-            sg_res_buf_done(res, &sep);
-            return ok;
-        }
-        if (((alen == 5 && (!memcmp(attr, "lower", 5) || !memcmp(attr, "upper", 5) || !memcmp(attr, "strip", 5))) ||
-             (alen == 6 && !memcmp(attr, "decode", 6)) || (alen == 8 && !memcmp(attr, "casefold", 8))) &&
-            nargs <= 1) {
-            sg_buf tmp;
-            sg_buf_init(&tmp, RES_MAX_CONST);
-            bool ok = sg_const_eval(cx, scope, obj, &tmp, depth + 1);
-            if (ok) {
-                for (size_t i = 0; i < tmp.len; i++) {
-                    if (attr[0] == 'l' || attr[0] == 'c')
-                        tmp.data[i] = (char)tolower((unsigned char)tmp.data[i]);
-                    else if (attr[0] == 'u')
-                        tmp.data[i] = (char)toupper((unsigned char)tmp.data[i]);
-                }
-                const char *d = tmp.data ? tmp.data : "";
-                size_t dl = tmp.len;
-                if (attr[0] == 's') {
-                    while (dl && isspace((unsigned char)*d)) {
-                        d++;
-                        dl--;
-                    }
-                    while (dl && isspace((unsigned char)d[dl - 1]))
-                        dl--;
-                }
-                sg_buf_append(out, d, dl);
-            }
-            sg_res_buf_done(res, &tmp);
-            return ok;
-        }
-        if (nargs == 1 && const__path_identity(cx, scope, fn, attr, alen))
-            return sg_const_eval(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
-        return false;
-    }
-    if (sg_node_is(fn, sy->identifier)) {
-        size_t fl;
-        const char *f = sg_node_text(cx->src, fn, &fl);
-        if (nargs == 1 && const__path_identity(cx, scope, fn, f, fl))
-            return sg_const_eval(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
-        if (fl == 3 && !memcmp(f, "chr", 3) && nargs == 1) {
+        last = sg_node_text(cx->src, sg_node_field(fn, sy->f_attribute), &ll);
+        if (const__method(cx, scope, obj, last, ll, args, nargs, out, depth))
+            return true;
+    } else if (sg_node_is(fn, sy->identifier)) {
+        last = sg_node_text(cx->src, fn, &ll);
+        if (ll == 3 && !memcmp(last, "chr", 3) && nargs == 1) {
             TSNode a = ts_node_named_child(args, 0);
             if (!sg_node_is(a, sy->integer))
                 return false;
@@ -251,10 +628,149 @@ static bool const__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_buf *out
             const__put_utf8(out, v);
             return true;
         }
-        if (fl == 3 && !memcmp(f, "str", 3) && nargs == 1)
+        if (((ll == 3 && !memcmp(last, "str", 3)) || (ll == 5 && !memcmp(last, "bytes", 5))) && nargs >= 1 &&
+            nargs <= 2)
             return sg_const_eval(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+    } else {
+        return false;
+    }
+    /* qualified functions: checked by their last component before any resolution */
+    if (nargs == 1 && const__callee_in(cx, scope, fn, last, ll, const__identity_calls, CONST__N(const__identity_calls)))
+        return sg_const_eval(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+    if (const__callee_in(cx, scope, fn, last, ll, const__path_calls, CONST__N(const__path_calls))) {
+        if (!nargs)
+            sg_buf_append(out, ".", 1);
+        return const__path_args(cx, scope, args, out, depth);
+    }
+    if (nargs == 0 && const__callee_in(cx, scope, fn, last, ll, const__home_calls, CONST__N(const__home_calls))) {
+        sg_buf_append(out, "~", 1);
+        return true;
+    }
+    if (nargs >= 1 && nargs <= 2 && const__callee_in(cx, scope, fn, last, ll, const__getenv_calls, CONST__N(const__getenv_calls))) {
+        char k[8];
+        if (const__text(cx, scope, ts_node_named_child(args, 0), k, sizeof k, depth) && !strcmp(k, "HOME")) {
+            sg_buf_append(out, "~", 1);
+            return true;
+        }
+        return false;
+    }
+    int kind = 0;
+    if (nargs >= 1 && const__callee_in(cx, scope, fn, last, ll, const__hex_calls, CONST__N(const__hex_calls)))
+        kind = 16;
+    else if (nargs >= 1 && const__callee_in(cx, scope, fn, last, ll, const__b64_calls, CONST__N(const__b64_calls)))
+        kind = 64;
+    else if (nargs >= 1 && const__callee_in(cx, scope, fn, last, ll, const__b64url_calls, CONST__N(const__b64url_calls)))
+        kind = 65;
+    else if (nargs >= 1 && const__callee_in(cx, scope, fn, last, ll, const__codecs_calls, CONST__N(const__codecs_calls))) {
+        TSNode enc = const__pos_arg(sy, args, 1);
+        if (ts_node_is_null(enc))
+            enc = const__kw_arg(cx, args, "encoding");
+        char e[32];
+        if (ts_node_is_null(enc) || !const__text(cx, scope, enc, e, sizeof e, depth))
+            return false;
+        if (!strcasecmp(e, "rot13") || !strcasecmp(e, "rot_13") || !strcasecmp(e, "rot-13")) {
+            sg_buf tmp;
+            bool ok = const__tmp(cx, scope, const__pos_arg(sy, args, 0), &tmp, depth);
+            if (ok) {
+                const__rot13(tmp.data, tmp.len);
+                sg_buf_append(out, tmp.data ? tmp.data : "", tmp.len);
+            }
+            sg_res_buf_done(res, &tmp);
+            return ok;
+        }
+        if (last[0] == 'd' && (!strcasecmp(e, "hex") || !strcasecmp(e, "hex_codec")))
+            kind = 16;
+        else if (last[0] == 'd' && (!strcasecmp(e, "base64") || !strcasecmp(e, "base_64") || !strcasecmp(e, "base64_codec")))
+            kind = 64;
+        else
+            return false;
+    }
+    if (kind) {
+        sg_buf tmp;
+        bool ok = const__tmp(cx, scope, const__pos_arg(sy, args, 0), &tmp, depth) &&
+                  const__decode(tmp.data ? tmp.data : "", tmp.len, kind, out);
+        sg_res_buf_done(res, &tmp);
+        return ok;
     }
     return false;
+}
+
+/* s[i], s[a:b], s[a:b:c] with integer literals, on code points. */
+static bool const__slice(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int depth)
+{
+    const sg_syms *sy = cx->res->sy;
+    TSNode sub = sg_node_field(n, sy->f_subscript);
+    long v[3] = {0, 0, 1};
+    bool given[3] = {false, false, false};
+    bool is_slice = sg_node_is(sub, sy->slice);
+    if (!is_slice && !sg_node_is(sub, sy->integer) && !sg_node_is(sub, sy->unary_operator))
+        return false;
+    /* the parts of a slice: integers (or -integers) separated by ':' tokens */
+    uint32_t cc = is_slice ? ts_node_child_count(sub) : 1;
+    int part = 0;
+    for (uint32_t i = 0; i < cc; i++) {
+        TSNode c = is_slice ? ts_node_child(sub, i) : sub;
+        if (!ts_node_is_named(c)) {
+            size_t l;
+            const char *t = sg_node_text(cx->src, c, &l);
+            if (l == 1 && *t == ':' && ++part > 2)
+                return false;
+            continue;
+        }
+        if (sg_node_is(c, sy->comment))
+            continue;
+        bool neg = false;
+        if (sg_node_is(c, sy->unary_operator)) {
+            size_t l;
+            const char *t = sg_node_text(cx->src, c, &l);
+            neg = l && t[0] == '-';
+            c = ts_node_named_child(c, 0);
+        }
+        if (!sg_node_is(c, sy->integer))
+            return false;
+        size_t l;
+        const char *t = sg_node_text(cx->src, c, &l);
+        char num[24];
+        if (l >= sizeof num)
+            return false;
+        memcpy(num, t, l);
+        num[l] = 0;
+        v[part] = strtol(num, NULL, 0) * (neg ? -1 : 1);
+        given[part] = true;
+    }
+    sg_buf tmp;
+    bool ok = const__tmp(cx, scope, sg_node_field(n, sy->f_value), &tmp, depth);
+    uint32_t *o = ok ? malloc((tmp.len + 1) * sizeof *o) : NULL;
+    if (ok && !o) {
+        sg_res_fail(cx->res);
+        ok = false;
+    }
+    if (ok) {
+        long len = (long)const__codepoints(tmp.data ? tmp.data : "", tmp.len, o, tmp.len + 1);
+#define CONST__AT(i) (tmp.data + o[i]), ((size_t)((i) + 1 < len ? o[(i) + 1] : (uint32_t)tmp.len) - o[i])
+        if (!is_slice) {
+            long i = v[0] < 0 ? v[0] + len : v[0];
+            ok = i >= 0 && i < len;
+            if (ok)
+                sg_buf_append(out, CONST__AT(i));
+        } else {
+            long step = given[2] ? v[2] : 1;
+            ok = step != 0;
+            long lo = step > 0 ? 0 : -1, hi = step > 0 ? len : len - 1;
+            long a = given[0] ? (v[0] < 0 ? v[0] + len : v[0]) : (step > 0 ? 0 : len - 1);
+            long b = given[1] ? (v[1] < 0 ? v[1] + len : v[1]) : (step > 0 ? len : -1);
+            a = a < lo ? lo : a > hi ? hi : a;
+            if (given[1])
+                b = b < lo ? lo : b > hi ? hi : b;
+            for (long i = a; ok && (step > 0 ? i < b : i > b); i += step)
+                if (i >= 0 && i < len)
+                    sg_buf_append(out, CONST__AT(i));
+        }
+#undef CONST__AT
+    }
+    free(o);
+    sg_res_buf_done(cx->res, &tmp);
+    return ok;
 }
 
 bool sg_const_eval(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int depth)
@@ -266,14 +782,14 @@ bool sg_const_eval(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int de
     n = sg_node_unparen(n);
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->string)
-        return const__string(cx, n, out, NULL);
+        return const__string(cx, scope, n, out, depth);
     if (s == sy->concatenated_string) {
         sg_children it;
         TSNode part;
         bool ok = true;
         sg_children_init(&it, n);
         while (ok && sg_children_next(&it, &part))
-            ok = const__string(cx, part, out, NULL);
+            ok = const__string(cx, scope, part, out, depth);
         sg_children_end(&it);
         return ok;
     }
@@ -284,37 +800,65 @@ bool sg_const_eval(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int de
         if (ol == 1 && *o == '+')
             return sg_const_eval(cx, scope, sg_node_field(n, sy->f_left), out, depth + 1) &&
                    sg_const_eval(cx, scope, sg_node_field(n, sy->f_right), out, depth + 1);
+        if (ol == 1 && (*o == '%' || *o == '/')) {
+            /* "sys%s" % "tem"; Path.home() / ".ssh" / "authorized_keys" */
+            sg_buf left;
+            bool ok = const__tmp(cx, scope, sg_node_field(n, sy->f_left), &left, depth);
+            if (ok && *o == '%') {
+                ok = const__percent(cx, scope, &left, sg_node_field(n, sy->f_right), out, depth);
+            } else if (ok) {
+                sg_buf right;
+                ok = const__tmp(cx, scope, sg_node_field(n, sy->f_right), &right, depth);
+                if (ok) {
+                    sg_buf_append(out, left.data ? left.data : "", left.len);
+                    if (right.len && right.data[0] == '/')
+                        out->len -= left.len;
+                    else if (left.len && left.data[left.len - 1] != '/')
+                        sg_buf_append(out, "/", 1);
+                    sg_buf_append(out, right.data ? right.data : "", right.len);
+                }
+                sg_res_buf_done(res, &right);
+            }
+            sg_res_buf_done(res, &left);
+            return ok;
+        }
         return false;
     }
     if (s == sy->subscript) {
-        /* s[::-1] */
-        TSNode sub = sg_node_field(n, sy->f_subscript);
-        size_t sl;
-        const char *st = sg_node_text(cx->src, sub, &sl);
-        char compact[16];
-        size_t cl = 0;
-        for (size_t i = 0; i < sl && cl < sizeof compact - 1; i++)
-            if (!isspace((unsigned char)st[i]))
-                compact[cl++] = st[i];
-        compact[cl] = 0;
-        if (!sg_node_is(sub, sy->slice) || strcmp(compact, "::-1"))
-            return false;
-        sg_buf tmp;
-        sg_buf_init(&tmp, RES_MAX_CONST);
-        bool ok = sg_const_eval(cx, scope, sg_node_field(n, sy->f_value), &tmp, depth + 1);
-        if (ok) {
-            /* reverse by code points */
-            size_t i = tmp.len;
-            while (i > 0) {
-                size_t j = i - 1;
-                while (j > 0 && ((unsigned char)tmp.data[j] & 0xc0) == 0x80)
-                    j--;
-                sg_buf_append(out, tmp.data + j, i - j);
-                i = j;
+        /* os.environ["HOME"] is the home directory */
+        TSNode v = sg_node_unparen(sg_node_field(n, sy->f_value));
+        if (sg_node_is(v, sy->attribute)) {
+            size_t al;
+            const char *a = sg_node_text(cx->src, sg_node_field(v, sy->f_attribute), &al);
+            if (al == 7 && !memcmp(a, "environ", 7)) {
+                char k[8];
+                sg_cands e = {0};
+                if (const__text(cx, scope, sg_node_field(n, sy->f_subscript), k, sizeof k, depth) && !strcmp(k, "HOME"))
+                    sg_res_expr(cx, scope, v, &e, 0);
+                for (int i = 0; i < e.n; i++)
+                    if (!strcmp(e.q[i], "os.environ")) {
+                        sg_buf_append(out, "~", 1);
+                        return true;
+                    }
+                return false;
             }
         }
-        sg_res_buf_done(res, &tmp);
-        return ok;
+        return const__slice(cx, scope, n, out, depth);
+    }
+    if (s == sy->attribute) {
+        /* sys.executable is a Python interpreter */
+        size_t al;
+        const char *a = sg_node_text(cx->src, sg_node_field(n, sy->f_attribute), &al);
+        if (al == 10 && !memcmp(a, "executable", 10)) {
+            sg_cands e = {0};
+            sg_res_expr(cx, scope, n, &e, 0);
+            for (int i = 0; i < e.n; i++)
+                if (!strcmp(e.q[i], "sys.executable")) {
+                    sg_buf_append(out, "python3", 7);
+                    return true;
+                }
+        }
+        return false;
     }
     if (s == sy->call)
         return const__call(cx, scope, n, out, depth);
@@ -430,8 +974,151 @@ static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out
     const char *name = sg_node_text(cx->src, id, &n);
     sg_scope *owner;
     sg_binding *b = sg_scope_find(scope, name, (uint32_t)n, &owner);
+    if (!b && n == 8 && !memcmp(name, "__name__", 8)) {
+        sg_buf_append(out, "__main__", 8); /* a snippet runs as the main module */
+        return true;
+    }
     if (!b || b->next || b->kind != RES_ALIAS)
         return false; /* only a name bound exactly once to a constant */
     sg_res_cx inner = {cx->res, b->src};
     return sg_const_eval(&inner, b->scope, b->node, out, depth + 4);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Commands and strings                                                                         */
+
+/* The items of an argv (see sg_const_argv), evaluated in the source and scope of `cx`. */
+static int const__argv(sg_res_cx *cx, sg_scope *scope, TSNode n, const char **items, int max, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    n = sg_node_unparen(n);
+    if (depth > 8 || ts_node_is_null(n))
+        return -1;
+    if (sg_node_is(n, sy->identifier) && scope) {
+        size_t len;
+        const char *name = sg_node_text(cx->src, n, &len);
+        sg_scope *owner;
+        sg_binding *b = sg_scope_find(scope, name, (uint32_t)len, &owner);
+        if (!b || b->next || b->kind != RES_ALIAS)
+            return -1;
+        sg_res_cx inner = {res, b->src};
+        return const__argv(&inner, b->scope, b->node, items, max, depth + 1);
+    }
+    if (sg_node_is(n, sy->call)) {
+        /* "ls -l".split() */
+        TSNode fn = sg_node_field(n, sy->f_function);
+        TSNode args = sg_node_field(n, sy->f_arguments);
+        size_t al;
+        if (!sg_node_is(fn, sy->attribute) || !sg_node_is(args, sy->argument_list) || ts_node_named_child_count(args))
+            return -1;
+        const char *a = sg_node_text(cx->src, sg_node_field(fn, sy->f_attribute), &al);
+        if (al != 5 || memcmp(a, "split", 5))
+            return -1;
+        sg_buf b;
+        bool ok = const__tmp(cx, scope, sg_node_field(fn, sy->f_object), &b, depth);
+        int k = 0;
+        const char *d = b.data ? b.data : "";
+        for (size_t i = 0; ok && i < b.len && k < max;) {
+            while (i < b.len && isspace((unsigned char)d[i]))
+                i++;
+            size_t j = i;
+            while (j < b.len && !isspace((unsigned char)d[j]))
+                j++;
+            if (j > i)
+                items[k++] = sg_arena_strndup(res->arena, d + i, j - i);
+            i = j;
+        }
+        sg_res_buf_done(res, &b);
+        return ok ? k : -1;
+    }
+    if (!sg_node_is(n, sy->list) && !sg_node_is(n, sy->tuple))
+        return -1;
+    int k = 0;
+    sg_children it;
+    TSNode c;
+    sg_children_init(&it, n);
+    while (k < max && sg_children_next(&it, &c)) {
+        if (sg_node_is(c, sy->comment))
+            continue;
+        if (sg_node_is(c, sy->list_splat)) {
+            items[k++] = NULL; /* unknown from here on */
+            break;
+        }
+        sg_buf b;
+        bool ok = const__tmp(cx, scope, c, &b, depth);
+        items[k++] = ok ? sg_arena_strndup(res->arena, b.data ? b.data : "", b.len) : NULL;
+        sg_res_buf_done(res, &b);
+    }
+    sg_children_end(&it);
+    return k;
+}
+
+int sg_const_argv(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max)
+{
+    sg_res_cx cx = {res, res->cur_src};
+    res->budget = RES_BUDGET;
+    return const__argv(&cx, scope, expr, items, max, 0);
+}
+
+/* Methods and functions that return text. */
+static bool const__text_call(const char *t, size_t l)
+{
+    static const char *const names[] = {"format", "join", "replace", "strip", "lstrip", "rstrip", "lower",
+                                        "upper", "decode", "format_map", "read", "input", "str", "repr",
+                                        "getvalue", "dedent", "substitute"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == l && !memcmp(names[i], t, l))
+            return true;
+    return false;
+}
+
+static bool const__stringish(sg_res_cx *cx, sg_scope *scope, TSNode n, int depth)
+{
+    const sg_syms *sy = cx->res->sy;
+    n = sg_node_unparen(n);
+    if (depth > 8 || ts_node_is_null(n) || --cx->res->budget < 0)
+        return false;
+    TSSymbol s = ts_node_symbol(n);
+    if (s == sy->string || s == sy->concatenated_string)
+        return true;
+    if (s == sy->binary_operator) {
+        size_t ol;
+        const char *o = sg_node_text(cx->src, sg_node_field(n, sy->f_operator), &ol);
+        if (ol == 1 && *o == '%')
+            return const__stringish(cx, scope, sg_node_field(n, sy->f_left), depth + 1);
+        return ol == 1 && *o == '+' &&
+               (const__stringish(cx, scope, sg_node_field(n, sy->f_left), depth + 1) ||
+                const__stringish(cx, scope, sg_node_field(n, sy->f_right), depth + 1));
+    }
+    if (s == sy->call) {
+        TSNode fn = sg_node_unparen(sg_node_field(n, sy->f_function));
+        TSNode name = sg_node_is(fn, sy->attribute) ? sg_node_field(fn, sy->f_attribute) : fn;
+        size_t l;
+        const char *t = sg_node_text(cx->src, name, &l);
+        return (sg_node_is(name, sy->identifier)) && const__text_call(t, l);
+    }
+    if (s == sy->conditional_expression)
+        return const__stringish(cx, scope, ts_node_named_child(n, 0), depth + 1) ||
+               const__stringish(cx, scope, ts_node_named_child(n, 2), depth + 1);
+    if (s == sy->identifier && scope) {
+        size_t len;
+        const char *name = sg_node_text(cx->src, n, &len);
+        sg_scope *owner;
+        for (sg_binding *b = sg_scope_find(scope, name, (uint32_t)len, &owner); b; b = b->next) {
+            if (b->kind != RES_ALIAS)
+                continue;
+            sg_res_cx inner = {cx->res, b->src};
+            if (const__stringish(&inner, b->scope, b->node, depth + 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool sg_is_stringish(sg_resolver *res, sg_scope *scope, TSNode expr)
+{
+    sg_res_cx cx = {res, res->cur_src};
+    res->budget = RES_BUDGET;
+    return const__stringish(&cx, scope, expr, 0);
 }

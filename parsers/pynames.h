@@ -21,17 +21,44 @@ bool sg_pyname_special_root(const char *q, size_t n);
  * -1 for any other name. */
 int sg_pyname_getattr_arg(const char *qname);
 /* True for callees the engine treats specially whatever the rules say: dynamic imports
- * (__import__, importlib.*) and getattr-likes. */
+ * (__import__, importlib.*, pkgutil.resolve_name), getattr-likes and forwarders. */
 bool sg_pyname_special_callee(const char *qname);
 
 /* Dynamic importers: __import__ returns the top-level package (unless given a fromlist),
  * importlib.import_module the named module itself. */
 typedef enum sg_pyname_import {
     SG_PYNAME_IMPORT_NONE = 0,
-    SG_PYNAME_IMPORT_TOP,  /* __import__ */
-    SG_PYNAME_IMPORT_FULL, /* importlib.import_module */
+    SG_PYNAME_IMPORT_TOP,     /* __import__ */
+    SG_PYNAME_IMPORT_FULL,    /* importlib.import_module */
+    SG_PYNAME_IMPORT_RESOLVE, /* pkgutil.resolve_name("os:system"): a module and a name in it */
 } sg_pyname_import;
 sg_pyname_import sg_pyname_importer(const char *qname);
+
+/* For a getter (getattr, inspect.getattr_static, object.__getattribute__, type.__getattribute__):
+ * the position of the attribute name (the object is at 0); -1 for any other name. */
+int sg_pyname_getter_arg(const char *qname);
+
+/* Higher-order helpers that call the callable they are given with arguments they are given
+ * (functools.partial, atexit.register, threading.Thread(target=...), executor.submit...): where
+ * the callable and its arguments are. `pos`/`kw`: the callable, by position and/or keyword (kw may
+ * be NULL); `args_from`: first positional argument passed on (-1: none), or `args_kw`: the keyword
+ * whose tuple holds them; `kwargs_kw`: the keyword whose dict holds the keywords passed on (NULL:
+ * the call's own other keywords are passed on). */
+typedef struct sg_pyname_forward {
+    int pos;
+    const char *kw;
+    int args_from;
+    const char *args_kw;
+    const char *kwargs_kw;
+} sg_pyname_forward;
+/* The forwarding shape of `qname`, or NULL; *ret_returns_callable tells whether the call's value
+ * stands for the callable (partial, atexit.register) rather than for an object (Thread). */
+const sg_pyname_forward *sg_pyname_forwarder(const char *qname, bool *ret_returns_callable);
+/* For a method that returns an object of its own class ("pathlib.Path.home", "pathlib.Path.expanduser",
+ * "pathlib.Path.__truediv__"): that class; NULL otherwise. */
+const char *sg_pyname_returns_self(const char *qname);
+/* functools.reduce (or the Python 2 builtin): reduce(getattr, [names], obj) is obj.name1.name2. */
+bool sg_pyname_is_reduce(const char *qname);
 
 /* The length of a leading prefix that adds nothing to the name after it ("sys.modules.",
  * "builtins."), or 0. */

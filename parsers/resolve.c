@@ -17,6 +17,8 @@
 #include <uninorm.h>
 
 static bool res__alive(const sg_resolver *res, const char *q);
+static void res__join_or_main(sg_res_cx *cx, sg_scope *scope, sg_cands *out, const char *base, const char *a,
+                              size_t al, int depth);
 static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const char *getter, TSNode obj,
                              sg_cands *out, int depth);
 
@@ -123,12 +125,20 @@ const char *sg_res_normalize(sg_resolver *res, const char *q, size_t n)
         s += skip;
     }
     s = sg_pyname_canonical(s);
-    size_t root = strcspn(s, ".");
+    /* Module aliases (posix -> os) and re-exports (six.moves.urllib -> urllib, asyncio.subprocess ->
+     * asyncio): the longest alias that is a whole-component prefix of the name. */
+    const sg_name_alias *best = NULL;
+    size_t best_len = 0, sl = strlen(s);
     for (size_t k = 0; k < res->names->naliases; k++) {
         const sg_name_alias *a = &res->names->aliases[k];
-        if (strlen(a->from) == root && !memcmp(a->from, s, root))
-            return sg_arena_printf(res->arena, "%s%s", a->to, s + root);
+        size_t fl = strlen(a->from);
+        if (fl > best_len && fl <= sl && !memcmp(a->from, s, fl) && (s[fl] == 0 || s[fl] == '.')) {
+            best = a;
+            best_len = fl;
+        }
     }
+    if (best)
+        return sg_arena_printf(res->arena, "%s%s", best->to, s + best_len);
     return sg_arena_strdup(res->arena, s);
 }
 
@@ -149,8 +159,20 @@ static void res__add(sg_resolver *res, sg_cands *out, const char *q)
     out->q[out->n++] = q;
 }
 
+/* An object made by calling `q` (a class or a function some rule is about) is written "()q": no rule
+ * pattern matches it, and its attributes are q's ("()socket.socket" + "bind" is socket.socket.bind),
+ * so a method called on a fresh object is judged by its own name. */
+#define RES_INSTANCE "()"
+#define RES_INSTANCE_LEN 2
+
+static const char *res__strip_instance(const char *q)
+{
+    return strncmp(q, RES_INSTANCE, RES_INSTANCE_LEN) ? q : q + RES_INSTANCE_LEN;
+}
+
 static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, const char *attr, size_t alen)
 {
+    base = res__strip_instance(base);
     /* Modules re-export the modules they import (shutil.os, subprocess.os): m.os is os too. */
     if (res->names->module_root(res->names->ctx, attr, alen))
         res__add(res, out, sg_res_normalize(res, attr, alen));
@@ -173,6 +195,7 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
 /* False when nothing derived from `q` (its attributes, items) can match a rule. */
 static bool res__alive(const sg_resolver *res, const char *q)
 {
+    q = res__strip_instance(q);
     size_t n = strcspn(q, ".");
     return sg_pyname_special_root(q, n) || res->names->root_known(res->names->ctx, q, n) ||
            res->names->root_alias(res->names->ctx, q, n);
@@ -290,13 +313,38 @@ static void res__name(sg_res_cx *cx, sg_scope *scope, TSNode use, const char *na
             res__add(res, out, b->qname);
         } else if (b->kind == RES_ALIAS) {
             res__alias(res, b, out, depth);
+        } else if (b->kind == RES_MEMBER && depth < RES_MAX_ALIAS_DEPTH && !b->busy) {
+            /* `case object(system=f)` / `case {"system": f}` matched against a subject: f is
+             * subject.system (the member path is dotted for nested patterns) */
+            sg_cands base = {0};
+            sg_res_cx inner = {res, b->src};
+            uint32_t seq = res->cur_seq;
+            res->cur_seq = b->seq;
+            b->busy = true;
+            sg_res_expr(&inner, b->scope, b->node, &base, depth + 1);
+            b->busy = false;
+            res->cur_seq = seq;
+            /* one member at a time, so that m.path.os is os again */
+            for (const char *m = b->qname; *m && base.n;) {
+                size_t ml = strcspn(m, ".");
+                sg_cands next = {0};
+                for (int i = 0; i < base.n; i++)
+                    res__join_or_main(cx, scope, &next, base.q[i], m, ml, depth + 1);
+                base = next;
+                m += ml;
+                if (*m == '.')
+                    m++;
+            }
+            for (int i = 0; i < base.n; i++)
+                res__add(res, out, base.q[i]);
         }
     }
 }
 
 /* Module named by a constant string argument of __import__ / import_module. */
-static void res__import_call(sg_res_cx *cx, sg_scope *scope, TSNode args, bool top_only, sg_cands *out)
+static void res__import_call(sg_res_cx *cx, sg_scope *scope, TSNode args, sg_pyname_import kind, sg_cands *out)
 {
+    bool top_only = kind == SG_PYNAME_IMPORT_TOP;
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
     uint32_t nargs = ts_node_named_child_count(args);
@@ -329,6 +377,10 @@ static void res__import_call(sg_res_cx *cx, sg_scope *scope, TSNode args, bool t
         size_t len = b.len;
         if (top_only && !has_fromlist)
             len = strcspn(b.data, ".");
+        if (kind == SG_PYNAME_IMPORT_RESOLVE)
+            for (size_t i = 0; i < len; i++)
+                if (b.data[i] == ':')
+                    b.data[i] = '.'; /* "os:system" names os.system */
         res__add(res, out, sg_res_normalize(res, b.data, len));
     }
     res->budget = saved - 1;
@@ -364,6 +416,67 @@ static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const
     return true;
 }
 
+/* The argument at `pos` (-1: none) or named `kw` (NULL: none) of an argument list; null if absent. */
+static TSNode res__arg(sg_res_cx *cx, TSNode args, int pos, const char *kw)
+{
+    const sg_syms *sy = cx->res->sy;
+    sg_children it;
+    TSNode c, found = {0};
+    int p = 0;
+    size_t kwl = kw ? strlen(kw) : 0;
+    sg_children_init(&it, args);
+    while (sg_children_next(&it, &c)) {
+        TSSymbol s = ts_node_symbol(c);
+        if (s == sy->keyword_argument) {
+            size_t kl;
+            const char *k = sg_node_text(cx->src, sg_node_field(c, sy->f_name), &kl);
+            if (kw && kl == kwl && !memcmp(k, kw, kl)) {
+                found = sg_node_field(c, sy->f_value);
+                break;
+            }
+        } else if (s == sy->list_splat || s == sy->dictionary_splat) {
+            if (s == sy->list_splat)
+                p = INT32_MIN / 2; /* later positions are unknown */
+        } else if (s != sy->comment) {
+            if (p == pos)
+                found = c;
+            p++;
+        }
+    }
+    sg_children_end(&it);
+    return found;
+}
+
+/* functools.reduce(getattr, ["path", "os", "system"], obj): obj.path.os.system. */
+static void res__reduce(sg_res_cx *cx, sg_scope *scope, TSNode args, sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    sg_cands g = {0};
+    sg_res_expr(cx, scope, ts_node_named_child(args, 0), &g, depth + 1);
+    bool getter = false;
+    for (int i = 0; i < g.n; i++)
+        getter |= sg_pyname_getter_arg(g.q[i]) == 1;
+    TSNode seq = sg_node_unparen(ts_node_named_child(args, 1));
+    if (!getter || !(sg_node_is(seq, sy->list) || sg_node_is(seq, sy->tuple)))
+        return;
+    sg_cands cur = {0};
+    sg_res_expr(cx, scope, ts_node_named_child(args, 2), &cur, depth + 1);
+    uint32_t k = ts_node_named_child_count(seq);
+    for (uint32_t i = 0; i < k && cur.n; i++) {
+        sg_buf b;
+        sg_buf_init(&b, SG_MAX_QNAME);
+        sg_cands next = {0};
+        if (sg_const_eval(cx, scope, ts_node_named_child(seq, i), &b, 0) && b.len && !b.truncated)
+            for (int c = 0; c < cur.n; c++)
+                res__join_or_main(cx, scope, &next, cur.q[c], b.data, b.len, depth + 1);
+        sg_res_buf_done(res, &b);
+        cur = next;
+    }
+    for (int c = 0; c < cur.n; c++)
+        res__add(res, out, cur.q[c]);
+}
+
 static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out, int depth)
 {
     sg_resolver *res = cx->res;
@@ -383,26 +496,54 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
     for (int i = 0; i < f.n; i++) {
         const char *q = f.q[i];
         sg_pyname_import imp = sg_pyname_importer(q);
+        int getter = sg_pyname_getter_arg(q);
+        bool returns_callable = false;
+        const sg_pyname_forward *fw = sg_pyname_forwarder(q, &returns_callable);
         if (imp != SG_PYNAME_IMPORT_NONE) {
-            res__import_call(cx, scope, args, imp == SG_PYNAME_IMPORT_TOP, out);
+            res__import_call(cx, scope, args, imp, out);
         } else if (!strcmp(q, "importlib.reload")) {
             if (nargs >= 1)
                 sg_res_expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
-        } else if (!strcmp(q, "getattr") && nargs >= 2) {
+        } else if (getter >= 1) {
+            /* getattr(o, "n"), inspect.getattr_static(o, "n"), object.__getattribute__(o, "n") */
+            if (nargs <= (uint32_t)getter)
+                continue;
             sg_cands base = {0};
             sg_res_expr(cx, scope, ts_node_named_child(args, 0), &base, depth + 1);
             if (!base.n)
                 continue;
             sg_buf b;
             sg_buf_init(&b, SG_MAX_QNAME);
-            if (sg_const_eval(cx, scope, ts_node_named_child(args, 1), &b, 0) && b.len && !b.truncated)
+            if (sg_const_eval(cx, scope, ts_node_named_child(args, (uint32_t)getter), &b, 0) && b.len && !b.truncated)
                 for (int k = 0; k < base.n; k++)
                     res__add_join(res, out, base.q[k], b.data, b.len);
             sg_res_buf_done(res, &b);
-        } else if ((!strcmp(q, "globals") || !strcmp(q, "locals")) && nargs == 0) {
+        } else if (sg_pyname_is_reduce(q) && nargs >= 3) {
+            res__reduce(cx, scope, args, out, depth);
+        } else if (fw && returns_callable) {
+            /* functools.partial(f, ...) and atexit.register(f, ...) stand for f */
+            TSNode target = res__arg(cx, args, fw->pos, fw->kw);
+            if (!ts_node_is_null(target))
+                sg_res_expr(cx, scope, target, out, depth + 1);
+        } else if (!strcmp(q, "globals") && nargs == 0) {
             res__add(res, out, "__main__");
+        } else if ((!strcmp(q, "locals") || !strcmp(q, "vars")) && nargs == 0) {
+            /* the module's namespace only at module level; in a function, a fresh dict of locals */
+            if (!scope || !scope->parent)
+                res__add(res, out, "__main__");
         } else if (!strcmp(q, "vars") && nargs == 1) {
             sg_res_expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+        } else if (strcmp(q, "__main__") && res__alive(res, q)) {
+            /* an object made by a class or function some rule is about */
+            char buf[SG_MAX_QNAME + RES_INSTANCE_LEN + 1];
+            const char *self = sg_pyname_returns_self(res__strip_instance(q));
+            const char *bare = self ? self : res__strip_instance(q);
+            size_t bl = strlen(bare);
+            if (bl <= SG_MAX_QNAME) {
+                memcpy(buf, RES_INSTANCE, RES_INSTANCE_LEN);
+                memcpy(buf + RES_INSTANCE_LEN, bare, bl + 1);
+                res__add(res, out, sg_arena_strndup(res->arena, buf, bl + RES_INSTANCE_LEN));
+            }
         }
     }
     /* <resolved>.get("name"), <resolved>.__getattribute__("name"), <resolved>.pop("name") */
@@ -513,6 +654,20 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         uint32_t k = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < k; i += 2) /* a if cond else b: children 0 and 2 */
             sg_res_expr(cx, scope, ts_node_named_child(n, i), out, depth + 1);
+    } else if (s == sy->binary_operator) {
+        /* path / "name" is a path again */
+        size_t ol;
+        const char *o = sg_node_text(cx->src, sg_node_field(n, sy->f_operator), &ol);
+        if (ol == 1 && *o == '/') {
+            sg_cands left = {0};
+            sg_res_expr(cx, scope, sg_node_field(n, sy->f_left), &left, depth + 1);
+            for (int i = 0; i < left.n; i++) {
+                const char *self = sg_pyname_returns_self(
+                    sg_arena_printf(res->arena, "%s.__truediv__", res__strip_instance(left.q[i])));
+                if (self && left.q[i] != res__strip_instance(left.q[i]))
+                    res__add(res, out, left.q[i]);
+            }
+        }
     } else if (s == sy->boolean_operator) {
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_left), out, depth + 1);
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_right), out, depth + 1);

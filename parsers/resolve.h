@@ -99,6 +99,13 @@ int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);
 const char *sg_fstring_skeleton(sg_resolver *res, TSNode expr);
 /* True if the expression is a literal of any kind (number, string, bool, None, container of literals). */
 bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* The items of an argv: a list or tuple (or a name bound once to one, or "a b".split()): each item's
+ * constant text (arena) or NULL where it is not a constant (a *splat ends the list with a NULL).
+ * Returns how many (at most max), or -1 when `expr` is not an argv. */
+int sg_const_argv(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max);
+/* True if the expression is text: a literal or f-string, a concatenation or formatting of one, a call
+ * returning text (format, join, read, input, str...), or a name bound to one of these. */
+bool sg_is_stringish(sg_resolver *res, sg_scope *scope, TSNode expr);
 /* For an f-string: the constant text before its first interpolation (arena), or NULL. */
 const char *sg_fstring_prefix(sg_resolver *res, TSNode expr);
 

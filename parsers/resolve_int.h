@@ -28,6 +28,7 @@ typedef enum sg_binding_kind {
     RES_NONLOCAL, /* `nonlocal name`: look it up in the enclosing function scopes */
     RES_DEL,      /* `del name`: the builtin or star-imported meaning may show again */
     RES_CLASS,    /* a class: attributes resolve through its scope (inner) */
+    RES_MEMBER,   /* node: a match subject; qname: the member path a pattern binds (`system`, `a.b`) */
 } sg_binding_kind;
 
 /* A node pass 2 visits, with the scope pass 1 found it in. */

@@ -92,7 +92,15 @@
     X(try_statement, "try_statement", true)                                                            \
     X(with_statement, "with_statement", true)                                                          \
     X(match_statement, "match_statement", true)                                                        \
-    X(print_statement, "print_statement", true)
+    X(print_statement, "print_statement", true)                                                        \
+    X(case_clause, "case_clause", true)                                                                \
+    X(case_pattern, "case_pattern", true)                                                              \
+    X(class_pattern, "class_pattern", true)                                                            \
+    X(keyword_pattern, "keyword_pattern", true)                                                        \
+    X(dict_pattern, "dict_pattern", true)                                                              \
+    X(as_pattern, "as_pattern", true)                                                                  \
+    X(splat_pattern, "splat_pattern", true)                                                            \
+    X(with_item, "with_item", true)
 
 /* X(member, grammar field name): every field the static gate asks for. */
 #define SG_PY_FIELDS(X)                                                                                  \
@@ -111,7 +119,8 @@
     X(f_parameters, "parameters")                                                                      \
     X(f_key, "key")                                                                                    \
     X(f_type, "type")                                                                                  \
-    X(f_operator, "operator")
+    X(f_operator, "operator")                                                                          \
+    X(f_subject, "subject")
 
 #define SG_SYMS__MEMBER(member, name, named) TSSymbol member;
 #define SG_SYMS__FIELD(member, name) TSFieldId member;

@@ -33,6 +33,7 @@ typedef struct engine__cx {
         size_t len;
     } secret_keys[64];
     size_t nsecret_keys;
+    TSNode store_target; /* the subscript an assignment visited last stores into */
 } engine__cx;
 
 sg_status sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
@@ -111,7 +112,11 @@ typedef struct engine__args {
     } kw[ENGINE_MAX_ARGS];
     int nkw;
     bool kw_open; /* **mapping that is not a literal dict */
+    TSNode receiver; /* the object a method is called on (null for a plain function) */
+    const char *pos_text[3]; /* the constant text of a position given as a name (obj.name = v) */
 } engine__args;
+
+#define ENGINE_MAX_ARGV 64
 
 static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
 {
@@ -194,10 +199,41 @@ static bool engine__cands_match(char *const *patterns, size_t n, const sg_cands 
 }
 
 /* Evaluate one condition; *unsure is set when a non-literal made it match. */
+/* A constant matches a path or name pattern; a file:// URL also by its path (file:///etc/shadow is
+ * a read of /etc/shadow). */
+static bool engine__literal_match(const sg_cond *cond, const char *s)
+{
+    if (sg_rules_name_match(cond->values, cond->nvalues, s))
+        return true;
+    if (strncasecmp(s, "file://", 7))
+        return false;
+    const char *path = s + 7;
+    if (!strncasecmp(path, "localhost/", 10))
+        path += 9;
+    return sg_rules_name_match(cond->values, cond->nvalues, path);
+}
+
+/* The constant an argument stands for: an argv list's program (its first item), else the constant
+ * string; NULL if none. `override` is a name written as an identifier (obj.name = v). */
+static const char *engine__literal(engine__cx *cx, sg_scope *scope, TSNode v, const char *override)
+{
+    if (override)
+        return override;
+    const char *items[1];
+    int n = sg_const_argv(cx->res, scope, v, items, 1);
+    if (n >= 0)
+        return n ? items[0] : NULL;
+    return sg_const_str(cx->res, scope, v, NULL);
+}
+
 static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, const engine__args *a, bool *unsure)
 {
-    TSNode v = engine__arg(a, cond->position, cond->keyword);
+    TSNode v = cond->receiver ? a->receiver : engine__arg(a, cond->position, cond->keyword);
     bool present = !ts_node_is_null(v);
+    const char *override = NULL;
+    if (present && cond->position >= 0 && cond->position < 3 && cond->position < a->npos &&
+        ts_node_eq(v, a->pos[cond->position]))
+        override = a->pos_text[cond->position];
     switch (cond->op) {
     case SG_COND_ABSENT:
         return !present && !a->kw_open && !(cond->position >= a->npos && a->pos_open);
@@ -226,14 +262,39 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
         if (!present)
             return false;
         /* an argv list or tuple is judged by its program, the first element */
-        TSNode lv = v;
-        while (ts_node_symbol(lv) == cx->sy->parenthesized_expression && ts_node_named_child_count(lv) == 1)
-            lv = ts_node_named_child(lv, 0);
-        if ((ts_node_symbol(lv) == cx->sy->list || ts_node_symbol(lv) == cx->sy->tuple) &&
-            ts_node_named_child_count(lv) > 0)
-            v = ts_node_named_child(lv, 0);
-        const char *s = sg_const_str(cx->res, scope, v, NULL);
-        return s && sg_rules_name_match(cond->values, cond->nvalues, s);
+        const char *s = engine__literal(cx, scope, v, override);
+        return s && engine__literal_match(cond, s);
+    }
+    case SG_COND_NOT_LITERAL_IN: {
+        if (!present)
+            return !a->kw_open && !(cond->position >= a->npos && a->pos_open);
+        const char *s = engine__literal(cx, scope, v, override);
+        if (!s) {
+            *unsure = true;
+            return true;
+        }
+        return !engine__literal_match(cond, s);
+    }
+    case SG_COND_IS_STRING:
+        return present && sg_is_stringish(cx->res, scope, v);
+    case SG_COND_UNKNOWN_PROGRAM: {
+        if (!present)
+            return false;
+        const char *items[1];
+        int n = sg_const_argv(cx->res, scope, v, items, 1);
+        if (n >= 0)
+            return n == 0 || !items[0];
+        return !sg_const_str(cx->res, scope, v, NULL);
+    }
+    case SG_COND_ARGV_CONTAINS: {
+        if (!present)
+            return false;
+        const char *items[ENGINE_MAX_ARGV];
+        int n = sg_const_argv(cx->res, scope, v, items, ENGINE_MAX_ARGV);
+        for (int i = 1; i < n; i++)
+            if (items[i] && sg_rules_name_match(cond->values, cond->nvalues, items[i]))
+                return true;
+        return false;
     }
     case SG_COND_RESOLVES_IN:
     case SG_COND_NOT_RESOLVES_IN: {
@@ -269,10 +330,17 @@ static bool engine__where(engine__cx *cx, sg_scope *scope, const sg_rule *r, con
 /* ------------------------------------------------------------------------------------------ */
 /* Network hosts                                                                                */
 
-/* Host of a URL or host string, lowercased, in the arena; NULL if none can be read.
- * `complete` is false for an f-string prefix that may not hold the whole host. */
+/* A destination that is no host at all: a file:// URL (a file read, judged by the file rules), or a
+ * complete literal that cannot be a host name (empty, or text with spaces). */
+static const char engine__nohost[] = "";
+
+/* Host of a URL or host string, lowercased, in the arena; NULL if none can be read, engine__nohost
+ * if the literal names no host. `complete` is false for an f-string prefix that may not hold the
+ * whole host. */
 static const char *engine__host(engine__cx *cx, const char *s, bool complete)
 {
+    if (!strncasecmp(s, "file:", 5))
+        return engine__nohost;
     const char *p = strstr(s, "://");
     const char *h = p ? p + 3 : s;
     if (!p && !complete)
@@ -299,14 +367,14 @@ static const char *engine__host(engine__cx *cx, const char *s, bool complete)
     while (n && h[n - 1] == '.')
         n--;
     if (!n || n > 253)
-        return NULL;
+        return complete && !p && !*s ? engine__nohost : NULL;
     char *out = sg_arena_strndup(cx->arena, h, n);
     if (!out)
         return NULL;
     for (char *q = out; *q; q++) {
         *q = (char)tolower((unsigned char)*q);
         if (isspace((unsigned char)*q))
-            return NULL;
+            return complete && !p ? engine__nohost : NULL; /* "this is safe" is no host */
     }
     return out;
 }
@@ -354,24 +422,24 @@ static const char *engine__host_of(engine__cx *cx, sg_scope *scope, TSNode v)
     return NULL;
 }
 
-static void engine__network(engine__cx *cx, sg_scope *scope, const sg_rule *r, TSNode call, TSNode fn,
+static void engine__network(engine__cx *cx, sg_scope *scope, const sg_rule *r, TSPoint start, TSPoint end,
                             const engine__args *a, const char *qname)
 {
     const char *host = NULL;
     if (r->network.host_position >= 0 || r->network.host_keyword)
         host = engine__host_of(cx, scope, engine__arg(a, r->network.host_position, r->network.host_keyword));
-    if (host && sg_rules_host_allowed(cx->rules, host))
+    if (host == engine__nohost || (host && sg_rules_host_allowed(cx->rules, host)))
         return;
     if (r->network.unverifiable && !host)
-        engine__hit(cx, r, fn,
-                    sg_arena_printf(cx->arena, "%s: %s() with a host the gate cannot determine", r->info.message, qname),
-                    NULL);
+        sg_engine_hit(cx->out, r, start, end,
+                      sg_arena_printf(cx->arena, "%s: %s() with a host the gate cannot determine", r->info.message,
+                                      qname),
+                      NULL);
     else if (!r->network.unverifiable && host)
-        engine__hit(cx, r, fn,
-                    sg_arena_printf(cx->arena, "%s: %s() to host '%s', which is not on the allow-list", r->info.message,
-                                    qname, host),
-                    NULL);
-    (void)call;
+        sg_engine_hit(cx->out, r, start, end,
+                      sg_arena_printf(cx->arena, "%s: %s() to host '%s', which is not on the allow-list",
+                                      r->info.message, qname, host),
+                      NULL);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -456,56 +524,170 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
     return NULL;
 }
 
-static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode fn)
+/* Match the calls and network rules against one call (or what stands for one): `c` the callee's
+ * names, `a` its arguments, reported at [start, end). `text` is how the callee is written, `how` a
+ * description replacing "called as" (an assignment), and `forwarded` marks a callable handed to a
+ * forwarder (partial, Thread...): then only the rules a reference to it would not report. */
+static void engine__match_call(engine__cx *cx, sg_scope *scope, const sg_cands *c, const engine__args *a,
+                               TSPoint start, TSPoint end, TSNode text, const char *how, bool forwarded)
 {
-    const sg_syms *sy = cx->sy;
-    sg_cands c;
-    sg_resolve_expr(cx->res, scope, fn, &c);
-    if (!c.n && !sg_resolve_methodcaller(cx->res, scope, call, &c))
-        return;
-    bool any = false;
-    for (int i = 0; i < c.n && !any; i++)
-        any = engine__root_known(cx, c.q[i]) || sg_pyname_special_callee(c.q[i]);
-    if (!any)
-        return;
-    engine__args a;
-    engine__collect_args(cx, sg_node_field(call, sy->f_arguments), &a);
     const char *fn_text = NULL;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || (r->kind != SG_KIND_CALLS && r->kind != SG_KIND_NETWORK))
             continue;
+        if (forwarded && r->kind == SG_KIND_CALLS && r->calls.references)
+            continue;
         const sg_patterns *names = r->kind == SG_KIND_CALLS ? &r->calls.names : &r->network.names;
-        for (int k = 0; k < c.n; k++) {
-            if (!sg_rules_name_match(names->v, names->n, c.q[k]))
+        for (int k = 0; k < c->n; k++) {
+            if (!sg_rules_name_match(names->v, names->n, c->q[k]))
                 continue;
             if (r->kind == SG_KIND_NETWORK) {
-                engine__network(cx, scope, r, call, fn, &a, c.q[k]);
+                engine__network(cx, scope, r, start, end, a, c->q[k]);
                 break;
             }
             bool unsure = false;
-            if (!engine__where(cx, scope, r, &a, &unsure))
+            if (!engine__where(cx, scope, r, a, &unsure))
                 continue;
             if (!fn_text)
-                fn_text = engine__excerpt(cx, fn);
+                fn_text = engine__excerpt(cx, text);
             const char *msg;
-            size_t ql = strlen(c.q[k]);
-            if (strlen(fn_text) == ql && !memcmp(fn_text, c.q[k], ql))
-                msg = unsure ? sg_arena_printf(cx->arena, "%s (argument is not a literal: cannot prove it safe)",
-                                               r->info.message)
-                             : r->info.message;
+            const char *why = unsure ? " (argument is not a literal: cannot prove it safe)" : "";
+            size_t ql = strlen(c->q[k]);
+            if (how)
+                msg = sg_arena_printf(cx->arena, "%s: %s `%s`%s", r->info.message, how, fn_text, why);
+            else if (forwarded)
+                msg = sg_arena_printf(cx->arena, "%s: %s() passed as `%s` to a function that calls it%s",
+                                      r->info.message, c->q[k], fn_text, why);
+            else if (strlen(fn_text) == ql && !memcmp(fn_text, c->q[k], ql))
+                msg = unsure ? sg_arena_printf(cx->arena, "%s%s", r->info.message, why) : r->info.message;
             else
-                msg = sg_arena_printf(cx->arena, "%s: %s() called as `%s`%s", r->info.message, c.q[k], fn_text,
-                                      unsure ? " (argument is not a literal: cannot prove it safe)" : "");
-            engine__hit(cx, r, fn, msg, unsure ? "medium" : NULL);
+                msg = sg_arena_printf(cx->arena, "%s: %s() called as `%s`%s", r->info.message, c->q[k], fn_text, why);
+            sg_engine_hit(cx->out, r, start, end, msg, unsure ? "medium" : NULL);
             break;
         }
     }
-    /* Dynamic imports count as imports; constant getattr names as attribute access. */
+}
+
+/* Copy the keywords of `from` (but `skip`) into `to`. */
+static void engine__copy_keywords(const engine__args *from, const char *skip, engine__args *to)
+{
+    size_t sl = skip ? strlen(skip) : 0;
+    for (int i = 0; i < from->nkw && to->nkw < ENGINE_MAX_ARGS; i++) {
+        if (skip && from->kw[i].len == sl && !memcmp(from->kw[i].name, skip, sl))
+            continue;
+        to->kw[to->nkw++] = from->kw[i];
+    }
+    to->kw_open |= from->kw_open;
+}
+
+/* A forwarder (functools.partial(f, ...), threading.Thread(target=f, args=...), atexit.register...)
+ * calls f with the arguments it is given: judge that call, at the place f is passed. */
+static void engine__forwarded(engine__cx *cx, sg_scope *scope, const sg_pyname_forward *fw, const engine__args *a)
+{
+    const sg_syms *sy = cx->sy;
+    TSNode target = engine__arg(a, fw->pos, fw->kw);
+    if (ts_node_is_null(target))
+        return;
+    sg_cands c;
+    sg_resolve_expr(cx->res, scope, target, &c);
+    bool any = false;
+    for (int i = 0; i < c.n && !any; i++)
+        any = engine__root_known(cx, c.q[i]);
+    if (!any)
+        return;
+    engine__args f;
+    memset(&f, 0, sizeof f);
+    if (fw->args_kw) {
+        TSNode t = engine__arg(a, -1, fw->args_kw);
+        while (sg_node_is(t, sy->parenthesized_expression) && ts_node_named_child_count(t) == 1)
+            t = ts_node_named_child(t, 0);
+        if (sg_node_is(t, sy->tuple) || sg_node_is(t, sy->list)) {
+            uint32_t k = ts_node_named_child_count(t);
+            for (uint32_t i = 0; i < k; i++) {
+                TSNode e = ts_node_named_child(t, i);
+                if (sg_node_is(e, sy->list_splat) || f.npos == ENGINE_MAX_ARGS) {
+                    f.pos_open = true;
+                    break;
+                }
+                f.pos[f.npos++] = e;
+            }
+        } else if (!ts_node_is_null(t)) {
+            f.pos_open = true;
+        }
+    } else if (fw->args_from >= 0) {
+        for (int i = fw->args_from; i < a->npos; i++)
+            f.pos[f.npos++] = a->pos[i];
+        f.pos_open = a->pos_open;
+    }
+    if (fw->kwargs_kw) {
+        TSNode d = engine__arg(a, -1, fw->kwargs_kw);
+        if (sg_node_is(d, sy->dictionary)) {
+            uint32_t np = ts_node_named_child_count(d);
+            for (uint32_t p = 0; p < np; p++) {
+                TSNode pair = ts_node_named_child(d, p);
+                size_t kl;
+                const char *key = sg_node_is(pair, sy->pair)
+                                      ? sg_const_str(cx->res, scope, sg_node_field(pair, sy->f_key), &kl)
+                                      : NULL;
+                if (key && f.nkw < ENGINE_MAX_ARGS) {
+                    f.kw[f.nkw].name = key;
+                    f.kw[f.nkw].len = kl;
+                    f.kw[f.nkw].value = sg_node_field(pair, sy->f_value);
+                    f.nkw++;
+                } else {
+                    f.kw_open = true;
+                }
+            }
+        } else if (!ts_node_is_null(d)) {
+            f.kw_open = true;
+        }
+    } else {
+        engine__copy_keywords(a, fw->kw, &f);
+    }
+    engine__match_call(cx, scope, &c, &f, ts_node_start_point(target), ts_node_end_point(target), target, NULL, true);
+}
+
+static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode fn)
+{
+    const sg_syms *sy = cx->sy;
+    sg_cands c;
+    sg_resolve_expr(cx->res, scope, fn, &c);
+    bool any = false;
+    for (int i = 0; i < c.n && !any; i++)
+        any = engine__root_known(cx, c.q[i]) || sg_pyname_special_callee(c.q[i]);
+    if (!any) {
+        /* operator.methodcaller("system", ...)(obj) calls obj.system */
+        if (!sg_resolve_methodcaller(cx->res, scope, call, &c))
+            return;
+        for (int i = 0; i < c.n && !any; i++)
+            any = engine__root_known(cx, c.q[i]);
+        if (!any)
+            return;
+    }
+    engine__args a;
+    engine__collect_args(cx, sg_node_field(call, sy->f_arguments), &a);
+    /* A method is reported on its own line: `(Session()\n .get(url))` at .get. */
+    TSPoint start = ts_node_start_point(fn), end = ts_node_end_point(fn);
+    if (ts_node_symbol(fn) == sy->attribute) {
+        a.receiver = sg_node_field(fn, sy->f_object);
+        TSPoint at = ts_node_start_point(sg_node_field(fn, sy->f_attribute));
+        if (at.row != start.row)
+            start = at;
+    }
+    engine__match_call(cx, scope, &c, &a, start, end, fn, NULL, false);
+    /* Dynamic imports count as imports; constant getattr names as attribute access; forwarders
+     * call what they are given. */
     for (int k = 0; k < c.n; k++) {
         const char *q = c.q[k];
-        if (sg_pyname_importer(q) != SG_PYNAME_IMPORT_NONE && a.npos >= 1) {
+        const sg_pyname_forward *fw = sg_pyname_forwarder(q, NULL);
+        if (fw)
+            engine__forwarded(cx, scope, fw, &a);
+        sg_pyname_import imp = sg_pyname_importer(q);
+        if (imp != SG_PYNAME_IMPORT_NONE && a.npos >= 1) {
             const char *m = sg_const_str(cx->res, scope, a.pos[0], NULL);
+            if (m && imp == SG_PYNAME_IMPORT_RESOLVE && strchr(m, ':'))
+                m = sg_arena_strndup(cx->arena, m, strcspn(m, ":"));
             if (m && *m)
                 engine__import_names(cx, call, &m, 1);
         }
@@ -531,6 +713,33 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
                             NULL);
         }
     }
+}
+
+/* `ns[<computed key>]` where ns is a module namespace the dynamic-attribute rule is about
+ * (vars(os), os.__dict__, globals(), sys.modules, builtins.__dict__): a name nobody can read. */
+static void engine__on_subscript(engine__cx *cx, TSNode n, sg_scope *scope)
+{
+    const sg_syms *sy = cx->sy;
+    TSNode key = sg_node_field(n, sy->f_subscript);
+    TSSymbol ks = ts_node_symbol(key);
+    if (ks == sy->string || ks == sy->integer || ks == sy->slice || ks == sy->concatenated_string ||
+        ks == sy->unary_operator || ks == sy->tuple)
+        return;
+    TSNode v = sg_node_unparen(sg_node_field(n, sy->f_value));
+    TSSymbol vs = ts_node_symbol(v);
+    if (vs != sy->call && vs != sy->attribute && vs != sy->identifier)
+        return;
+    sg_cands base;
+    sg_resolve_expr(cx->res, scope, v, &base);
+    const sg_rule *r = base.n ? sg_rules_builtin(cx->rules, SG_BUILTIN_DYNAMIC_ATTRIBUTE) : NULL;
+    if (!r || !engine__cands_match(r->builtin.modules.v, r->builtin.modules.n, &base))
+        return;
+    if (sg_const_str(cx->res, scope, key, NULL))
+        return;
+    engine__hit(cx, r, n,
+                sg_arena_printf(cx->arena, "%s: %s[<computed name>] (a name the gate cannot read)", r->info.message,
+                                base.q[0]),
+                NULL);
 }
 
 /* A dangerous callable used as a value: passed, stored, returned. */
@@ -611,34 +820,53 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
     (void)name_node;
 }
 
-/* `builtins.open = f`, `__builtins__["__import__"] = f`, `sys.modules["os"] = fake`: the same as
- * setattr() on that object, so rules about setattr's first argument judge it. */
-static void engine__tamper(engine__cx *cx, sg_scope *scope, TSNode target)
+/* An assignment to an attribute or item is a call, for the rules: `obj.name = v` is
+ * setattr(obj, "name", v) (`builtins.open = f`, `sys.breakpointhook = f`), `obj[k] = v` is both
+ * setattr(obj, k, v) (`sys.modules["os"] = fake`, `__builtins__["eval"] = f`) and
+ * obj.__setitem__(k, v) (`os.environ["PYTHONBREAKPOINT"] = "os.system"`). */
+static void engine__assign_target(engine__cx *cx, sg_scope *scope, TSNode target, TSNode value)
 {
     const sg_syms *sy = cx->sy;
-    TSNode obj = ts_node_symbol(target) == sy->attribute ? sg_node_field(target, sy->f_object)
-                                                          : sg_node_field(target, sy->f_value);
+    bool attr = ts_node_symbol(target) == sy->attribute;
+    TSNode obj = attr ? sg_node_field(target, sy->f_object) : sg_node_field(target, sy->f_value);
     sg_cands base;
     sg_resolve_expr(cx->res, scope, obj, &base);
-    if (!base.n)
+    bool any = false;
+    for (int i = 0; i < base.n && !any; i++)
+        any = engine__root_known(cx, base.q[i]) || sg_pyname_special_root(base.q[i], strcspn(base.q[i], "."));
+    if (!any)
         return;
-    for (size_t i = 0; i < cx->rules->rules.len; i++) {
-        const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CALLS ||
-            !sg_rules_name_match(r->calls.names.v, r->calls.names.n, "setattr"))
-            continue;
-        for (size_t w = 0; w < r->calls.nwhere; w++) {
-            const sg_cond *cond = &r->calls.where[w];
-            if (cond->op == SG_COND_RESOLVES_IN && cond->position == 0 &&
-                engine__cands_match(cond->values, cond->nvalues, &base)) {
-                engine__hit(cx, r, target,
-                            sg_arena_printf(cx->arena, "%s: assignment to `%s`", r->info.message,
-                                            engine__excerpt(cx, target)),
-                            NULL);
-                return;
-            }
-        }
+    engine__args a;
+    memset(&a, 0, sizeof a);
+    a.pos[0] = obj;
+    if (attr) {
+        size_t l;
+        TSNode name = sg_node_field(target, sy->f_attribute);
+        const char *t = engine__text(cx, name, &l);
+        a.pos[1] = name;
+        a.pos_text[1] = sg_arena_strndup(cx->arena, t, l);
+    } else {
+        a.pos[1] = sg_node_field(target, sy->f_subscript);
     }
+    a.pos[2] = value;
+    a.npos = ts_node_is_null(value) ? 2 : 3;
+    TSPoint start = ts_node_start_point(target), end = ts_node_end_point(target);
+    sg_cands set = {{"setattr"}, 1};
+    engine__match_call(cx, scope, &set, &a, start, end, target, "assignment to", false);
+    if (attr)
+        return;
+    sg_cands item = {{0}, 0};
+    for (int i = 0; i < base.n; i++)
+        if (engine__root_known(cx, base.q[i]))
+            item.q[item.n++] = sg_arena_printf(cx->arena, "%s.__setitem__", base.q[i]);
+    engine__args b;
+    memset(&b, 0, sizeof b);
+    b.pos[0] = a.pos[1];
+    b.pos[1] = value;
+    b.npos = 2;
+    b.receiver = obj;
+    if (item.n)
+        engine__match_call(cx, scope, &item, &b, start, end, target, "assignment to", false);
 }
 
 /* Credential check for an assignment target: a name, obj.name, or obj["name"] with a constant key. */
@@ -784,6 +1012,9 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->call) {
         engine__on_call(cx, n, scope, sg_node_field(n, sy->f_function));
+    } else if (s == sy->subscript) {
+        if (cx->has_dynattr && !ts_node_eq(n, cx->store_target))
+            engine__on_subscript(cx, n, scope);
     } else if (s == sy->attribute) {
         if (cx->has_attr_rules) {
             TSNode an = sg_node_field(n, sy->f_attribute);
@@ -821,7 +1052,9 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
             engine__cred_target(cx, scope, left, right);
         }
         if (ls == sy->attribute || ls == sy->subscript)
-            engine__tamper(cx, scope, left);
+            engine__assign_target(cx, scope, left, right);
+        if (ls == sy->subscript)
+            cx->store_target = left; /* a store, not a lookup: engine__on_subscript skips it */
         /* A value stored anywhere but a plain local name (obj.f = eval, d["k"] = eval, a class
          * attribute) can be called later from anywhere. */
         if ((ls != sy->identifier || sg_scope_is_class(scope)) && ls != sy->pattern_list)
@@ -943,8 +1176,13 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         if (!r->info.enabled || r->kind != SG_KIND_QUERY)
             continue;
         bool possible = true;
+        size_t srclen = strlen(cx->src);
         for (size_t k = 0; k < r->query.nneedles && possible; k++)
-            possible = memmem(cx->src, strlen(cx->src), r->query.needles[k], strlen(r->query.needles[k])) != NULL;
+            possible = memmem(cx->src, srclen, r->query.needles[k], strlen(r->query.needles[k])) != NULL;
+        bool any = !r->query.nany_needles;
+        for (size_t k = 0; k < r->query.nany_needles && possible && !any; k++)
+            any = memmem(cx->src, srclen, r->query.any_needles[k], strlen(r->query.any_needles[k])) != NULL;
+        possible &= any;
         if (!possible)
             continue;
         if (!qc && !(qc = ts_query_cursor_new()))
@@ -979,7 +1217,7 @@ void sg_engine_interest(sg_resolver *res)
                              sy->argument_list, sy->list, sy->tuple, sy->set, sy->expression_list,
                              sy->return_statement, sy->yield, sy->decorator, sy->list_splat, sy->dictionary_splat,
                              sy->default_parameter, sy->typed_default_parameter, sy->lambda, sy->comment,
-                             sy->print_statement};
+                             sy->print_statement, sy->subscript};
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
         sg_resolver_interest(res, syms[i]);
 }

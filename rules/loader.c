@@ -134,7 +134,8 @@ static sg_status pack__int(pack__ctx *c, yaml_node_t *n, const char *what, long 
 }
 
 /* A string or a sequence of strings, into a malloc'd vector. */
-static sg_status pack__strv(pack__ctx *c, yaml_node_t *n, const char *what, char ***ret, size_t *ret_n)
+static sg_status pack__strv(pack__ctx *c, yaml_node_t *n, const char *what, bool allow_empty, char ***ret,
+                            size_t *ret_n)
 {
     *ret = NULL;
     *ret_n = 0;
@@ -159,7 +160,7 @@ static sg_status pack__strv(pack__ctx *c, yaml_node_t *n, const char *what, char
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *it = pack__node(c, n->data.sequence.items.start[i]);
         const char *s = pack__scalar(it);
-        if (!s || !*s) {
+        if (!s || (!*s && !allow_empty)) {
             sg_strv_free(v, i);
             return pack__err(c, it, "'%s' entries must be non-empty strings", what);
         }
@@ -199,12 +200,15 @@ static const struct {
     {"literal_in", SG_COND_LITERAL_IN, true},  {"resolves_in", SG_COND_RESOLVES_IN, true},
     {"not_resolves_in", SG_COND_NOT_RESOLVES_IN, true}, {"absent", SG_COND_ABSENT, false},
     {"present", SG_COND_PRESENT, false},       {"falsy", SG_COND_FALSY, false},
+    {"not_literal_in", SG_COND_NOT_LITERAL_IN, true}, {"is_string", SG_COND_IS_STRING, false},
+    {"unknown_program", SG_COND_UNKNOWN_PROGRAM, false}, {"argv_contains", SG_COND_ARGV_CONTAINS, true},
 };
 
 static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
 {
-    static const char *const keys[] = {"position", "keyword", "truthy", "not_literal", "literal_in",
-                                       "resolves_in", "not_resolves_in", "absent", "present", "falsy", NULL};
+    static const char *const keys[] = {"position", "keyword", "receiver", "truthy", "not_literal", "literal_in",
+                                       "resolves_in", "not_resolves_in", "absent", "present", "falsy",
+                                       "not_literal_in", "is_string", "unknown_program", "argv_contains", NULL};
     cond->position = -1;
     if (n->type != YAML_MAPPING_NODE)
         return pack__err(c, n, "a 'where' condition must be a mapping");
@@ -220,8 +224,13 @@ static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
     }
     if ((st = pack__str(c, n, "keyword", false, &cond->keyword)))
         return st;
-    if (cond->position < 0 && !cond->keyword)
-        return pack__err(c, n, "a condition needs 'position', 'keyword' or both");
+    yaml_node_t *recv = pack__get(c, n, "receiver");
+    if (recv && (st = pack__bool(c, recv, "receiver", &cond->receiver)))
+        return st;
+    if (cond->receiver && (cond->position >= 0 || cond->keyword))
+        return pack__err(c, n, "a condition on the 'receiver' takes no 'position' or 'keyword'");
+    if (cond->position < 0 && !cond->keyword && !cond->receiver)
+        return pack__err(c, n, "a condition needs 'position', 'keyword' (or both) or 'receiver'");
     int found = 0;
     for (size_t i = 0; i < sizeof pack__cond_ops / sizeof pack__cond_ops[0]; i++) {
         yaml_node_t *v = pack__get(c, n, pack__cond_ops[i].name);
@@ -230,7 +239,8 @@ static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
         found++;
         cond->op = pack__cond_ops[i].op;
         if (pack__cond_ops[i].takes_values) {
-            if ((st = pack__strv(c, v, pack__cond_ops[i].name, &cond->values, &cond->nvalues)))
+            /* an empty literal is a literal too ("" binds to every interface) */
+            if ((st = pack__strv(c, v, pack__cond_ops[i].name, true, &cond->values, &cond->nvalues)))
                 return st;
         } else {
             bool b;
@@ -242,7 +252,8 @@ static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
     }
     if (found != 1)
         return pack__err(c, n, "a condition needs exactly one test (truthy, not_literal, literal_in, "
-                               "resolves_in, not_resolves_in, absent, present, falsy)");
+                               "resolves_in, not_resolves_in, absent, present, falsy, not_literal_in, "
+                               "is_string, unknown_program, argv_contains)");
     return SG_OK;
 }
 
@@ -273,7 +284,7 @@ static sg_status pack__credentials_map(pack__ctx *c, yaml_node_t *n, sg_rule_cre
     if ((v = pack__get(c, n, "values"))) {
         char **srcs;
         size_t count;
-        if ((st = pack__strv(c, v, "values", &srcs, &count)))
+        if ((st = pack__strv(c, v, "values", false, &srcs, &count)))
             return st;
         r->value_res = calloc(count ? count : 1, sizeof *r->value_res);
         if (!r->value_res) {
@@ -352,6 +363,30 @@ static sg_status pack__network_map(pack__ctx *c, yaml_node_t *n, sg_rule_network
     return st;
 }
 
+/* A #match? pattern that is an alternation of words, "^(a|b|c)$": one of the words must be in the
+ * source for the query to match, which the engine tests before running it. Other patterns: none. */
+static sg_status pack__any_needles(const char *pat, sg_rule_query *r)
+{
+    size_t n = strlen(pat);
+    if (n < 5 || strncmp(pat, "^(", 2) || strcmp(pat + n - 2, ")$"))
+        return SG_OK;
+    for (size_t i = 2; i < n - 2; i++)
+        if (!isalnum((unsigned char)pat[i]) && pat[i] != '_' && pat[i] != '|')
+            return SG_OK;
+    for (const char *p = pat + 2; p < pat + n - 2;) {
+        size_t l = strcspn(p, "|)");
+        char **nv = realloc(r->any_needles, (r->nany_needles + 1) * sizeof *nv);
+        if (!nv)
+            return SG_ERR_NOMEM;
+        r->any_needles = nv;
+        if (!(nv[r->nany_needles] = strndup(p, l)))
+            return SG_ERR_NOMEM;
+        r->nany_needles++;
+        p += l + 1;
+    }
+    return SG_OK;
+}
+
 static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap, sg_rule_query *r)
 {
     const char *src = pack__scalar(q);
@@ -391,6 +426,9 @@ static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap,
                         return pack__err(c, q, "'query': #%s takes a capture and a pattern string", name);
                     uint32_t id = steps[i + 2].value_id, plen;
                     const char *pat = ts_query_string_value_for_id(r->query, id, &plen);
+                    if (!strcmp(name, "match?") && ts_query_pattern_count(r->query) == 1 && !r->nany_needles &&
+                        pack__any_needles(pat, r))
+                        return SG_ERR_NOMEM;
                     if (id < nstr && !r->res_set[id]) {
                         int rc = regcomp(&r->res[id], pat, REG_EXTENDED | REG_NOSUB);
                         if (rc)
@@ -446,7 +484,7 @@ static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap,
 static sg_status pack__calls(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
 {
     (void)m;
-    return pack__strv(c, v, "calls", &r->calls.names.v, &r->calls.names.n);
+    return pack__strv(c, v, "calls", false, &r->calls.names.v, &r->calls.names.n);
 }
 
 static sg_status pack__network(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
@@ -457,19 +495,19 @@ static sg_status pack__network(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_
     sg_status st = pack__network_map(c, v, &r->network);
     if (st)
         return st;
-    return pack__strv(c, calls, "calls", &r->network.names.v, &r->network.names.n);
+    return pack__strv(c, calls, "calls", false, &r->network.names.v, &r->network.names.n);
 }
 
 static sg_status pack__imports(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
 {
     (void)m;
-    return pack__strv(c, v, "imports", &r->imports.names.v, &r->imports.names.n);
+    return pack__strv(c, v, "imports", false, &r->imports.names.v, &r->imports.names.n);
 }
 
 static sg_status pack__attributes(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
 {
     (void)m;
-    return pack__strv(c, v, "attributes", &r->attributes.names.v, &r->attributes.names.n);
+    return pack__strv(c, v, "attributes", false, &r->attributes.names.v, &r->attributes.names.n);
 }
 
 static sg_status pack__credentials(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
@@ -503,7 +541,7 @@ static sg_status pack__builtin(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_
         yaml_node_t *mods = pack__get(c, m, "modules");
         if (!mods)
             return pack__err(c, m, "rule %s: 'dynamic-attribute' needs 'modules'", r->info.id);
-        return pack__strv(c, mods, "modules", &r->builtin.modules.v, &r->builtin.modules.n);
+        return pack__strv(c, mods, "modules", false, &r->builtin.modules.v, &r->builtin.modules.n);
     }
     return SG_OK;
 }
@@ -774,7 +812,7 @@ static sg_status pack__load_doc(pack__ctx *c, sg_rules *staged)
     if (hosts) {
         char **v;
         size_t nv;
-        if ((st = pack__strv(c, hosts, "allow_hosts", &v, &nv)))
+        if ((st = pack__strv(c, hosts, "allow_hosts", false, &v, &nv)))
             return st;
         for (size_t i = 0; i < nv; i++) {
             st = sg_rules_allow_host(staged, v[i]);
@@ -838,7 +876,7 @@ sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *bu
     size_t ndisable = 0;
     long dis_line = dis ? (long)dis->start_mark.line + 1 : 0, dis_col = dis ? (long)dis->start_mark.column + 1 : 0;
     if (dis)
-        st = pack__strv(&c, dis, "disable", &disable, &ndisable);
+        st = pack__strv(&c, dis, "disable", false, &disable, &ndisable);
     yaml_document_delete(&c.doc);
     yaml_parser_delete(&parser);
     if (st) {

@@ -43,11 +43,17 @@ typedef enum sg_cond_op {
     SG_COND_ABSENT,
     SG_COND_PRESENT,
     SG_COND_FALSY,           /* the argument is present and a falsy literal */
+    SG_COND_NOT_LITERAL_IN,  /* the argument is absent, or a constant matching none of values (or not a
+                                constant: cannot prove it, reported with confidence medium) */
+    SG_COND_IS_STRING,       /* the argument is a string: a literal, f-string, concatenation, format... */
+    SG_COND_UNKNOWN_PROGRAM, /* the argument is a command whose program (argv[0]) is not a constant */
+    SG_COND_ARGV_CONTAINS,   /* the argument is an argv list one of whose constant items matches values */
 } sg_cond_op;
 
 typedef struct sg_cond {
     int position;  /* positional index, -1 if only by keyword */
     char *keyword; /* keyword name(s), comma-separated; NULL if only positional */
+    bool receiver; /* the object a method is called on (`Path(p)` in `Path(p).write_text(x)`) */
     sg_cond_op op;
     char **values;
     size_t nvalues;
@@ -103,6 +109,8 @@ typedef struct sg_rule_query {
     uint32_t nstrings;
     char **needles; /* strings a positive #eq? requires in the source; all must occur */
     size_t nneedles;
+    char **any_needles; /* the words of a positive #match? "^(a|b)$": one of them must occur */
+    size_t nany_needles;
 } sg_rule_query;
 
 /* builtin: a check of the gate itself. */

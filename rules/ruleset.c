@@ -78,6 +78,7 @@ void sg_rule_free(sg_rule *r)
     case SG_KIND_QUERY: {
         sg_rule_query *q = &r->query;
         sg_strv_free(q->needles, q->nneedles);
+        sg_strv_free(q->any_needles, q->nany_needles);
         if (q->query)
             ts_query_delete(q->query);
         for (uint32_t i = 0; i < q->nstrings; i++)
@@ -373,9 +374,10 @@ static const sg_rule ruleset__fallback_limit = {
 
 bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len)
 {
+    /* an alias may be dotted (six.moves.urllib: urllib): its first component is what counts */
     for (size_t i = 0; i < rules->module_aliases.len; i++) {
         const char *f = rules->module_aliases.items[i].from;
-        if (strlen(f) == root_len && !memcmp(f, qname, root_len))
+        if (strcspn(f, ".") == root_len && !memcmp(f, qname, root_len))
             return true;
     }
     return false;

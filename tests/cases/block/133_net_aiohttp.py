@@ -1,4 +1,4 @@
-# expect: block SG705@4
+# expect: block SG705@4 SG701@5
 import aiohttp
 async def main():
     async with aiohttp.ClientSession() as session:

@@ -1,0 +1,3 @@
+# expect: block SG102@3
+import atexit
+atexit.register(exec, "print(1)")

@@ -1,0 +1,3 @@
+# expect: block SG004@3
+name = input()
+globals()[name]("1")

@@ -1,0 +1,3 @@
+# expect: block SG004@3
+import sys
+mod = sys.modules[input()]

@@ -1,0 +1,3 @@
+# expect: block SG201@3
+import codecs, os
+getattr(os, codecs.decode("flfgrz", "rot13"))("id")

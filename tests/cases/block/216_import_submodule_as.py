@@ -1,0 +1,3 @@
+# expect: block SG207@3
+import asyncio.subprocess as x
+x.create_subprocess_shell("id")

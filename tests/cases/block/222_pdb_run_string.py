@@ -1,0 +1,3 @@
+# expect: block SG106@3
+import pdb
+pdb.run("__import__('os').system('id')")

@@ -1,0 +1,4 @@
+# expect: block SG106@4
+import trace
+t = trace.Trace(count=False)
+t.runctx("import os", {}, {})

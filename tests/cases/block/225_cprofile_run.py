@@ -1,0 +1,3 @@
+# expect: block SG106@3
+import cProfile
+cProfile.run("import os; os.system('id')")

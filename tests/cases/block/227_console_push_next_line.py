@@ -1,0 +1,4 @@
+# expect: block SG106@3 SG106@4
+import code
+(code.InteractiveConsole()
+    .push("import os"))

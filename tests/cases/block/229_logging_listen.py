@@ -1,0 +1,3 @@
+# expect: block SG106@3
+import logging.config
+t = logging.config.listen(9999)

@@ -1,0 +1,3 @@
+# expect: block SG301@3
+import jsonpickle.unpickler
+obj = jsonpickle.unpickler.decode(blob)

@@ -1,0 +1,3 @@
+# expect: pass
+import torch
+weights = torch.load("checkpoint.pt", map_location="cpu", weights_only=True)

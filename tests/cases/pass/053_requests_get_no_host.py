@@ -1,0 +1,4 @@
+# expect: pass
+import requests
+def demo():
+    return requests.get("this is safe")

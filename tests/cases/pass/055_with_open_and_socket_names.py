@@ -1,0 +1,3 @@
+# expect: pass
+with open("data.txt") as fh:
+    lines = fh.readlines()

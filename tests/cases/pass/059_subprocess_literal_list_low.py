@@ -1,0 +1,3 @@
+# expect: pass
+import subprocess
+subprocess.run(["git", "rev-parse", "HEAD"], check=True)

@@ -1,0 +1,4 @@
+# expect: block SG211@4
+import subprocess
+cmd = input().split()
+subprocess.check_output([*cmd])

@@ -1,0 +1,3 @@
+# expect: block SG214@3
+from sh import ls
+ls("-l")

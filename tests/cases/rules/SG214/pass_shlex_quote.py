@@ -1,0 +1,3 @@
+# expect: pass
+import shlex
+print(shlex.quote("a b"))

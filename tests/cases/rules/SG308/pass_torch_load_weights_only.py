@@ -1,0 +1,3 @@
+# expect: pass
+import torch
+state = torch.load("model.pt", weights_only=True)

@@ -1,0 +1,3 @@
+# expect: block SG309@3
+from ruamel.yaml import YAML
+data = YAML(typ="unsafe").load(text)

@@ -1,0 +1,3 @@
+# expect: pass
+from ruamel.yaml import YAML
+data = YAML(typ="safe").load(text)

@@ -1,0 +1,3 @@
+# expect: block SG808@3
+import shutil
+shutil.copy("payload.sh", "/home/user/.profile")

@@ -1,0 +1,3 @@
+# expect: pass
+from pathlib import Path
+Path("output.txt").write_text("done")

@@ -1,0 +1,3 @@
+# expect: block SG810@3
+import subprocess
+subprocess.run(["crontab", "jobs.txt"])

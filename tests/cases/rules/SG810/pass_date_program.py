@@ -1,0 +1,4 @@
+# expect: pass
+# options: --fail-on medium
+import subprocess
+subprocess.run(["date", "+%s"])

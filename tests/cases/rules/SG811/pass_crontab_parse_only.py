@@ -1,0 +1,4 @@
+# expect: pass
+from crontab import CronTab
+cron = CronTab(tab="* * * * * echo hi")
+print(len(list(cron)))

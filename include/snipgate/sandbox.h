@@ -212,8 +212,9 @@ SG_API sg_status sg_worker_call(sg_worker *worker, const char *code, const sg_sa
  * Run `n` call texts one after another in ONE fresh child forked from the worker (they share
  * that child's state, as the asserts of a test file share a process; not the worker's, which
  * stays as the import left it). Each item has the CPU and wall limits of `limits`, measured by
- * the supervisor between the items' result frames; output is attributed to the item that wrote
- * it. An item is `ok` only once the supervisor sees the child go on to the next item or exit
+ * the supervisor between the items' result frames; output is attributed to an item by when it
+ * arrives (best effort: stdout, stderr and the frames are separate pipes, so under load an item's
+ * output can land on its neighbour; output is data, no verdict depends on it). An item is `ok` only once the supervisor sees the child go on to the next item or exit
  * cleanly. Fills ret_outcomes[0 .. *ret_done): every item up to and including the first one that
  * did not end cleanly (a timeout, a crash, a forbidden system call, os._exit); the rest did not
  * run (their slots stay NULL): call them again. Up to SG_WORKER_MAX_CALL_BYTES of text in all

@@ -58,7 +58,8 @@ static int cgroup__own_cgroup(const char *controller, char *buf, size_t len)
     char data[4096];
     if (cgroup__read("/proc/self", "cgroup", data, sizeof data) < 0)
         return -1;
-    for (char *line = strtok(data, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL; /* strtok_r: supervisors run in several threads (eval -j, serve) */
+    for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *c1 = strchr(line, ':');
         char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
         if (!c2)

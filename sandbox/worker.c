@@ -620,7 +620,8 @@ static bool worker__read_stat(pid_t pid, struct worker_stat *ret)
     unsigned long long v[64] = {0};
     int field = 3;
     ret->state = p[2];
-    for (char *tok = strtok(p + 4, " "); tok && field < 53; tok = strtok(NULL, " "))
+    char *save = NULL; /* strtok_r: supervisors run in several threads (eval -j, serve) */
+    for (char *tok = strtok_r(p + 4, " ", &save); tok && field < 53; tok = strtok_r(NULL, " ", &save))
         v[++field - 3 < 64 ? field - 3 : 63] = strtoull(tok, NULL, 10);
     /* v[k] holds field k + 3 */
     ret->self_ticks = v[14 - 3] + v[15 - 3];

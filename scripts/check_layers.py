@@ -7,7 +7,10 @@
 - a source file in a layer may include its own layer, any lower layer and the public headers;
 - cli/ is a client of the public API only: it includes the public headers and cli/ itself;
 - the library (every layer below cli) prints nothing and parses no command line: no printf,
-  fprintf, puts, perror or getopt outside cli/ (snprintf and friends are fine).
+  fprintf, puts, perror or getopt outside cli/ (snprintf and friends are fine);
+- nothing calls a libc function with hidden static state (strtok, localtime, gmtime, asctime,
+  ctime, rand, strsignal is fine): supervisors and checkers run in several threads (a shared
+  strtok in /proc parsing made CPU readings absurd under `eval -j 2`); use the _r variants.
 Test programs (tests/, bench/, the fuzz/fuzz_*.c harnesses) are exempt.
 Usage: check_layers.py SOURCE_DIR   (exit 1 with every violation listed)
        check_layers.py --self-test  (proves that a planted violation is caught)
@@ -25,6 +28,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # (the renderers: sg_render(report, FILE *out)) is output the caller asked for, not printing.
 PRINTS = re.compile(r"(?<![\w.])(printf|vprintf|puts|perror|getopt|getopt_long)\s*\(|"
                     r"(?<![\w.])(fprintf|vfprintf|fputs|fputc|fwrite)\s*\([^;]*?\b(stdout|stderr)\b")
+
+
+UNSAFE = re.compile(r"(?<![\w.])(strtok|localtime|gmtime|asctime|ctime|rand|tmpnam)\s*\(")
 
 
 # Programs, not library code: build-time tools and the fuzz corpus replayer.
@@ -79,8 +85,12 @@ def check(root):
                     problems.append("%s:%d: cli/ uses the public API only, not %r" % (rel, line, inc))
                 elif RANK[target] > RANK[layer]:
                     problems.append("%s:%d: %s/ includes %r from the higher layer %s/" % (rel, line, layer, inc, target))
+            code = strip_comments(text)
+            for m in UNSAFE.finditer(code):
+                line = code.count("\n", 0, m.start()) + 1
+                problems.append("%s:%d: %s() keeps hidden static state: use %s_r (code runs in several threads)"
+                                % (rel, line, m.group(1), m.group(1)))
             if layer != "cli":
-                code = strip_comments(text)
                 for m in PRINTS.finditer(code):
                     line = code.count("\n", 0, m.start()) + 1
                     problems.append("%s:%d: library code calls %s() on its own (only cli/ prints or parses argv)"
@@ -94,18 +104,19 @@ def self_test():
                               ("parsers", "bad.c", '#include "rules/pack.h"\n'),
                               ("cli", "bad.c", '#include "gate/report.h"\n'),
                               ("sandbox", "loud.c", 'void f(FILE *o) { printf("x"); snprintf(0, 0, "y"); fprintf(o, "z"); }\n'),
-                              ("gate", "err.c", 'void g(void) { fprintf(stderr, "oops"); }\n')]:
+                              ("gate", "err.c", 'void g(void) { fprintf(stderr, "oops"); }\n'),
+                              ("rules", "tok.c", 'void h(char *s) { char *t = strtok(s, " "); (void)strtok_r(s, " ", &t); }\n')]:
             os.makedirs(os.path.join(tmp, d), exist_ok=True)
             with open(os.path.join(tmp, d, name), "w") as f:
                 f.write(body)
         got = check(tmp)
-        want = ["parsers/bad.c", "cli/bad.c", "sandbox/loud.c", "gate/err.c"]
+        want = ["parsers/bad.c", "cli/bad.c", "sandbox/loud.c", "gate/err.c", "rules/tok.c"]
         missing = [w for w in want if not any(p.startswith(w) for p in got)]
         extra = [p for p in got if not any(p.startswith(w) for w in want)]
-        if missing or extra or len(got) != 4:
+        if missing or extra or len(got) != 5:
             print("self-test FAILED: missing %r, unexpected %r" % (missing, extra))
             return 1
-    print("self-test: 4 planted violations caught, the clean file and a caller's stream passed")
+    print("self-test: 5 planted violations caught, the clean file, a caller's stream and strtok_r passed")
     return 0
 
 

@@ -1,0 +1,387 @@
+/*
+ * Runner of the MBPP+ mutant benchmark (issue 8; driven by bench/mbpp_mutants.py, which
+ * generates the mutants and summarises). Every mutant is untrusted code: it runs only through
+ * sg_golden_run, i.e. inside the sandbox's workers; nothing here executes it otherwise.
+ *
+ * For each task, three configurations, made as shallow copies of the loaded task:
+ *   base   cases = base_input only (plus_input removed), opts.no_properties
+ *   props  cases = base_input only (plus_input removed), the property stage on (differential
+ *          against the reference on generated inputs, inferred types, default budget)
+ *   plus   cases = plus_input only, opts.no_properties (the reference point)
+ * First the canonical solution of each task in file order runs all three; a task is usable when
+ * it passes all three (a reference that is nondeterministic across two interpreters, or slower
+ * than the time caps, would "catch" every mutant). Tasks are taken in order until --tasks are
+ * usable (0: all). Then each mutant of a usable task runs `base`; one that passes (survives the
+ * base tests) runs `props` and `plus`.
+ *
+ * Usage: bench_mutants --suite MBPPPLUS.jsonl --mutants MUTANTS.jsonl --out RESULTS.jsonl
+ *                      [-j N] [--tasks N] [--max-inputs N] [--shrink-calls N]
+ * MUTANTS.jsonl lines: {"task_id", "mutant_id", "op", "what", "completion"} (a whole program).
+ * RESULTS.jsonl lines: {"kind": "canonical", "task_id", "usable", "why", "seconds"} and
+ * {"kind": "mutant", "task_id", "mutant_id", "op", "what", "base", "props", "plus",
+ *  "props_reason", "plus_reason", "inputs_checked", "seconds"}; verdicts "pass"/"fail"/"error",
+ * "-" when not run. Exit 0, 2 bad usage, 3 unusable sandbox or inputs.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "golden_tasks/golden.h"
+
+static double mut__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+typedef struct mut__pool {
+    atomic_size_t next;
+    size_t n;
+    void (*fn)(void *ctx, size_t item);
+    void *ctx;
+} mut__pool;
+
+static void *mut__pool_main(void *arg)
+{
+    mut__pool *p = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n)
+            return NULL;
+        p->fn(p->ctx, i);
+    }
+}
+
+static void mut__parallel(int threads, size_t n, void (*fn)(void *, size_t), void *ctx)
+{
+    mut__pool p = {.n = n, .fn = fn, .ctx = ctx};
+    atomic_init(&p.next, 0);
+    pthread_t tid[64];
+    int started = 0;
+    for (int k = 0; k < threads; k++)
+        if (pthread_create(&tid[started], NULL, mut__pool_main, &p) == 0)
+            started++;
+    if (!started)
+        mut__pool_main(&p);
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+}
+
+typedef enum { MUT_BASE, MUT_PROPS, MUT_PLUS } mut__config;
+
+/* The task as configuration `c` sees it (a shallow copy: the pointers stay the suite's). */
+static sg_golden_task mut__config_task(const sg_golden_task *t, mut__config c)
+{
+    sg_golden_task v = *t;
+    size_t first_plus = t->ncases - t->nplus_inputs;
+    if (c == MUT_PLUS) {
+        v.cases = t->cases + first_plus;
+        v.ncases = t->nplus_inputs;
+        v.nbase_inputs = 0;
+    } else {
+        v.ncases = first_plus;
+        v.nplus_inputs = 0;
+    }
+    return v;
+}
+
+typedef struct mut__verdict {
+    char v[8];        /* "pass", "fail", "error", "-" */
+    char reason[240];
+    size_t inputs;    /* generated inputs checked */
+    double seconds;
+} mut__verdict;
+
+typedef struct mut__ctx {
+    const sg_sandbox *sb;
+    unsigned max_inputs, shrink_calls;
+} mut__ctx;
+
+static void mut__run(const mut__ctx *m, const sg_golden_task *t, mut__config c, const char *src, mut__verdict *out)
+{
+    sg_golden_task v = mut__config_task(t, c);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.no_properties = c != MUT_PROPS;
+    o.max_inputs = m->max_inputs;
+    o.max_shrink_calls = m->shrink_calls;
+    sg_golden_result *r = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    double t0 = mut__now();
+    sg_status st = sg_golden_run(m->sb, &v, src, strlen(src), &o, &r, &d);
+    out->seconds = mut__now() - t0;
+    if (st != SG_OK) {
+        snprintf(out->v, sizeof out->v, "error");
+        snprintf(out->reason, sizeof out->reason, "%.60s: %.170s", sg_strerror(st), d.message);
+        return;
+    }
+    sg_golden_verdict gv = sg_golden_result_verdict(r);
+    snprintf(out->v, sizeof out->v, "%s", sg_golden_verdict_name(gv));
+    out->inputs = sg_golden_result_inputs_checked(r);
+    if (gv == SG_GOLDEN_ERROR) {
+        snprintf(out->reason, sizeof out->reason, "%.230s", sg_golden_result_error(r));
+    } else if (gv == SG_GOLDEN_FAIL) {
+        const sg_golden_case_result *c0 = sg_golden_result_counterexample(r);
+        if (!c0)
+            c0 = sg_golden_result_count(r) ? sg_golden_result_case(r, 0) : NULL;
+        snprintf(out->reason, sizeof out->reason, "%.110s: %.110s", c0 && c0->input ? c0->input : "?",
+                 c0 && c0->reason ? c0->reason : "?");
+    }
+    sg_golden_result_free(r);
+}
+
+/* ---- canonical check -------------------------------------------------------------------------- */
+
+typedef struct mut__task {
+    const sg_golden_task *t;
+    char *ref_src;
+    bool checked, usable;
+    char why[300];
+    double seconds;
+} mut__task;
+
+typedef struct mut__canon {
+    const mut__ctx *m;
+    mut__task *tasks; /* a window of the task list */
+} mut__canon;
+
+static void mut__canon_one(void *ctx, size_t i)
+{
+    mut__canon *c = ctx;
+    mut__task *mt = &c->tasks[i];
+    const sg_golden_task *t = mt->t;
+    mt->checked = true;
+    double t0 = mut__now();
+    if (!t->nplus_inputs || t->ncases == t->nplus_inputs) {
+        snprintf(mt->why, sizeof mt->why, "no plus_input or no base_input");
+        return;
+    }
+    mt->ref_src = sg_golden_task_reference_source(t);
+    if (!mt->ref_src) {
+        snprintf(mt->why, sizeof mt->why, "no reference solution");
+        return;
+    }
+    static const char *const names[] = {"base", "props", "plus"};
+    mt->usable = true;
+    for (int k = 0; k < 3 && mt->usable; k++) {
+        mut__verdict v = {0};
+        mut__run(c->m, t, (mut__config)k, mt->ref_src, &v);
+        if (strcmp(v.v, "pass") != 0) {
+            mt->usable = false;
+            snprintf(mt->why, sizeof mt->why, "canonical: %s %s: %.240s", names[k], v.v, v.reason);
+        }
+    }
+    mt->seconds = mut__now() - t0;
+}
+
+/* ---- mutants ---------------------------------------------------------------------------------- */
+
+typedef struct mut__mutant {
+    json_t *row;       /* the input line */
+    const sg_golden_task *t;
+    mut__verdict base, props, plus;
+    double seconds;
+} mut__mutant;
+
+typedef struct mut__run_ctx {
+    const mut__ctx *m;
+    mut__mutant *muts;
+    atomic_size_t done;
+    size_t total;
+} mut__run_ctx;
+
+static void mut__mutant_one(void *ctx, size_t i)
+{
+    mut__run_ctx *rc = ctx;
+    mut__mutant *mu = &rc->muts[i];
+    const char *src = json_string_value(json_object_get(mu->row, "completion"));
+    double t0 = mut__now();
+    snprintf(mu->props.v, sizeof mu->props.v, "-");
+    snprintf(mu->plus.v, sizeof mu->plus.v, "-");
+    mut__run(rc->m, mu->t, MUT_BASE, src ? src : "", &mu->base);
+    if (!strcmp(mu->base.v, "pass")) {
+        mut__run(rc->m, mu->t, MUT_PROPS, src, &mu->props);
+        mut__run(rc->m, mu->t, MUT_PLUS, src, &mu->plus);
+    }
+    mu->seconds = mut__now() - t0;
+    size_t d = atomic_fetch_add(&rc->done, 1) + 1;
+    if (d % 50 == 0 || d == rc->total) {
+        fprintf(stderr, "  %zu/%zu mutants\n", d, rc->total);
+        fflush(stderr);
+    }
+}
+
+static void mut__usage(void)
+{
+    fprintf(stderr, "usage: bench_mutants --suite FILE --mutants FILE --out FILE [-j N] [--tasks N] "
+                    "[--max-inputs N] [--shrink-calls N]\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *suite_path = NULL, *mut_path = NULL, *out_path = NULL;
+    int threads = 2;
+    size_t want_tasks = 0;
+    mut__ctx m = {.max_inputs = 0, .shrink_calls = 100};
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (!v) {
+            mut__usage();
+            return 2;
+        }
+        if (!strcmp(a, "--suite"))
+            suite_path = v;
+        else if (!strcmp(a, "--mutants"))
+            mut_path = v;
+        else if (!strcmp(a, "--out"))
+            out_path = v;
+        else if (!strcmp(a, "-j"))
+            threads = atoi(v);
+        else if (!strcmp(a, "--tasks"))
+            want_tasks = (size_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--max-inputs"))
+            m.max_inputs = (unsigned)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--shrink-calls"))
+            m.shrink_calls = (unsigned)strtoul(v, NULL, 10);
+        else {
+            mut__usage();
+            return 2;
+        }
+        k++;
+    }
+    if (!suite_path || !mut_path || !out_path || threads < 1 || threads > 64) {
+        mut__usage();
+        return 2;
+    }
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_golden_suite *suite = NULL;
+    if (sg_golden_suite_load_file(suite_path, &suite, &d) != SG_OK) {
+        fprintf(stderr, "bench_mutants: %s\n", d.message);
+        return 3;
+    }
+    sg_sandbox *sb = NULL;
+    if (sg_sandbox_new(NULL, &sb, &d) != SG_OK) {
+        fprintf(stderr, "bench_mutants: SKIP: the sandbox is unavailable: %s\n", d.message);
+        return 3;
+    }
+    m.sb = sb;
+    /* the mutants, grouped by task in file order */
+    FILE *f = fopen(mut_path, "r");
+    if (!f) {
+        perror(mut_path);
+        return 3;
+    }
+    json_t *rows = json_array();
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_error_t je;
+        json_t *row = json_loads(line, 0, &je);
+        if (!row || !json_is_string(json_object_get(row, "task_id")) ||
+            !json_is_string(json_object_get(row, "completion"))) {
+            fprintf(stderr, "bench_mutants: %s: bad line: %s\n", mut_path, je.text);
+            return 3;
+        }
+        json_array_append_new(rows, row);
+    }
+    free(line);
+    fclose(f);
+    size_t nsuite = sg_golden_suite_count(suite);
+    mut__task *tasks = calloc(nsuite + 1, sizeof *tasks);
+    if (!tasks)
+        return 3;
+    size_t ntasks = 0;
+    for (size_t k = 0; k < nsuite; k++) {
+        const sg_golden_task *t = sg_golden_suite_task(suite, k);
+        if (t->format == SG_TASK_EVALPLUS)
+            tasks[ntasks++].t = t;
+    }
+    /* canonical check, in windows, until enough tasks are usable */
+    mut__canon cc = {.m = &m, .tasks = tasks};
+    size_t next = 0, usable = 0;
+    double t0 = mut__now();
+    while (next < ntasks && (!want_tasks || usable < want_tasks)) {
+        size_t win = want_tasks ? want_tasks - usable + 1 : ntasks;
+        if (win > ntasks - next)
+            win = ntasks - next;
+        cc.tasks = tasks + next;
+        mut__parallel(threads, win, mut__canon_one, &cc);
+        for (size_t k = next; k < next + win; k++)
+            if (tasks[k].usable && (!want_tasks || usable < want_tasks))
+                usable++;
+            else if (tasks[k].usable)
+                tasks[k].usable = false, tasks[k].checked = false; /* beyond the count: not used */
+        next += win;
+    }
+    fprintf(stderr, "canonical check: %zu usable of %zu checked, %.0f s\n", usable, next, mut__now() - t0);
+    /* the mutants of usable tasks */
+    size_t nrows = json_array_size(rows), nm = 0;
+    mut__mutant *muts = calloc(nrows + 1, sizeof *muts);
+    if (!muts)
+        return 3;
+    for (size_t k = 0; k < nrows; k++) {
+        json_t *row = json_array_get(rows, k);
+        const char *id = json_string_value(json_object_get(row, "task_id"));
+        for (size_t j = 0; j < next; j++)
+            if (tasks[j].usable && !strcmp(tasks[j].t->task_id, id)) {
+                muts[nm].row = row;
+                muts[nm++].t = tasks[j].t;
+                break;
+            }
+    }
+    mut__run_ctx rc = {.m = &m, .muts = muts, .total = nm};
+    atomic_init(&rc.done, 0);
+    t0 = mut__now();
+    mut__parallel(threads, nm, mut__mutant_one, &rc);
+    fprintf(stderr, "mutants: %zu in %.0f s\n", nm, mut__now() - t0);
+    FILE *out = fopen(out_path, "w");
+    if (!out) {
+        perror(out_path);
+        return 3;
+    }
+    for (size_t k = 0; k < next; k++) {
+        if (!tasks[k].checked)
+            continue;
+        json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:f}", "kind", "canonical", "task_id", tasks[k].t->task_id,
+                              "usable", tasks[k].usable, "why", tasks[k].why, "seconds", tasks[k].seconds);
+        char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        if (s)
+            fprintf(out, "%s\n", s);
+        free(s);
+        json_decref(o);
+    }
+    for (size_t k = 0; k < nm; k++) {
+        mut__mutant *mu = &muts[k];
+        json_t *o = json_pack("{s:s, s:O, s:O, s:O, s:O, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:f}", "kind", "mutant",
+                              "task_id", json_object_get(mu->row, "task_id"), "mutant_id",
+                              json_object_get(mu->row, "mutant_id"), "op", json_object_get(mu->row, "op"), "what",
+                              json_object_get(mu->row, "what"), "base", mu->base.v, "props", mu->props.v, "plus",
+                              mu->plus.v, "base_reason", mu->base.reason, "props_reason", mu->props.reason,
+                              "plus_reason", mu->plus.reason, "inputs_checked", (json_int_t)mu->props.inputs,
+                              "seconds", mu->seconds);
+        char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        if (s)
+            fprintf(out, "%s\n", s);
+        else
+            fprintf(stderr, "bench_mutants: cannot encode the result of mutant %zu\n", k);
+        free(s);
+        json_decref(o);
+    }
+    fclose(out);
+    for (size_t k = 0; k < ntasks; k++)
+        free(tasks[k].ref_src);
+    free(tasks);
+    free(muts);
+    json_decref(rows);
+    sg_sandbox_free(sb);
+    sg_golden_suite_free(suite);
+    return 0;
+}

@@ -73,6 +73,24 @@ static void mut__parallel(int threads, size_t n, void (*fn)(void *, size_t), voi
         pthread_join(tid[k], NULL);
 }
 
+/* Replace every byte that is not part of a well-formed UTF-8 sequence by '?' (texts here are cut
+ * at byte counts, possibly inside a character, and JSON needs valid UTF-8). */
+static void mut__utf8_fix(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        size_t n = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        size_t k = 1;
+        while (n && k < n && (p[k] & 0xC0) == 0x80)
+            k++;
+        if (!n || k < n) {
+            *p++ = '?';
+            continue;
+        }
+        p += n;
+    }
+}
+
 typedef enum { MUT_BASE, MUT_PROPS, MUT_PLUS } mut__config;
 
 /* The task as configuration `c` sees it (a shallow copy: the pointers stay the suite's). */
@@ -96,6 +114,9 @@ typedef struct mut__verdict {
     char reason[240];
     size_t inputs;    /* generated inputs checked */
     double seconds;
+    unsigned reruns;  /* suspect verdicts are run again once (mut__suspect) */
+    bool flaky;       /* the rerun decided differently; `first` is what the first run said */
+    char first[220];
 } mut__verdict;
 
 typedef struct mut__ctx {
@@ -103,7 +124,8 @@ typedef struct mut__ctx {
     unsigned max_inputs, shrink_calls;
 } mut__ctx;
 
-static void mut__run(const mut__ctx *m, const sg_golden_task *t, mut__config c, const char *src, mut__verdict *out)
+static void mut__run_once(const mut__ctx *m, const sg_golden_task *t, mut__config c, const char *src,
+                          mut__verdict *out)
 {
     sg_golden_task v = mut__config_task(t, c);
     sg_golden_opts o;
@@ -120,6 +142,7 @@ static void mut__run(const mut__ctx *m, const sg_golden_task *t, mut__config c, 
     if (st != SG_OK) {
         snprintf(out->v, sizeof out->v, "error");
         snprintf(out->reason, sizeof out->reason, "%.60s: %.170s", sg_strerror(st), d.message);
+        mut__utf8_fix(out->reason);
         return;
     }
     sg_golden_verdict gv = sg_golden_result_verdict(r);
@@ -134,7 +157,39 @@ static void mut__run(const mut__ctx *m, const sg_golden_task *t, mut__config c, 
         snprintf(out->reason, sizeof out->reason, "%.110s: %.110s", c0 && c0->input ? c0->input : "?",
                  c0 && c0->reason ? c0->reason : "?");
     }
+    mut__utf8_fix(out->reason);
     sg_golden_result_free(r);
+}
+
+/* A verdict that may come from the machine rather than the code: an error verdict, or a failure
+ * by a timeout or by a sandbox protocol error (seen under load on this machine: a trivial call of
+ * a canonical solution failing once as "timeout (cpu)" or "snipgate.ProtocolError", passing on
+ * every rerun). Such a run is repeated once and the rerun decides; a real hang or crash repeats. */
+static bool mut__suspect(const mut__verdict *v)
+{
+    return !strcmp(v->v, "error") ||
+           (!strcmp(v->v, "fail") && (strstr(v->reason, "timeout") || strstr(v->reason, "ProtocolError")));
+}
+
+static atomic_size_t mut__flaky;
+
+static void mut__run(const mut__ctx *m, const sg_golden_task *t, mut__config c, const char *src, mut__verdict *out)
+{
+    mut__run_once(m, t, c, src, out);
+    if (!mut__suspect(out))
+        return;
+    mut__verdict again;
+    memset(&again, 0, sizeof again);
+    mut__run_once(m, t, c, src, &again);
+    again.seconds += out->seconds;
+    again.reruns = out->reruns + 1;
+    if (strcmp(again.v, out->v) != 0) {
+        atomic_fetch_add(&mut__flaky, 1);
+        again.flaky = true;
+        snprintf(again.first, sizeof again.first, "%s: %.200s", out->v, out->reason);
+        mut__utf8_fix(again.first);
+    }
+    *out = again;
 }
 
 /* ---- canonical check -------------------------------------------------------------------------- */
@@ -144,6 +199,7 @@ typedef struct mut__task {
     char *ref_src;
     bool checked, usable;
     char why[300];
+    char flaky[300]; /* "config: first verdict" of a run its rerun overturned, or "" */
     double seconds;
 } mut__task;
 
@@ -173,9 +229,15 @@ static void mut__canon_one(void *ctx, size_t i)
     for (int k = 0; k < 3 && mt->usable; k++) {
         mut__verdict v = {0};
         mut__run(c->m, t, (mut__config)k, mt->ref_src, &v);
+        if (v.flaky)
+        {
+            snprintf(mt->flaky, sizeof mt->flaky, "%s: %.280s", names[k], v.first);
+            mut__utf8_fix(mt->flaky);
+        }
         if (strcmp(v.v, "pass") != 0) {
             mt->usable = false;
             snprintf(mt->why, sizeof mt->why, "canonical: %s %s: %.240s", names[k], v.v, v.reason);
+            mut__utf8_fix(mt->why);
         }
     }
     mt->seconds = mut__now() - t0;
@@ -341,7 +403,8 @@ int main(int argc, char **argv)
     atomic_init(&rc.done, 0);
     t0 = mut__now();
     mut__parallel(threads, nm, mut__mutant_one, &rc);
-    fprintf(stderr, "mutants: %zu in %.0f s\n", nm, mut__now() - t0);
+    fprintf(stderr, "mutants: %zu in %.0f s; %zu suspect runs overturned by their rerun\n", nm, mut__now() - t0,
+            atomic_load(&mut__flaky));
     FILE *out = fopen(out_path, "w");
     if (!out) {
         perror(out_path);
@@ -350,8 +413,9 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < next; k++) {
         if (!tasks[k].checked)
             continue;
-        json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:f}", "kind", "canonical", "task_id", tasks[k].t->task_id,
-                              "usable", tasks[k].usable, "why", tasks[k].why, "seconds", tasks[k].seconds);
+        json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:s, s:f}", "kind", "canonical", "task_id", tasks[k].t->task_id,
+                              "usable", tasks[k].usable, "why", tasks[k].why, "flaky", tasks[k].flaky, "seconds",
+                              tasks[k].seconds);
         char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (s)
             fprintf(out, "%s\n", s);
@@ -367,6 +431,20 @@ int main(int argc, char **argv)
                               mu->plus.v, "base_reason", mu->base.reason, "props_reason", mu->props.reason,
                               "plus_reason", mu->plus.reason, "inputs_checked", (json_int_t)mu->props.inputs,
                               "seconds", mu->seconds);
+        json_t *fl = json_array();
+        static const char *const names[] = {"base", "props", "plus"};
+        const mut__verdict *vs[] = {&mu->base, &mu->props, &mu->plus};
+        for (int c = 0; c < 3; c++)
+            if (vs[c]->flaky) {
+                char buf[260];
+                snprintf(buf, sizeof buf, "%s: %.240s", names[c], vs[c]->first);
+                mut__utf8_fix(buf);
+                json_array_append_new(fl, json_string(buf));
+            }
+        if (o)
+            json_object_set_new(o, "flaky", fl);
+        else
+            json_decref(fl);
         char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (s)
             fprintf(out, "%s\n", s);

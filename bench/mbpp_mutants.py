@@ -25,6 +25,8 @@
      plus   the plus_input cases alone, no property checks: the reference point.
    A task is used only if its canonical solution passes all three (checked first, in the
    sandbox too); tasks whose reference is nondeterministic or too slow are listed as excluded.
+   A run that errs, or fails by a timeout or a sandbox protocol error, is run once more and the
+   rerun decides (a real hang repeats; the machine's hiccups do not); overturned runs are listed.
 3. Print counts, percentages and a Markdown table; write a JSON summary (--out).
 
 Defaults bound the run to under ~10 minutes on 2 cores: the first 60 usable MBPP+ tasks, 8
@@ -327,6 +329,9 @@ def main():
         "errors": {"property_stage": props_err, "plus_inputs": plus_err},
         "by_operator": {k: {"survivors": v[0], "property_stage": v[1], "plus_inputs": v[2]}
                         for k, v in sorted(by_op.items())},
+        "flaky_runs_overturned_by_rerun": {
+            "canonical": [{"task_id": r["task_id"], "first": r["flaky"]} for r in canon if r.get("flaky")],
+            "mutants": [{"mutant_id": r["mutant_id"], "first": r["flaky"]} for r in muts if r.get("flaky")]},
         "wall_seconds": round(wall, 1),
         "missed_by_property_stage_caught_by_plus": [
             {"mutant_id": r["mutant_id"], "what": r["what"]} for r in surv
@@ -355,6 +360,10 @@ def main():
     print(f"\n(property-stage error verdicts: {props_err}; plus-run errors: {plus_err}; "
           f"{generated_all} mutants were generated over all {len(tasks)} tasks, {summary['mutants_possible_in_used_tasks']} "
           f"possible in the used tasks before the per-task cap)")
+    fl = summary["flaky_runs_overturned_by_rerun"]
+    if fl["canonical"] or fl["mutants"]:
+        print(f"suspect runs (error, timeout, protocol error) overturned by their rerun: {len(fl['canonical'])} "
+              f"canonical, {len(fl['mutants'])} mutants (listed in the summary)")
     print("by operator (survivors: caught by properties / by plus):",
           ", ".join(f"{k} {v[0]}: {v[1]}/{v[2]}" for k, v in sorted(by_op.items())))
     print(f"summary written to {os.path.relpath(a.out, os.getcwd())}")

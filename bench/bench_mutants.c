@@ -162,13 +162,21 @@ static void mut__run_once(const mut__ctx *m, const sg_golden_task *t, mut__confi
 }
 
 /* A verdict that may come from the machine rather than the code: an error verdict, or a failure
- * by a timeout or by a sandbox protocol error (seen under load on this machine: a trivial call of
- * a canonical solution failing once as "timeout (cpu)" or "snipgate.ProtocolError", passing on
- * every rerun). Such a run is repeated once and the rerun decides; a real hang or crash repeats. */
+ * by a timeout, a sandbox protocol error, a signal, no result, or a failure that did not replay.
+ * Seen with two threads: a trivial call failing once as "timeout (cpu)" with an absurd CPU figure
+ * or as "snipgate.ProtocolError" (sandbox/worker.c parses /proc/PID/stat with strtok, whose state
+ * is shared by all threads; the final report has the numbers). Such a run is repeated once and
+ * the rerun decides; a real hang or crash repeats. */
 static bool mut__suspect(const mut__verdict *v)
 {
-    return !strcmp(v->v, "error") ||
-           (!strcmp(v->v, "fail") && (strstr(v->reason, "timeout") || strstr(v->reason, "ProtocolError")));
+    static const char *const marks[] = {"timeout", "ProtocolError", "signal", "no result", "memory_limit",
+                                        "nondeterministic"};
+    if (!strcmp(v->v, "error"))
+        return true;
+    for (size_t k = 0; !strcmp(v->v, "fail") && k < sizeof marks / sizeof marks[0]; k++)
+        if (strstr(v->reason, marks[k]))
+            return true;
+    return false;
 }
 
 static atomic_size_t mut__flaky;

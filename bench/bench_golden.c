@@ -859,6 +859,31 @@ int main(int argc, char **argv)
                                 json_pack("{s:i, s:i, s:i, s:i, s:f, s:f}", "cases", (json_int_t)b.cases, "inputs",
                                           (json_int_t)b.inputs, "discarded", (json_int_t)b.discarded, "calls",
                                           (json_int_t)b.calls, "seconds", b.wall, "cases_per_s", rate_b));
+        /* per task, for finding the bottleneck: (a)'s wall and calls, the breakdown's phases, (b)'s
+         * wall, inputs and calls, and the task's property names */
+        json_t *per = json_array();
+        for (size_t k = 0; o && per && k < ntasks; k++) {
+            json_t *props = json_array();
+            for (size_t q = 0; props && q < tasks[k]->nprops; q++)
+                json_array_append_new(props, json_string(sg_golden_prop_name(tasks[k]->props[q].kind)));
+            json_t *row = json_pack("{s:s, s:i, s:f, s:i, s:f, s:f, s:f, s:f, s:f, s:o}", "task_id",
+                                    tasks[k]->task_id, "cases", (json_int_t)runs_a[k].cases, "a_ms",
+                                    runs_a[k].wall * 1e3, "a_calls", (json_int_t)runs_a[k].calls, "start_ref_ms",
+                                    ph[k].start_ref * 1e3, "start_cand_ms", ph[k].start_cand * 1e3, "first_call_ms",
+                                    ph[k].first_call * 1e3, "calls_ms", ph[k].calls * 1e3, "teardown_ms",
+                                    ph[k].teardown * 1e3, "properties", props ? props : json_array());
+            if (row && full) {
+                json_object_set_new(row, "b_ms", json_real(runs_b[k].wall * 1e3));
+                json_object_set_new(row, "b_inputs", json_integer((json_int_t)runs_b[k].inputs));
+                json_object_set_new(row, "b_calls", json_integer((json_int_t)runs_b[k].calls));
+                json_object_set_new(row, "b_verdict", json_string(sg_golden_verdict_name(runs_b[k].verdict)));
+            }
+            json_array_append_new(per, row);
+        }
+        if (o)
+            json_object_set_new(o, "per_task", per);
+        else
+            json_decref(per);
         if (!o || json_dump_file(o, json_path, JSON_INDENT(2)) != 0)
             fprintf(stderr, "bench_golden: cannot write %s\n", json_path);
         json_decref(o);

@@ -8,16 +8,20 @@
  *   props  cases = base_input only (plus_input removed), the property stage on (differential
  *          against the reference on generated inputs, inferred types, default budget)
  *   plus   cases = plus_input only, opts.no_properties (the reference point)
- * First the canonical solution of each task in file order runs all three; a task is usable when
- * it passes all three (a reference that is nondeterministic across two interpreters, or slower
- * than the time caps, would "catch" every mutant). Tasks are taken in order until --tasks are
- * usable (0: all). Then each mutant of a usable task runs `base`; one that passes (survives the
- * base tests) runs `props` and `plus`.
+ * The canonical solution of each task, in file order, runs `base` first; tasks are taken until
+ * --tasks of them pass it (0: all). Every mutant of those tasks runs `base`; one that passes
+ * "survives the base tests". The tasks with a survivor then check their canonical solution under
+ * `props` and `plus` too: a task whose reference fails its own property stage (nondeterministic
+ * across two interpreters, over the time cap) would "catch" every mutant, so it is excluded with
+ * all its mutants (listed; "late"). Tasks without survivors need not pay for that check: the
+ * property stage of a slow reference is the costliest step of this benchmark. Finally the
+ * survivors of the remaining tasks run `props` and `plus`.
  *
  * Usage: bench_mutants --suite MBPPPLUS.jsonl --mutants MUTANTS.jsonl --out RESULTS.jsonl
  *                      [-j N] [--tasks N] [--max-inputs N] [--shrink-calls N]
  * MUTANTS.jsonl lines: {"task_id", "mutant_id", "op", "what", "completion"} (a whole program).
- * RESULTS.jsonl lines: {"kind": "canonical", "task_id", "usable", "why", "seconds"} and
+ * RESULTS.jsonl lines: {"kind": "canonical", "task_id", "usable", "late", "survivors", "why",
+ * "flaky", "seconds"} and
  * {"kind": "mutant", "task_id", "mutant_id", "op", "what", "base", "props", "plus",
  *  "props_reason", "plus_reason", "inputs_checked", "seconds"}; verdicts "pass"/"fail"/"error",
  * "-" when not run. Exit 0, 2 bad usage, 3 unusable sandbox or inputs.
@@ -208,47 +212,56 @@ typedef struct mut__task {
     bool checked, usable;
     char why[300];
     char flaky[300]; /* "config: first verdict" of a run its rerun overturned, or "" */
+    size_t survivors; /* its mutants that passed the base tests */
+    bool late;        /* excluded by stage 1: its mutants are not counted */
     double seconds;
 } mut__task;
 
 typedef struct mut__canon {
     const mut__ctx *m;
     mut__task *tasks; /* a window of the task list */
+    int stage;
 } mut__canon;
 
+/* Stage 0: the canonical solution's base run (every task taken). Stage 1: its props and plus
+ * runs, only for tasks with a mutant that survived the base tests (the rest need them not). */
 static void mut__canon_one(void *ctx, size_t i)
 {
     mut__canon *c = ctx;
     mut__task *mt = &c->tasks[i];
     const sg_golden_task *t = mt->t;
-    mt->checked = true;
     double t0 = mut__now();
-    if (!t->nplus_inputs || t->ncases == t->nplus_inputs) {
-        snprintf(mt->why, sizeof mt->why, "no plus_input or no base_input");
-        return;
-    }
-    mt->ref_src = sg_golden_task_reference_source(t);
-    if (!mt->ref_src) {
-        snprintf(mt->why, sizeof mt->why, "no reference solution");
+    if (c->stage == 0) {
+        mt->checked = true;
+        if (!t->nplus_inputs || t->ncases == t->nplus_inputs) {
+            snprintf(mt->why, sizeof mt->why, "no plus_input or no base_input");
+            return;
+        }
+        mt->ref_src = sg_golden_task_reference_source(t);
+        if (!mt->ref_src) {
+            snprintf(mt->why, sizeof mt->why, "no reference solution");
+            return;
+        }
+    } else if (!mt->usable || !mt->survivors) {
         return;
     }
     static const char *const names[] = {"base", "props", "plus"};
     mt->usable = true;
-    for (int k = 0; k < 3 && mt->usable; k++) {
+    for (int k = c->stage ? 1 : 0; k < (c->stage ? 3 : 1) && mt->usable; k++) {
         mut__verdict v = {0};
         mut__run(c->m, t, (mut__config)k, mt->ref_src, &v);
-        if (v.flaky)
-        {
+        if (v.flaky) {
             snprintf(mt->flaky, sizeof mt->flaky, "%s: %.280s", names[k], v.first);
             mut__utf8_fix(mt->flaky);
         }
         if (strcmp(v.v, "pass") != 0) {
             mt->usable = false;
+            mt->late = c->stage == 1;
             snprintf(mt->why, sizeof mt->why, "canonical: %s %s: %.240s", names[k], v.v, v.reason);
             mut__utf8_fix(mt->why);
         }
     }
-    mt->seconds = mut__now() - t0;
+    mt->seconds += mut__now() - t0;
 }
 
 /* ---- mutants ---------------------------------------------------------------------------------- */
@@ -256,6 +269,7 @@ static void mut__canon_one(void *ctx, size_t i)
 typedef struct mut__mutant {
     json_t *row;       /* the input line */
     const sg_golden_task *t;
+    mut__task *task;
     mut__verdict base, props, plus;
     double seconds;
 } mut__mutant;
@@ -264,26 +278,31 @@ typedef struct mut__run_ctx {
     const mut__ctx *m;
     mut__mutant *muts;
     atomic_size_t done;
-    size_t total;
+    int phase;
 } mut__run_ctx;
 
+/* Phase 0: the base run of every mutant. Phase 1: props and plus of the survivors of tasks
+ * still usable. */
 static void mut__mutant_one(void *ctx, size_t i)
 {
     mut__run_ctx *rc = ctx;
     mut__mutant *mu = &rc->muts[i];
     const char *src = json_string_value(json_object_get(mu->row, "completion"));
     double t0 = mut__now();
-    snprintf(mu->props.v, sizeof mu->props.v, "-");
-    snprintf(mu->plus.v, sizeof mu->plus.v, "-");
-    mut__run(rc->m, mu->t, MUT_BASE, src ? src : "", &mu->base);
-    if (!strcmp(mu->base.v, "pass")) {
+    if (rc->phase == 0) {
+        snprintf(mu->props.v, sizeof mu->props.v, "-");
+        snprintf(mu->plus.v, sizeof mu->plus.v, "-");
+        mut__run(rc->m, mu->t, MUT_BASE, src ? src : "", &mu->base);
+    } else if (!strcmp(mu->base.v, "pass") && mu->task->usable) {
         mut__run(rc->m, mu->t, MUT_PROPS, src, &mu->props);
         mut__run(rc->m, mu->t, MUT_PLUS, src, &mu->plus);
+    } else {
+        return;
     }
-    mu->seconds = mut__now() - t0;
+    mu->seconds += mut__now() - t0;
     size_t d = atomic_fetch_add(&rc->done, 1) + 1;
-    if (d % 50 == 0 || d == rc->total) {
-        fprintf(stderr, "  %zu/%zu mutants\n", d, rc->total);
+    if (d % 50 == 0) {
+        fprintf(stderr, "  %zu runs\n", d);
         fflush(stderr);
     }
 }
@@ -299,7 +318,9 @@ int main(int argc, char **argv)
     const char *suite_path = NULL, *mut_path = NULL, *out_path = NULL;
     int threads = 2;
     size_t want_tasks = 0;
-    mut__ctx m = {.max_inputs = 0, .shrink_calls = 100};
+    /* shrinking does not change whether a mutant is caught, and a hanging mutant costs a timeout
+     * per shrink step: 1 by default */
+    mut__ctx m = {.max_inputs = 0, .shrink_calls = 1};
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         if (!v) {
@@ -374,8 +395,8 @@ int main(int argc, char **argv)
         if (t->format == SG_TASK_EVALPLUS)
             tasks[ntasks++].t = t;
     }
-    /* canonical check, in windows, until enough tasks are usable */
-    mut__canon cc = {.m = &m, .tasks = tasks};
+    /* canonical base check, in windows, until enough tasks are usable */
+    mut__canon cc = {.m = &m, .tasks = tasks, .stage = 0};
     size_t next = 0, usable = 0;
     double t0 = mut__now();
     while (next < ntasks && (!want_tasks || usable < want_tasks)) {
@@ -391,8 +412,8 @@ int main(int argc, char **argv)
                 tasks[k].usable = false, tasks[k].checked = false; /* beyond the count: not used */
         next += win;
     }
-    fprintf(stderr, "canonical check: %zu usable of %zu checked, %.0f s\n", usable, next, mut__now() - t0);
-    /* the mutants of usable tasks */
+    fprintf(stderr, "canonical base check: %zu usable of %zu checked, %.0f s\n", usable, next, mut__now() - t0);
+    /* the mutants of usable tasks: base runs */
     size_t nrows = json_array_size(rows), nm = 0;
     mut__mutant *muts = calloc(nrows + 1, sizeof *muts);
     if (!muts)
@@ -403,16 +424,39 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < next; j++)
             if (tasks[j].usable && !strcmp(tasks[j].t->task_id, id)) {
                 muts[nm].row = row;
+                muts[nm].task = &tasks[j];
                 muts[nm++].t = tasks[j].t;
                 break;
             }
     }
-    mut__run_ctx rc = {.m = &m, .muts = muts, .total = nm};
+    mut__run_ctx rc = {.m = &m, .muts = muts, .phase = 0};
     atomic_init(&rc.done, 0);
     t0 = mut__now();
     mut__parallel(threads, nm, mut__mutant_one, &rc);
-    fprintf(stderr, "mutants: %zu in %.0f s; %zu suspect runs overturned by their rerun\n", nm, mut__now() - t0,
-            atomic_load(&mut__flaky));
+    size_t nsurv = 0;
+    for (size_t k = 0; k < nm; k++)
+        if (!strcmp(muts[k].base.v, "pass")) {
+            muts[k].task->survivors++;
+            nsurv++;
+        }
+    fprintf(stderr, "mutants' base runs: %zu in %.0f s, %zu survive\n", nm, mut__now() - t0, nsurv);
+    /* canonical props + plus check of the tasks with survivors */
+    t0 = mut__now();
+    cc.tasks = tasks;
+    cc.stage = 1;
+    mut__parallel(threads, next, mut__canon_one, &cc);
+    size_t late = 0;
+    for (size_t k = 0; k < next; k++)
+        late += tasks[k].late;
+    fprintf(stderr, "canonical props/plus check of the tasks with survivors: %zu excluded, %.0f s\n", late,
+            mut__now() - t0);
+    /* the survivors: props and plus */
+    rc.phase = 1;
+    atomic_init(&rc.done, 0);
+    t0 = mut__now();
+    mut__parallel(threads, nm, mut__mutant_one, &rc);
+    fprintf(stderr, "survivors' props and plus runs: %.0f s; %zu suspect runs overturned by their rerun\n",
+            mut__now() - t0, atomic_load(&mut__flaky));
     FILE *out = fopen(out_path, "w");
     if (!out) {
         perror(out_path);
@@ -421,9 +465,10 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < next; k++) {
         if (!tasks[k].checked)
             continue;
-        json_t *o = json_pack("{s:s, s:s, s:b, s:s, s:s, s:f}", "kind", "canonical", "task_id", tasks[k].t->task_id,
-                              "usable", tasks[k].usable, "why", tasks[k].why, "flaky", tasks[k].flaky, "seconds",
-                              tasks[k].seconds);
+        json_t *o = json_pack("{s:s, s:s, s:b, s:b, s:i, s:s, s:s, s:f}", "kind", "canonical", "task_id",
+                              tasks[k].t->task_id, "usable", tasks[k].usable, "late", tasks[k].late, "survivors",
+                              (json_int_t)tasks[k].survivors, "why", tasks[k].why, "flaky", tasks[k].flaky,
+                              "seconds", tasks[k].seconds);
         char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
         if (s)
             fprintf(out, "%s\n", s);
@@ -432,6 +477,8 @@ int main(int argc, char **argv)
     }
     for (size_t k = 0; k < nm; k++) {
         mut__mutant *mu = &muts[k];
+        if (!mu->task->usable)
+            continue; /* its task was excluded after the base runs */
         json_t *o = json_pack("{s:s, s:O, s:O, s:O, s:O, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:f}", "kind", "mutant",
                               "task_id", json_object_get(mu->row, "task_id"), "mutant_id",
                               json_object_get(mu->row, "mutant_id"), "op", json_object_get(mu->row, "op"), "what",

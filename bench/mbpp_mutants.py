@@ -23,15 +23,18 @@
             reference on generated inputs): what the property stage catches on its own, since
             the base inputs were passed already and the plus inputs are not there to help.
      plus   the plus_input cases alone, no property checks: the reference point.
-   A task is used only if its canonical solution passes all three (checked first, in the
-   sandbox too); tasks whose reference is nondeterministic or too slow are listed as excluded.
+   A task is used only if its canonical solution passes all three (in the sandbox too): `base`
+   first, for every task taken; `props` and `plus` only for the tasks where some mutant survived
+   the base tests (the others need not pay for it). Tasks whose reference is nondeterministic or
+   too slow for the property stage's time cap are listed as excluded, with their mutants.
    A run that errs, or fails by a timeout or a sandbox protocol error, is run once more and the
    rerun decides (a real hang repeats; the machine's hiccups do not); overturned runs are listed.
 3. Print counts, percentages and a Markdown table; write a JSON summary (--out).
 
-Defaults bound the run to under ~10 minutes on 2 cores: the first 60 usable MBPP+ tasks, 8
+Defaults bound the run to under ~10 minutes on 2 cores: the first 100 usable MBPP+ tasks, 8
 mutants each, 2 threads, the property stage's default budget (300 generated inputs per task)
-and a small shrink budget (shrinking does not change whether a mutant is caught).
+and a shrink budget of 1 call (shrinking does not change whether a mutant is caught, and a
+hanging mutant would cost a timeout per shrink step).
 Run everything: --tasks 0 --per-task 0 (hours).
 
 Usage: python3 bench/mbpp_mutants.py [--build build] [--data ../shared/data/MbppPlus-dev-767efcc.jsonl]
@@ -247,12 +250,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--data", default=DATA)
-    ap.add_argument("--tasks", type=int, default=60, help="first N usable tasks (0: all)")
+    ap.add_argument("--tasks", type=int, default=100, help="first N usable tasks (0: all)")
     ap.add_argument("--per-task", type=int, default=8, help="mutants per task (0: all)")
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--max-inputs", type=int, default=0, help="generated inputs per task (0: default 300)")
-    ap.add_argument("--shrink-calls", type=int, default=100)
+    ap.add_argument("--shrink-calls", type=int, default=1,
+                    help="shrink budget of a caught mutant (default 1: shrinking decides nothing here)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "mbpp_mutants.json"))
     ap.add_argument("--details", help="also write one JSON line per mutant here")
     a = ap.parse_args()
@@ -272,10 +276,12 @@ def main():
     # pass the canonical check, and only then runs their mutants.
     generated_all = 0
     per_task_total = {}
+    per_task_kept = {}
     with open(mut_file, "w", encoding="utf-8") as f:
         for t in tasks:
             muts, total = task_mutants(t, a.per_task, a.seed)
             per_task_total[t["task_id"]] = total
+            per_task_kept[t["task_id"]] = len(muts)
             generated_all += len(muts)
             for mid, op, what, text in muts:
                 f.write(json.dumps({"task_id": t["task_id"], "mutant_id": mid, "op": op, "what": what,
@@ -296,6 +302,7 @@ def main():
     muts = [r for r in rows if r["kind"] == "mutant"]
     used = [r["task_id"] for r in canon if r["usable"]]
     excluded = [(r["task_id"], r["why"]) for r in canon if not r["usable"]]
+    late = [r for r in canon if r.get("late")]
     n = len(muts)
     base_killed = sum(r["base"] == "fail" for r in muts)
     base_error = sum(r["base"] == "error" for r in muts)
@@ -321,6 +328,7 @@ def main():
         "seed": a.seed, "tasks_requested": a.tasks, "per_task": a.per_task, "threads": a.j,
         "max_inputs": a.max_inputs or 300, "shrink_calls": a.shrink_calls,
         "tasks_used": len(used), "tasks_excluded": [{"task_id": t, "why": w} for t, w in excluded],
+        "mutants_dropped_with_late_excluded_tasks": sum(per_task_kept.get(r["task_id"], 0) for r in late),
         "mutants_possible_in_used_tasks": sum(per_task_total.get(t, 0) for t in used),
         "mutants": n, "base_killed": base_killed, "base_error": base_error, "survivors": s,
         "survivors_caught": {"base_tests": 0, "property_stage": props, "plus_inputs": plus,

@@ -18,7 +18,7 @@
  * survivors of the remaining tasks run `props` and `plus`.
  *
  * Usage: bench_mutants --suite MBPPPLUS.jsonl --mutants MUTANTS.jsonl --out RESULTS.jsonl
- *                      [-j N] [--tasks N] [--max-inputs N] [--shrink-calls N]
+ *                      [-j N] [--tasks N] [--max-inputs N] [--shrink-calls N] [--timeout S]
  * MUTANTS.jsonl lines: {"task_id", "mutant_id", "op", "what", "completion"} (a whole program).
  * RESULTS.jsonl lines: {"kind": "canonical", "task_id", "usable", "late", "survivors", "why",
  * "flaky", "seconds"} and
@@ -126,12 +126,15 @@ typedef struct mut__verdict {
 typedef struct mut__ctx {
     const sg_sandbox *sb;
     unsigned max_inputs, shrink_calls;
+    double timeout_s; /* > 0: every task's per-case timeout (canonical and mutants alike) */
 } mut__ctx;
 
 static void mut__run_once(const mut__ctx *m, const sg_golden_task *t, mut__config c, const char *src,
                           mut__verdict *out)
 {
     sg_golden_task v = mut__config_task(t, c);
+    if (m->timeout_s > 0)
+        v.timeout_s = m->timeout_s;
     sg_golden_opts o;
     sg_golden_opts_init(&o);
     o.no_properties = c != MUT_PROPS;
@@ -173,10 +176,12 @@ static void mut__run_once(const mut__ctx *m, const sg_golden_task *t, mut__confi
  * the rerun decides; a real hang or crash repeats. */
 static bool mut__suspect(const mut__verdict *v)
 {
-    static const char *const marks[] = {"timeout", "ProtocolError", "signal", "no result", "memory_limit",
+    /* Not rerun: a wall-clock timeout (a hang repeats, and each costs a whole timeout per input)
+     * and the property search's time cap (it repeats on a slow reference, 30 s and more each). */
+    static const char *const marks[] = {"timeout (cpu)", "ProtocolError", "signal", "no result", "memory_limit",
                                         "nondeterministic"};
     if (!strcmp(v->v, "error"))
-        return true;
+        return strstr(v->reason, "time cap") == NULL;
     for (size_t k = 0; !strcmp(v->v, "fail") && k < sizeof marks / sizeof marks[0]; k++)
         if (strstr(v->reason, marks[k]))
             return true;
@@ -310,7 +315,7 @@ static void mut__mutant_one(void *ctx, size_t i)
 static void mut__usage(void)
 {
     fprintf(stderr, "usage: bench_mutants --suite FILE --mutants FILE --out FILE [-j N] [--tasks N] "
-                    "[--max-inputs N] [--shrink-calls N]\n");
+                    "[--max-inputs N] [--shrink-calls N] [--timeout S]\n");
 }
 
 int main(int argc, char **argv)
@@ -339,6 +344,8 @@ int main(int argc, char **argv)
             want_tasks = (size_t)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--max-inputs"))
             m.max_inputs = (unsigned)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--timeout"))
+            m.timeout_s = strtod(v, NULL);
         else if (!strcmp(a, "--shrink-calls"))
             m.shrink_calls = (unsigned)strtoul(v, NULL, 10);
         else {

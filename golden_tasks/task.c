@@ -352,7 +352,7 @@ static sg_status task__property(task__ctx *c, json_t *j, const char *field, sg_g
         if (!ok)
             return task__err(c, sub, "not a parameter of %s", task__prop_names[kind]);
         sg_status st = SG_OK;
-        json_int_t iv;
+        json_int_t iv = 0;
         if (!strcmp(key, "except")) {
             st = task__strv(c, x, sub, &p->except, &p->nexcept);
         } else if (!strcmp(key, "type")) {
@@ -668,7 +668,7 @@ static sg_status task__fuzz(task__ctx *c, json_t *j, sg_golden_task *t)
     {
         char sub[160];
         snprintf(sub, sizeof sub, "fuzz.%.40s", key);
-        json_int_t iv;
+        json_int_t iv = 0;
         if (!strcmp(key, "max_inputs")) {
             if ((st = task__uint(c, x, sub, 1, 100000, &iv)) == SG_OK)
                 t->fuzz_max_inputs = (unsigned)iv;

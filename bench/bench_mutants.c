@@ -326,7 +326,7 @@ int main(int argc, char **argv)
     /* shrinking does not change whether a mutant is caught, and a hanging mutant costs a timeout
      * per shrink step: 1 by default */
     mut__ctx m = {.max_inputs = 0, .shrink_calls = 1};
-    for (int k = 1; k < argc; k++) {
+    for (int k = 1; k < argc; k += 2) { /* every option takes a value */
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         if (!v) {
             mut__usage();
@@ -352,7 +352,6 @@ int main(int argc, char **argv)
             mut__usage();
             return 2;
         }
-        k++;
     }
     if (!suite_path || !mut_path || !out_path || threads < 1 || threads > 64) {
         mut__usage();

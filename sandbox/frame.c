@@ -50,7 +50,7 @@ int sg_frame_parse(const unsigned char *body, size_t len, struct sg_frame *frame
         i += n;
     }
     const char *k = frame->fields[SG_TAG_KIND];
-    if (!k || strlen(k) >= sizeof frame->kind || frame->lens[SG_TAG_KIND] != strlen(k))
+    if (!k || !*k || strlen(k) >= sizeof frame->kind || frame->lens[SG_TAG_KIND] != strlen(k))
         goto fail;
     memcpy(frame->kind, k, strlen(k) + 1);
     return 0;

@@ -362,6 +362,17 @@ static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts 
     }
 }
 
+/* The current output buffers become the pending item's, and back. */
+static void worker__swap_output(struct sg_worker *w)
+{
+    struct worker_buf t = w->pend_out;
+    w->pend_out = w->out;
+    w->out = t;
+    t = w->pend_err;
+    w->pend_err = w->err;
+    w->err = t;
+}
+
 /* The pending item went on to the next one: it ended cleanly, as far as the supervisor saw. */
 static void worker__batch_settle_pending(struct sg_worker *w)
 {
@@ -402,12 +413,7 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
     uint64_t cpu = worker__child_cpu_ms(w);
     uint64_t hits = sg_cgroup_limit_hits(&w->cg);
     worker__take_frame(&w->pend_frame, f);
-    struct worker_buf t = w->pend_out;
-    w->pend_out = w->out;
-    w->out = t;
-    t = w->pend_err;
-    w->pend_err = w->err;
-    w->err = t;
+    worker__swap_output(w);
     worker__buf_reset(&w->out, w->limits.stdout_bytes);
     worker__buf_reset(&w->err, w->limits.stderr_bytes);
     w->pend_cpu_ms = cpu > w->item_cpu_base_ms ? cpu - w->item_cpu_base_ms : 0;
@@ -1524,12 +1530,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
             last = w->batch_next - 1;
             worker__take_frame(&w->result, &w->pend_frame);
             w->have_result = true;
-            struct worker_buf t = w->out;
-            w->out = w->pend_out;
-            w->pend_out = t;
-            t = w->err;
-            w->err = w->pend_err;
-            w->pend_err = t;
+            worker__swap_output(w);
             w->item_cpu_base_ms -= w->pend_cpu_ms; /* its CPU counts from its own start */
             w->item_start_ns -= w->pend_wall_ms * 1000000ull;
             w->pend_valid = false;

@@ -484,6 +484,22 @@ static const char *golden__encode(golden__run *g, const sg_value *v)
 
 /* Does the exception of `res` (raised by `call` in worker `w`) match class name `name`
  * (docs/tasks.md: any class of its __mro__; dotted names by module.qualname)? */
+/* The call that lists the MRO of the exception `call` raises, asked of the worker that raised it
+ * (a fresh child re-raises it). NULL when too large or out of memory. Malloc'd. */
+static char *golden__exc_names_text(const char *call)
+{
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_TEXT_CAP + 64);
+    sg_buf_puts(&b, "__sg_exc_names(lambda: ");
+    sg_buf_puts(&b, call);
+    sg_buf_puts(&b, ")");
+    char *t = NULL;
+    if (!b.failed && !b.truncated)
+        t = strdup(b.data);
+    sg_buf_free(&b);
+    return t;
+}
+
 static sg_status golden__exc_matches(golden__run *g, sg_worker *w, const char *call, const golden__res *res,
                                      const char *name, bool *ret)
 {
@@ -497,18 +513,12 @@ static sg_status golden__exc_matches(golden__run *g, sg_worker *w, const char *c
         return SG_OK;
     }
     /* the MRO, asked of the same worker (a fresh child re-raises it) */
-    sg_buf b;
-    sg_buf_init(&b, GOLDEN_TEXT_CAP + 64);
-    sg_buf_puts(&b, "__sg_exc_names(lambda: ");
-    sg_buf_puts(&b, call);
-    sg_buf_puts(&b, ")");
-    if (b.failed || b.truncated) {
-        sg_buf_free(&b);
+    char *t = golden__exc_names_text(call);
+    if (!t)
         return SG_OK;
-    }
     golden__res m;
-    sg_status st = golden__call(g, w, b.data, &m);
-    sg_buf_free(&b);
+    sg_status st = golden__call(g, w, t, &m);
+    free(t);
     if (st != SG_OK)
         return st;
     if (m.kind == GR_VALUE && m.value->kind == SG_VAL_LIST) {
@@ -1182,6 +1192,45 @@ static char *golden__mutation_text(golden__run *g, const sg_value *args, const s
 }
 
 /* Check every property (or only `only`, >= 0) on one input. Fills *out (caller frees its res). */
+/* The second call of `idempotent`: f with argument p->arg replaced by the first result. NULL when
+ * it cannot be sent (too large) or out of memory (*nomem). Malloc'd. */
+static char *golden__idem_text(golden__run *g, const sg_golden_property *p, const sg_value *args,
+                               const sg_value *kwargs, const sg_value *result, bool *nomem)
+{
+    sg_value *a2 = sg_value_copy(args), *y = sg_value_copy(result);
+    if (!a2 || !y) {
+        sg_value_free(a2);
+        sg_value_free(y);
+        *nomem = true;
+        return NULL;
+    }
+    sg_value_free(a2->items[p->arg]);
+    a2->items[p->arg] = y;
+    char *t2 = golden__call_text(g->task->arg_wrap, g->entry, a2, kwargs, false);
+    sg_value_free(a2);
+    return t2;
+}
+
+/* The reference-side call of `roundtrip`: inverse(result). NULL when too large or out of memory.
+ * Malloc'd. */
+static char *golden__inverse_text(const sg_golden_property *p, const sg_value *result)
+{
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_TEXT_CAP);
+    const char *dot = strrchr(p->inverse, '.');
+    if (dot)
+        sg_buf_printf(&b, "__import__('%.*s', fromlist=['_']).%s(", (int)(dot - p->inverse), p->inverse, dot + 1);
+    else
+        sg_buf_printf(&b, "%s(", p->inverse);
+    sg_value_literal(result, &b);
+    sg_buf_puts(&b, ")");
+    char *t = NULL;
+    if (!b.failed && !b.truncated)
+        t = strdup(b.data);
+    sg_buf_free(&b);
+    return t;
+}
+
 static sg_status golden__check_input(golden__run *g, const golden__props *ps, const sg_value *args,
                                      const sg_value *kwargs, long only, golden__check *out)
 {
@@ -1276,17 +1325,12 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         case SG_PROP_IDEMPOTENT: {
             if (c->kind != GR_VALUE || !p || p->arg >= args->n)
                 break;
-            sg_value *a2 = sg_value_copy(args), *y = sg_value_copy(c->value);
-            if (!a2 || !y) {
-                sg_value_free(a2);
-                sg_value_free(y);
+            bool nomem = false;
+            char *t2 = golden__idem_text(g, p, args, kwargs, c->value, &nomem);
+            if (nomem) {
                 st = SG_ERR_NOMEM;
                 goto out;
             }
-            sg_value_free(a2->items[p->arg]);
-            a2->items[p->arg] = y;
-            char *t2 = golden__call_text(g->task->arg_wrap, g->entry, a2, kwargs, false);
-            sg_value_free(a2);
             if (!t2)
                 break;
             golden__res again;
@@ -1337,24 +1381,12 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         case SG_PROP_ROUNDTRIP: {
             if (c->kind != GR_VALUE || !p || !p->inverse || p->arg >= args->n || !g->ref)
                 break;
-            sg_buf b;
-            sg_buf_init(&b, GOLDEN_TEXT_CAP);
-            const char *dot = strrchr(p->inverse, '.');
-            if (dot) {
-                sg_buf_printf(&b, "__import__('%.*s', fromlist=['_']).%s(", (int)(dot - p->inverse), p->inverse,
-                              dot + 1);
-            } else {
-                sg_buf_printf(&b, "%s(", p->inverse);
-            }
-            sg_value_literal(c->value, &b);
-            sg_buf_puts(&b, ")");
-            if (b.failed || b.truncated) {
-                sg_buf_free(&b);
+            char *it = golden__inverse_text(p, c->value);
+            if (!it)
                 break;
-            }
             golden__res inv;
-            st = golden__call(g, g->ref, b.data, &inv); /* TRUST: the inverse is the reference's */
-            sg_buf_free(&b);
+            st = golden__call(g, g->ref, it, &inv); /* TRUST: the inverse is the reference's */
+            free(it);
             if (st != SG_OK)
                 goto out;
             fail = !(inv.kind == GR_VALUE && sg_value_strict_equal(inv.value, args->items[p->arg], 0, 0));
@@ -1452,6 +1484,9 @@ static sg_status golden__shrink_pred(void *ctx, const sg_value *args, bool *ret)
 static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
                                const sg_value *kwargs);
 
+static void golden__prefetch_second(golden__run *g, const golden__props *ps, const sg_value *const *args,
+                                    const sg_value *kwargs, size_t n);
+
 static void golden__shrink_prep(void *ctx, const sg_value *const *args, size_t n)
 {
     golden__shrink_ctx *s = ctx;
@@ -1460,6 +1495,7 @@ static void golden__shrink_prep(void *ctx, const sg_value *const *args, size_t n
     for (size_t k = 0; k < n; k++)
         golden__want_input(s->g, s->ps, args[k], s->kwargs);
     golden__prefetch_wanted(s->g);
+    golden__prefetch_second(s->g, s->ps, args, s->kwargs, n);
 }
 
 /* FNV-1a of the encoded arguments, for de-duplication. */
@@ -1680,6 +1716,104 @@ static void golden__want_input(golden__run *g, const golden__props *ps, const sg
     golden__want_side(g, ps, args, kwargs, 2);
 }
 
+/* The prefetched outcome of `text` in worker `w`, not consumed; NULL when there is none. */
+static const sg_outcome_info *golden__pf_peek(const golden__run *g, const sg_worker *w, const char *text)
+{
+    for (size_t k = 0; k < g->pf.len; k++) {
+        const golden__pf *p = &g->pf.items[k];
+        if (p->w == w && p->o && !strcmp(p->text, text))
+            return sg_outcome_info_get(p->o);
+    }
+    return NULL;
+}
+
+/*
+ * The calls that depend on the candidate's first answer to an input, wanted once that answer is
+ * prefetched so that they batch too: idempotent's f(f(x)) (candidate), roundtrip's inverse (the
+ * reference), the exception-class lookup of a raise that does not name a declared type. The same
+ * texts golden__check_input will call; best effort like every prefetch (what is not prefetched
+ * is called one by one), and no decision is taken here.
+ */
+static void golden__want_second(golden__run *g, const golden__props *ps, const sg_value *args, const sg_value *kwargs)
+{
+    char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
+    if (!call)
+        return;
+    const sg_outcome_info *ci = golden__pf_peek(g, g->cand, call);
+    sg_value *v = NULL;
+    if (ci && ci->kind == SG_OUTCOME_OK && ci->value_json) {
+        sg_diag d;
+        sg_diag_init(&d);
+        if (sg_value_from_text(ci->value_json, strlen(ci->value_json), "result", &v, &d) != SG_OK)
+            v = NULL;
+    }
+    bool want_exc = false;
+    for (size_t k = 0; ci && k < ps->n; k++) {
+        const sg_golden_property *p = ps->items[k].p;
+        switch (ps->items[k].kind) {
+        case SG_PROP_IDEMPOTENT:
+            if (v && p && p->arg < args->n) {
+                bool nomem = false;
+                char *t = golden__idem_text(g, p, args, kwargs, v, &nomem);
+                golden__want(g, g->cand, t);
+                free(t);
+            }
+            break;
+        case SG_PROP_ROUNDTRIP:
+            if (v && p && p->inverse && p->arg < args->n && g->ref) {
+                char *t = golden__inverse_text(p, v);
+                golden__want(g, g->ref, t);
+                free(t);
+            }
+            break;
+        case SG_PROP_NO_RAISE:
+            if (ci->kind == SG_OUTCOME_EXCEPTION && ci->exc_type && p) {
+                bool named = false;
+                for (size_t e = 0; e < p->nexcept; e++)
+                    named |= !strcmp(ci->exc_type, p->except[e]);
+                want_exc |= p->nexcept > 0 && !named;
+            }
+            break;
+        case SG_PROP_DIFFERENTIAL:
+            want_exc |= ci->kind == SG_OUTCOME_EXCEPTION && ci->exc_type && p && p->same_exceptions;
+            break;
+        default:
+            break;
+        }
+    }
+    if (want_exc) {
+        char *t = golden__exc_names_text(call);
+        golden__want(g, g->cand, t);
+        free(t);
+    }
+    sg_value_free(v);
+    free(call);
+}
+
+/* Do any of the properties make calls that depend on the candidate's first answer? */
+static bool golden__has_second(const golden__props *ps)
+{
+    for (size_t k = 0; k < ps->n; k++) {
+        sg_golden_prop_kind kind = ps->items[k].kind;
+        const sg_golden_property *p = ps->items[k].p;
+        if (kind == SG_PROP_IDEMPOTENT || kind == SG_PROP_ROUNDTRIP ||
+            (kind == SG_PROP_NO_RAISE && p && p->nexcept) || (kind == SG_PROP_DIFFERENTIAL && p && p->same_exceptions))
+            return true;
+    }
+    return false;
+}
+
+/* Prefetch the second-phase calls of these inputs (golden__want_second) after their first ones. */
+static void golden__prefetch_second(golden__run *g, const golden__props *ps, const sg_value *const *args,
+                                    const sg_value *kwargs, size_t n)
+{
+    if (!golden__has_second(ps))
+        return;
+    for (size_t k = 0; k < n; k++)
+        golden__want_second(g, ps, args[k], kwargs);
+    golden__prefetch_wanted(g);
+}
+
 static sg_status golden__block_flush(golden__run *g, golden__block *b)
 {
     sg_status st = SG_OK;
@@ -1692,6 +1826,11 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
             golden__want_side(g, b->ps, b->items[k].args, b->items[k].kwargs, 1);
     }
     golden__prefetch(g, g->cand);
+    if (golden__has_second(b->ps)) {
+        for (size_t k = 0; k < b->n && !b->stop; k++)
+            golden__want_second(g, b->ps, b->items[k].args, b->items[k].kwargs);
+        golden__prefetch_wanted(g);
+    }
     for (size_t k = 0; k < b->n; k++) {
         if (golden__ref_exhausted(g))
             b->stop = true; /* not a failure: no input is reported */

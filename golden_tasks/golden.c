@@ -2244,8 +2244,15 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         golden__internal(&g, "out of memory or program too large");
         goto done;
     }
+    /* The reference is started only when something will ask it: an EvalPlus input (expected
+     * values are its answers), HumanEval/MBPP asserts (their expected side), properties and
+     * shrinking (differential, roundtrip, generated inputs). Known answers alone with
+     * --no-properties need only the candidate (one sandbox start instead of two). */
+    bool need_ref = !g.opts.no_properties || task->format != SG_TASK_SNIPGATE;
+    for (size_t k = 0; k < task->ncases && !need_ref; k++)
+        need_ref = !task->cases[k].expected && !task->cases[k].raises;
     /* the reference first: a task whose reference does not import cannot judge anything */
-    if (ref_prog) {
+    if (ref_prog && need_ref) {
         if (golden__start(&g, ref_prog, &g.ref, &imp, sandbox) != SG_OK)
             goto done;
         const sg_outcome_info *ii = sg_outcome_info_get(imp);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char *const value__kind_names[] = {"None", "bool",  "int",   "float", "str",
-                                                "bytes", "list", "tuple", "dict",  "set"};
+                                                "bytes", "list", "tuple", "dict",  "set", "complex"};
 
 const char *sg_value_kind_name(sg_value_kind kind)
 {
@@ -173,6 +173,7 @@ sg_value *sg_value_copy(const sg_value *v)
     c->b = v->b;
     c->i = v->i;
     c->f = v->f;
+    c->im = v->im;
     c->len = v->len;
     if (v->s && !(c->s = malloc(v->len + 1)))
         goto out_free;
@@ -262,6 +263,29 @@ static int value__num_cmp(const sg_value *a, const sg_value *b)
     return swap ? -r : r;
 }
 
+/* A number as a complex (Python's `==` between complex and int/float/bool); false for others. */
+static bool value__as_complex(const sg_value *v, double *re, double *im)
+{
+    *im = 0;
+    switch (v->kind) {
+    case SG_VAL_COMPLEX:
+        *re = v->f;
+        *im = v->im;
+        return true;
+    case SG_VAL_FLOAT:
+        *re = v->f;
+        return true;
+    case SG_VAL_BOOL:
+        *re = v->b;
+        return true;
+    case SG_VAL_INT:
+        *re = v->big ? strtod(v->big, NULL) : (double)v->i;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* ---- equality ----------------------------------------------------------------------------- */
 
 bool sg_value_hashable(const sg_value *v)
@@ -286,8 +310,22 @@ static bool value__bytes_eq(const sg_value *a, const sg_value *b)
     return a->len == b->len && (a->len == 0 || memcmp(a->s, b->s, a->len) == 0);
 }
 
+static bool value__float_close(double g, double e, double atol, double rtol);
+
+/* Python `==` with a complex on either side (parts within atol; nan parts equal, as for floats
+ * here). */
+static bool value__complex_equal(const sg_value *a, const sg_value *b, double atol)
+{
+    double ar, ai, br, bi;
+    if (!value__as_complex(a, &ar, &ai) || !value__as_complex(b, &br, &bi))
+        return false;
+    return value__float_close(ar, br, atol, 0) && value__float_close(ai, bi, atol, 0);
+}
+
 bool sg_value_hash_equal(const sg_value *a, const sg_value *b)
 {
+    if (a->kind == SG_VAL_COMPLEX || b->kind == SG_VAL_COMPLEX)
+        return value__complex_equal(a, b, 0);
     if (value__is_num(a) && value__is_num(b)) {
         if (a->kind == SG_VAL_FLOAT && b->kind == SG_VAL_FLOAT && isnan(a->f) && isnan(b->f))
             return true;
@@ -350,6 +388,8 @@ bool sg_value_strict_equal(const sg_value *g, const sg_value *e, double atol, do
         return g->i == e->i;
     case SG_VAL_FLOAT:
         return value__float_close(g->f, e->f, atol, rtol);
+    case SG_VAL_COMPLEX:
+        return value__float_close(g->f, e->f, atol, rtol) && value__float_close(g->im, e->im, atol, rtol);
     case SG_VAL_STR:
     case SG_VAL_BYTES:
         return value__bytes_eq(g, e);
@@ -397,6 +437,8 @@ static long value__find_hash(const sg_value *c, const sg_value *k, bool dict)
 
 bool sg_value_python_equal(const sg_value *g, const sg_value *e, double atol)
 {
+    if (g->kind == SG_VAL_COMPLEX || e->kind == SG_VAL_COMPLEX)
+        return value__complex_equal(g, e, atol);
     if (value__is_num(g) && value__is_num(e)) {
         if (e->kind == SG_VAL_FLOAT && g->kind != SG_VAL_BOOL) {
             if (g->kind == SG_VAL_FLOAT)
@@ -771,6 +813,31 @@ static sg_status value__decode_tag(value__dec *d, const char *tag, const json_t 
         *ret = v;
         return SG_OK;
     }
+    if (!strcmp(tag, "$complex")) {
+        if (!json_is_array(p) || json_array_size(p) != 2)
+            return value__err(d, tpath, "payload must be an array [real, imag] of two floats");
+        double part[2];
+        for (size_t k = 0; k < 2; k++) {
+            char sub[300];
+            snprintf(sub, sizeof sub, "%s[%zu]", tpath, k);
+            sg_value *x = NULL;
+            sg_status st = value__decode(d, json_array_get(p, k), sub, depth + 1, &x);
+            if (st != SG_OK)
+                return st;
+            bool ok = x->kind == SG_VAL_FLOAT || (x->kind == SG_VAL_INT && !x->big);
+            part[k] = x->kind == SG_VAL_FLOAT ? x->f : (double)x->i;
+            sg_value_free(x);
+            if (!ok)
+                return value__err(d, sub, "must be a float");
+        }
+        sg_value *v = sg_value_new(SG_VAL_COMPLEX);
+        if (!v)
+            return SG_ERR_NOMEM;
+        v->f = part[0];
+        v->im = part[1];
+        *ret = v;
+        return SG_OK;
+    }
     if (!strcmp(tag, "$int")) {
         if (!json_is_string(p))
             return value__err(d, tpath, "payload must be a decimal integer string");
@@ -1060,6 +1127,15 @@ void sg_value_encode(const sg_value *v, sg_buf *b)
             sg_buf_puts(b, tmp);
         }
         return;
+    case SG_VAL_COMPLEX: {
+        sg_value re = {.kind = SG_VAL_FLOAT, .f = v->f}, im = {.kind = SG_VAL_FLOAT, .f = v->im};
+        sg_buf_puts(b, "{\"$complex\": [");
+        sg_value_encode(&re, b);
+        sg_buf_puts(b, ", ");
+        sg_value_encode(&im, b);
+        sg_buf_puts(b, "]}");
+        return;
+    }
     case SG_VAL_STR:
         value__json_str(b, v->s, v->len);
         return;
@@ -1220,6 +1296,38 @@ static void value__quote(sg_buf *b, const sg_value *v, bool safe)
     sg_buf_append(b, &quote, 1);
 }
 
+/* One part of Python's complex repr: the float's repr without a trailing ".0" ("1", "2.5",
+ * "1e+16", "nan", "inf"). */
+static void value__complex_part(double f, char *out, size_t cap)
+{
+    if (isnan(f)) {
+        snprintf(out, cap, "nan");
+        return;
+    }
+    if (isinf(f)) {
+        snprintf(out, cap, "%sinf", f < 0 ? "-" : "");
+        return;
+    }
+    value__float_repr(f, out, cap);
+    size_t l = strlen(out);
+    if (l > 2 && !strcmp(out + l - 2, ".0"))
+        out[l - 2] = 0;
+}
+
+/* Python's repr() of a complex: "2j", "(1+2j)", "(-0-1.5j)", "(nan+infj)". */
+static void value__complex_repr(const sg_value *v, sg_buf *b)
+{
+    char re[64], im[64];
+    value__complex_part(v->f, re, sizeof re);
+    value__complex_part(v->im, im, sizeof im);
+    if (v->f == 0 && !signbit(v->f)) {
+        sg_buf_printf(b, "%sj", im);
+        return;
+    }
+    bool neg = im[0] == '-';
+    sg_buf_printf(b, "(%s%s%sj)", re, neg ? "" : "+", im);
+}
+
 static void value__python(const sg_value *v, sg_buf *b, bool safe)
 {
     char tmp[64];
@@ -1253,6 +1361,19 @@ static void value__python(const sg_value *v, sg_buf *b, bool safe)
             sg_buf_puts(b, tmp);
             if (paren)
                 sg_buf_puts(b, ")");
+        }
+        return;
+    case SG_VAL_COMPLEX:
+        if (safe) {
+            /* complex(re, im) with literal parts (nan, inf and -0.0 survive, which `re+imj` loses) */
+            sg_value re = {.kind = SG_VAL_FLOAT, .f = v->f}, im = {.kind = SG_VAL_FLOAT, .f = v->im};
+            sg_buf_puts(b, "complex(");
+            value__python(&re, b, true);
+            sg_buf_puts(b, ", ");
+            value__python(&im, b, true);
+            sg_buf_puts(b, ")");
+        } else {
+            value__complex_repr(v, b);
         }
         return;
     case SG_VAL_STR:

@@ -1,6 +1,6 @@
 /*
  * Python values as data (docs/tasks.md, "Tagged values"): a tree of None, bool, int, float, str,
- * bytes, list, tuple, dict and set, decoded from and encoded to the tagged JSON encoding, rendered
+ * bytes, list, tuple, dict, set and complex, decoded from and encoded to the tagged JSON encoding, rendered
  * as Python literal text for call text, and compared (strict / python).
  *
  * Ownership: every sg_value is a malloc'd tree; a node owns its string bytes and its children.
@@ -37,6 +37,7 @@ typedef enum sg_value_kind {
     SG_VAL_TUPLE,
     SG_VAL_DICT,
     SG_VAL_SET,
+    SG_VAL_COMPLEX, /* f: real part, im: imaginary part */
 } sg_value_kind;
 
 typedef struct sg_value sg_value;
@@ -45,7 +46,8 @@ struct sg_value {
     bool b;           /* bool */
     int64_t i;        /* int, when big == NULL */
     char *big;        /* int outside int64: canonical decimal text ("-123..."), else NULL */
-    double f;         /* float */
+    double f;         /* float; complex: the real part */
+    double im;        /* complex: the imaginary part */
     char *s;          /* str (UTF-8) or bytes; NUL-terminated for convenience, may hold NULs */
     size_t len;       /* bytes in s */
     sg_value **items; /* list/tuple/set elements; dict: key0, value0, key1, value1, ... */
@@ -54,7 +56,7 @@ struct sg_value {
     bool half;        /* dict: a key was pushed, its value not yet */
 };
 
-/* "None", "bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set". */
+/* "None", "bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set", "complex". */
 const char *sg_value_kind_name(sg_value_kind kind);
 
 void sg_value_free(sg_value *v);

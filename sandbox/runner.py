@@ -219,6 +219,8 @@ def _encode(value):
             if v != v or v in (float("inf"), float("-inf")) or (v == 0.0 and str(v)[0] == "-"):
                 return {"$float": "nan" if v != v else str(v)}
             return v
+        if t is complex:
+            return {"$complex": [enc(v.real, depth + 1), enc(v.imag, depth + 1)]}
         if t is list:
             return [enc(x, depth + 1) for x in v]
         if t is tuple:

@@ -164,6 +164,36 @@ static void test_compare(void **state)
     }
 }
 
+/* complex (a result like cmath.rect(2, cmath.pi)): literal text keeps every part, Python `==`
+ * meets int and float when the imaginary part is 0, strict equality does not, no order. */
+static void test_complex(void **state)
+{
+    (void)state;
+    sg_value *c = dec("{\"$complex\": [{\"$float\": \"-0.0\"}, {\"$float\": \"nan\"}]}");
+    char *lit = text_of(c, sg_value_literal);
+    assert_string_equal(lit, "complex((-0.0), (1e999-1e999))");
+    free(lit);
+    sg_value_free(c);
+    sg_value *three = dec("{\"$complex\": [3.0, 0.0]}"), *i3 = dec("3"), *f3 = dec("3.0");
+    sg_value *c32 = dec("{\"$complex\": [3.0, 2.0]}");
+    assert_true(sg_value_python_equal(three, i3, 0));
+    assert_true(sg_value_python_equal(f3, three, 0));
+    assert_false(sg_value_python_equal(c32, i3, 0));
+    assert_false(sg_value_strict_equal(three, f3, 0, 0));
+    assert_true(sg_value_hash_equal(three, i3));
+    sg_value *near = dec("{\"$complex\": [3.0000001, 2.0]}");
+    assert_false(sg_value_strict_equal(near, c32, 0, 0));
+    assert_true(sg_value_strict_equal(near, c32, 1e-6, 0));
+    bool ok = true;
+    sg_value_less(c32, three, &ok);
+    assert_false(ok);
+    sg_value_free(three);
+    sg_value_free(i3);
+    sg_value_free(f3);
+    sg_value_free(c32);
+    sg_value_free(near);
+}
+
 static void test_limits(void **state)
 {
     (void)state;
@@ -220,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_conformance),
         cmocka_unit_test(test_literal),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_complex),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -68,22 +67,6 @@ static double bench__now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/*
- * CPU seconds used so far by this process and every descendant it (or they) reaped: the
- * supervisor threads, the sandboxes' pid 1, zygotes and call children, the naive way's python3
- * processes. On a shared machine wall time drifts with other people's load; the CPU a case costs
- * does much less, so each phase also reports cases per CPU-second and the rate 2 cores could
- * sustain at that cost (cores x cases / CPU-s): a capacity, labelled as such, not a measured rate.
- */
-static double bench__cpu(void)
-{
-    struct rusage s, c;
-    getrusage(RUSAGE_SELF, &s);
-    getrusage(RUSAGE_CHILDREN, &c);
-    return (double)(s.ru_utime.tv_sec + s.ru_stime.tv_sec + c.ru_utime.tv_sec + c.ru_stime.tv_sec) +
-           (double)(s.ru_utime.tv_usec + s.ru_stime.tv_usec + c.ru_utime.tv_usec + c.ru_stime.tv_usec) / 1e6;
 }
 
 static int bench__cmp_double(const void *a, const void *b)
@@ -730,11 +713,8 @@ int main(int argc, char **argv)
         nc[0] = (bench__ncase){.t = tasks[0], .k = 0};
         bench__naive_one(&nb, 0); /* warm-up */
     }
-    double cpu_a = 0, cpu_n = 0, cpu_b = 0; /* CPU seconds of the last round of each */
     for (int round = 0; round < repeat; round++) {
-        double c0 = bench__cpu();
         wall_a = bench__parallel(threads, ntasks, bench__golden_one, &g);
-        cpu_a = bench__cpu() - c0;
         a = bench__sum(runs_a, ntasks, wall_a);
         ra[round] = (double)a.cases / wall_a;
         printf("  worker  sg_golden_run         %6zu cases in %7.2f s  %8.1f cases/s  (%zu tasks: %zu pass, %zu fail, "
@@ -747,9 +727,7 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < ntasks; k++)
             for (size_t c = 0; c < tasks[k]->ncases; c++)
                 nc[at++] = (bench__ncase){.t = tasks[k], .k = c};
-        c0 = bench__cpu();
         wall_n = bench__parallel(threads, ncases, bench__naive_one, &nb);
-        cpu_n = bench__cpu() - c0;
         naive_pass = 0;
         for (size_t k = 0; k < ncases; k++)
             naive_pass += nc[k].passed;
@@ -775,16 +753,6 @@ int main(int argc, char **argv)
         printf("  %.0f cases/s target %.0f: %s (naive way not run)\n", rate_a, BENCH_TARGET_RATE,
                bench__met(rate_a >= BENCH_TARGET_RATE));
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 1)
-        cores = 1;
-    printf("  cpu     worker %.2f CPU-s, %.1f cases per CPU-s (%.0f cases/s on %ld cores at that cost)", cpu_a,
-           cpu_a > 0 ? (double)a.cases / cpu_a : 0.0, cpu_a > 0 ? (double)cores * (double)a.cases / cpu_a : 0.0,
-           cores);
-    if (naive && cpu_n > 0)
-        printf("; naive %.2f CPU-s, %.1f cases per CPU-s; ratio by CPU %.1fx", cpu_n, (double)ncases / cpu_n,
-               cpu_a > 0 ? ((double)a.cases / cpu_a) / ((double)ncases / cpu_n) : 0.0);
-    printf("  (last round)\n");
 
     /* breakdown of (a) */
     bench__split sp = {.sb = sb, .tasks = tasks, .ph = ph};
@@ -844,9 +812,7 @@ int main(int argc, char **argv)
         bench__golden gb = {.sb = sb, .tasks = tasks, .runs = runs_b};
         sg_golden_opts_init(&gb.opts);
         gb.opts.max_inputs = max_inputs;
-        double c0 = bench__cpu();
         double wall_b = bench__parallel(threads, ntasks, bench__golden_one, &gb);
-        cpu_b = bench__cpu() - c0;
         b = bench__sum(runs_b, ntasks, wall_b);
         rate_b = (double)(b.cases + b.inputs) / wall_b;
         printf("\n(b) the full stage: structured cases + property checks on generated inputs (budget: %s);\n"
@@ -858,13 +824,6 @@ int main(int argc, char **argv)
                b.cases + b.inputs, wall_b, rate_b, b.cases, b.inputs, b.discarded, b.calls,
                (double)b.calls / wall_b);
         printf("  verdicts: %zu pass, %zu fail, %zu error\n", b.pass, b.fail, b.error);
-        printf("  cpu     %.2f CPU-s, %.1f cases per CPU-s (%.0f cases/s on %ld cores at that cost)", cpu_b,
-               cpu_b > 0 ? (double)(b.cases + b.inputs) / cpu_b : 0.0,
-               cpu_b > 0 ? (double)cores * (double)(b.cases + b.inputs) / cpu_b : 0.0, cores);
-        if (naive && cpu_n > 0 && cpu_b > 0)
-            printf("; ratio by CPU to the naive way of (a): %.1fx",
-                   ((double)(b.cases + b.inputs) / cpu_b) / ((double)ncases / cpu_n));
-        printf("\n");
         bad += bench__print_bad("(b)", tasks, runs_b, ntasks);
         if (naive) {
             double ratio = rate_b / rate_n;

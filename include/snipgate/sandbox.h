@@ -15,7 +15,11 @@
  *
  * Threads: an `sg_sandbox` is immutable after creation and may be shared; an `sg_worker` belongs
  * to one thread at a time. Creating sandboxes from a multi-threaded program is supported: the
- * children only make raw system calls between fork and exec.
+ * children only make raw system calls between fork and exec. The thread that creates a sandbox
+ * (sg_run, sg_worker_new, a worker's restart inside sg_worker_call) must outlive it: the
+ * sandbox's pid 1 carries a parent-death signal (SIGKILL), and Linux sends it when the creating
+ * *thread* exits, not the process (a worker started on a short-lived thread dies with it; seen
+ * when the golden stage tried starting its two workers on two threads).
  *
  * Failure: if the kernel refuses a namespace, a mount, a limit or the seccomp filter, the call
  * fails with SG_ERR_UNSUPPORTED or SG_ERR_SANDBOX and nothing runs. There is no fallback to

@@ -19,6 +19,9 @@ import tempfile
 import time
 import traceback
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passk import comb_pass_at_k, pass_at_k  # noqa: E402
+
 SG = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 DATA = os.path.join(ROOT, "tests", "e2e", "data", "golden")
@@ -389,21 +392,6 @@ def help_describes_every_option():
 
 
 # ------------------------------------------------------------------------------ eval
-
-def pass_at_k(n, c, k):
-    """The human-eval estimator, the way its reference implementation computes it."""
-    if n - c < k:
-        return 1.0
-    p = 1.0
-    for i in range(n - c + 1, n + 1):
-        p *= 1.0 - k / i
-    return 1.0 - p
-
-
-def comb_pass_at_k(n, c, k):
-    from math import comb
-    return 1.0 - comb(n - c, k) / comb(n, k)
-
 
 @check
 def eval_small_suite():

@@ -644,8 +644,13 @@ sg_status sg_type_parse(const char *text, sg_type **ret, sg_diag *diag)
     p->slen = strlen(text);
     p->diag = diag;
     sg_type *t = NULL;
+    long long bad = -1;
     if (p->slen > SG_TYPE_MAX_BYTES)
         typelang__fail(p, SG_TYPE_MAX_BYTES, "type string longer than 512 bytes");
+    else if ((bad = sg_utf8_invalid_offset(text, p->slen)) >= 0)
+        /* chars= decodes UTF-8 and would turn a stray byte into some other character (found by
+         * fuzz_value: '\x98\x89' became U+0009) */
+        typelang__fail(p, (size_t)bad, "type string is not valid UTF-8");
     else if (typelang__tokenize(p) == SG_OK) {
         t = typelang__type(p, 0);
         if (t && p->st == SG_OK)

@@ -250,7 +250,7 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     const char *gerr = stage == SG_STAGE_FAILED                              ? sg_report_golden_reason(rep)
                        : g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR ? sg_golden_result_error(g)
                                                                              : NULL;
-    json_t *j = json_pack("{s:I, s:O, s:I, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "line",
+    json_t *j = json_pack("{s:I, s:o, s:I, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "line",
                           (json_int_t)s->in->line, "task_id", eval__id(s->in), "sample", (json_int_t)s->in->sample,
                           "mode", mode,
                           "safety", s->blocked ? "block" : "pass", "findings", findings ? findings : json_null(),

@@ -22,16 +22,9 @@
 #define EVAL_MAX_K 16
 #define EVAL_MAX_JOBS 64
 
-/* One line of the samples file. */
+/* One line of the samples file (read by sg_golden_samples_load_buffer) and its result. */
 typedef struct eval__sample {
-    long line;       /* 1-based line in the samples file */
-    json_t *task_id; /* as written (string or integer), NULL for a line without one */
-    char *id_text;   /* its text form */
-    const sg_golden_task *task;
-    size_t task_index; /* index of the task in the suite */
-    size_t sample;     /* index among the samples of its task */
-    char *completion;
-    char *error; /* a bad line: why (then nothing runs) */
+    const sg_golden_sample *in; /* borrowed from eval__ctx.loaded */
     /* results */
     char *out; /* the output line (JSON, no newline), set when done */
     bool done;
@@ -47,6 +40,7 @@ typedef struct eval__ctx {
     sg_cli_golden golden;
     sg_sandbox *sandbox;
     char sandbox_error[600];
+    sg_golden_samples *loaded;
     eval__sample *samples;
     size_t nsamples;
     size_t next;
@@ -104,119 +98,28 @@ static void eval__help(FILE *out)
 /* ------------------------------------------------------------------------------------------ */
 /* Reading the samples                                                                          */
 
-static char *eval__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *eval__strdup_printf(const char *fmt, ...)
-{
-    char buf[700];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return strdup(buf);
-}
-
-/* Parse one line into `s` (its error field says what is wrong with a bad line). */
-static int eval__parse_line(eval__ctx *ctx, eval__sample *s, const char *text, size_t len)
-{
-    json_error_t je;
-    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!j) {
-        s->error = eval__strdup_printf("invalid JSON: %s (column %ld)", je.text, (long)je.column);
-        return s->error ? 0 : -1;
-    }
-    if (!json_is_object(j)) {
-        json_decref(j);
-        s->error = strdup("a sample must be a JSON object with task_id and completion");
-        return s->error ? 0 : -1;
-    }
-    json_t *id = json_object_get(j, "task_id"), *comp = json_object_get(j, "completion");
-    char idbuf[32];
-    const char *idtext = NULL;
-    if (json_is_string(id)) {
-        idtext = json_string_value(id);
-    } else if (json_is_integer(id)) {
-        snprintf(idbuf, sizeof idbuf, "%lld", (long long)json_integer_value(id));
-        idtext = idbuf;
-    }
-    if (idtext) {
-        s->task_id = json_incref(id);
-        if (!(s->id_text = strdup(idtext))) {
-            json_decref(j);
-            return -1;
-        }
-    }
-    if (!id)
-        s->error = strdup("missing field task_id");
-    else if (!idtext)
-        s->error = strdup("task_id must be a string or an integer");
-    else if (!comp)
-        s->error = strdup("missing field completion");
-    else if (!json_is_string(comp))
-        s->error = strdup("completion must be a string");
-    else if (memchr(json_string_value(comp), 0, json_string_length(comp)))
-        s->error = strdup("completion holds a NUL character");
-    else if (!(s->task = sg_golden_suite_find(ctx->suite, idtext)))
-        s->error = eval__strdup_printf("unknown task_id \"%.200s\" (not in the suite)", idtext);
-    else if (!(s->completion = strdup(json_string_value(comp))))
-        s->error = NULL;
-    json_decref(j);
-    if (!s->error && !s->completion)
-        return -1;
-    return 0;
-}
-
-/* Split the samples file into lines (blank lines skipped) and parse them. */
+/* Read the samples (sg_golden_samples_load_buffer) and make a result slot for each. */
 static int eval__read_samples(eval__ctx *ctx, const char *buf, size_t len)
 {
-    size_t cap = 0;
-    long line = 0;
-    for (size_t pos = 0; pos < len;) {
-        line++;
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - buf) : len;
-        const char *text = buf + pos;
-        size_t tlen = end - pos;
-        pos = nl ? end + 1 : len;
-        if (tlen && text[tlen - 1] == '\r')
-            tlen--;
-        size_t k = 0;
-        while (k < tlen && (text[k] == ' ' || text[k] == '\t'))
-            k++;
-        if (k == tlen)
-            continue;
-        if (ctx->nsamples == cap) {
-            size_t nc = cap ? cap * 2 : 256;
-            eval__sample *p = realloc(ctx->samples, nc * sizeof *p);
-            if (!p)
-                return -1;
-            ctx->samples = p;
-            cap = nc;
-        }
-        eval__sample *s = &ctx->samples[ctx->nsamples++];
-        memset(s, 0, sizeof *s);
-        s->line = line;
-        if (eval__parse_line(ctx, s, text, tlen) < 0)
-            return -1;
-    }
-    /* the index of each sample among its task's, and the task's index in the suite */
-    size_t ntasks = sg_golden_suite_count(ctx->suite);
-    size_t *count = calloc(ntasks ? ntasks : 1, sizeof *count);
-    if (!count)
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_samples_load_buffer(ctx->suite, buf, len, &ctx->loaded, &d) != SG_OK)
         return -1;
-    for (size_t i = 0; i < ctx->nsamples; i++) {
-        eval__sample *s = &ctx->samples[i];
-        if (s->error)
-            continue;
-        for (size_t t = 0; t < ntasks; t++)
-            if (sg_golden_suite_task(ctx->suite, t) == s->task) {
-                s->task_index = t;
-                break;
-            }
-        s->sample = count[s->task_index]++;
-    }
-    free(count);
+    size_t n = sg_golden_samples_count(ctx->loaded);
+    if (!(ctx->samples = calloc(n ? n : 1, sizeof *ctx->samples)))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        ctx->samples[i].in = sg_golden_samples_get(ctx->loaded, i);
+    ctx->nsamples = n;
     return 0;
+}
+
+/* The task_id of a sample as written (a string or an integer), or null. */
+static json_t *eval__id(const sg_golden_sample *in)
+{
+    if (!in->id)
+        return json_null();
+    return in->id_is_integer ? json_integer((json_int_t)in->id_integer) : json_stringn(in->id, in->id_len);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -251,26 +154,26 @@ static json_t *eval__first_failure(const sg_golden_result *g)
 static char *eval__program(const eval__ctx *ctx, const eval__sample *s, const char **ret_mode)
 {
     *ret_mode = "whole_program";
-    if (ctx->golden.whole_program || !sg_golden_task_completes_prompt(s->task))
-        return strdup(s->completion);
+    if (ctx->golden.whole_program || !sg_golden_task_completes_prompt(s->in->task))
+        return strdup(s->in->completion);
     /* a "completion" that already holds the prompt is the whole program (harnesses that store
      * prompt + completion) */
-    char *with_prompt = sg_golden_task_candidate_source(s->task, "");
-    if (with_prompt && *with_prompt && !strncmp(s->completion, with_prompt, strlen(with_prompt))) {
+    char *with_prompt = sg_golden_task_candidate_source(s->in->task, "");
+    if (with_prompt && *with_prompt && !strncmp(s->in->completion, with_prompt, strlen(with_prompt))) {
         free(with_prompt);
-        return strdup(s->completion);
+        return strdup(s->in->completion);
     }
     free(with_prompt);
     *ret_mode = "completion";
-    return sg_golden_task_candidate_source(s->task, s->completion);
+    return sg_golden_task_candidate_source(s->in->task, s->in->completion);
 }
 
 /* Judge one sample: fills s->out and the flags. Returns -1 out of memory. */
 static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
 {
-    if (s->error) {
-        json_t *j = json_pack("{s:I, s:O, s:s}", "line", (json_int_t)s->line, "task_id",
-                              s->task_id ? s->task_id : json_null(), "error", s->error);
+    if (s->in->error) {
+        json_t *j = json_pack("{s:I, s:o, s:s}", "line", (json_int_t)s->in->line, "task_id", eval__id(s->in), "error",
+                              s->in->error);
         s->out = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
         return s->out ? 0 : -1;
@@ -280,7 +183,7 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     if (!prog)
         return -1;
     char label[300];
-    snprintf(label, sizeof label, "%.200s#%zu", s->id_text, s->sample);
+    snprintf(label, sizeof label, "%.200s#%zu", s->in->id, s->in->sample);
     sg_diag d;
     sg_diag_init(&d);
     sg_report *rep = NULL;
@@ -295,10 +198,10 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
         return -1;
     }
     sg_golden_opts o;
-    sg_cli_golden_task_opts(&ctx->golden, s->task, &o);
+    sg_cli_golden_task_opts(&ctx->golden, s->in->task, &o);
     if (ctx->sandbox) {
         sg_diag_init(&d);
-        st = sg_report_run_golden(rep, ctx->sandbox, s->task, s->id_text, prog, plen, &o, &d);
+        st = sg_report_run_golden(rep, ctx->sandbox, s->in->task, s->in->id, prog, plen, &o, &d);
         if (st == SG_ERR_NOMEM) {
             free(prog);
             sg_report_free(rep);
@@ -307,10 +210,10 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
         if (st != SG_OK) {
             char why[700];
             snprintf(why, sizeof why, "%s: %s", sg_strerror(st), d.message);
-            st = sg_report_golden_error(rep, s->id_text, why);
+            st = sg_report_golden_error(rep, s->in->id, why);
         }
     } else {
-        st = sg_report_golden_error(rep, s->id_text, ctx->sandbox_error);
+        st = sg_report_golden_error(rep, s->in->id, ctx->sandbox_error);
     }
     free(prog);
     if (st != SG_OK) {
@@ -347,8 +250,9 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     const char *gerr = stage == SG_STAGE_FAILED                              ? sg_report_golden_reason(rep)
                        : g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR ? sg_golden_result_error(g)
                                                                              : NULL;
-    json_t *j = json_pack("{s:I, s:O, s:I, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "line",
-                          (json_int_t)s->line, "task_id", s->task_id, "sample", (json_int_t)s->sample, "mode", mode,
+    json_t *j = json_pack("{s:I, s:o, s:I, s:s, s:s, s:o, s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "line",
+                          (json_int_t)s->in->line, "task_id", eval__id(s->in), "sample", (json_int_t)s->in->sample,
+                          "mode", mode,
                           "safety", s->blocked ? "block" : "pass", "findings", findings ? findings : json_null(),
                           "golden", gv, "cases_passed", (json_int_t)(g ? sg_golden_result_cases_passed(g) : 0),
                           "cases_run", (json_int_t)(g ? sg_golden_result_cases_run(g) : 0), "inputs_checked",
@@ -444,13 +348,13 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
     size_t bad = 0, passed = 0, blocked = 0, errors = 0, judged = 0, with_samples = 0;
     for (size_t i = 0; i < ctx->nsamples; i++) {
         const eval__sample *s = &ctx->samples[i];
-        if (s->error) {
+        if (s->in->error) {
             bad++;
             continue;
         }
         judged++;
-        n[s->task_index]++;
-        c[s->task_index] += s->passed;
+        n[s->in->task_index]++;
+        c[s->in->task_index] += s->passed;
         passed += s->passed;
         blocked += s->blocked;
         errors += s->golden_error;
@@ -763,7 +667,7 @@ int sg_cli_eval(int argc, char **argv)
         goto out_nomem;
     size_t bad = 0, gerr = 0;
     for (size_t i = 0; i < ctx.nsamples; i++) {
-        bad += ctx.samples[i].error != NULL;
+        bad += ctx.samples[i].in->error != NULL;
         gerr += ctx.samples[i].golden_error;
     }
     if (src)
@@ -790,15 +694,10 @@ out_free:
         sg_cli_error("eval", "cannot write %s: %s", output, strerror(errno));
         rc = SG_EXIT_INTERNAL;
     }
-    for (size_t i = 0; i < ctx.nsamples; i++) {
-        eval__sample *s = &ctx.samples[i];
-        json_decref(s->task_id);
-        free(s->id_text);
-        free(s->completion);
-        free(s->error);
-        free(s->out);
-    }
+    for (size_t i = 0; i < ctx.nsamples; i++)
+        free(ctx.samples[i].out);
     free(ctx.samples);
+    sg_golden_samples_free(ctx.loaded);
     free(buf);
     free(packs);
     free(disables);

@@ -405,6 +405,14 @@ static sg_status task__property(task__ctx *c, json_t *j, const char *field, sg_g
 #define TASK_MARK_RAW "\0sg:"
 #define TASK_MARK_LEN 4
 
+/* Whether the `len`-byte line has the literal `lit` at offset k (the line is a slice of the caller's
+ * buffer, not terminated: strncmp could read past its end; found by fuzz_suite). */
+static bool task__at(const char *s, size_t len, size_t k, const char *lit)
+{
+    size_t n = strlen(lit);
+    return n <= len - k && !memcmp(s + k, lit, n);
+}
+
 /* Replace the non-JSON tokens Python's json module accepts (NaN, Infinity, -Infinity) and
  * integer literals too large for jansson, outside strings, with marker strings. Returns a new
  * buffer (or NULL: nothing to replace / out of memory, see *nomem). */
@@ -456,13 +464,13 @@ static char *task__rewrite(const char *s, size_t len, size_t *ret_len, bool *nom
         if (ch == '"') {
             in_str = true;
             sg_buf_append(&b, &ch, 1);
-        } else if (!strncmp(s + k, "NaN", 3)) {
+        } else if (task__at(s, len, k, "NaN")) {
             sg_buf_puts(&b, "\"" TASK_MARK "nan\"");
             k += 2;
-        } else if (!strncmp(s + k, "-Infinity", 9)) {
+        } else if (task__at(s, len, k, "-Infinity")) {
             sg_buf_puts(&b, "\"" TASK_MARK "-inf\"");
             k += 8;
-        } else if (!strncmp(s + k, "Infinity", 8)) {
+        } else if (task__at(s, len, k, "Infinity")) {
             sg_buf_puts(&b, "\"" TASK_MARK "inf\"");
             k += 7;
         } else if ((ch >= '0' && ch <= '9') || (ch == '-' && k + 1 < len && s[k + 1] >= '0' && s[k + 1] <= '9')) {

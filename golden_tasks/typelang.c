@@ -492,19 +492,25 @@ static sg_type *typelang__alt(typelang__parser *p, int depth)
             bool seen[4] = {false};
             while (p->st == SG_OK) {
                 const typelang__tok *o = typelang__peek(p);
-                int which;
-                if (typelang__is(p, TOK_NAME, "ascii")) {
-                    which = 0;
+                /* a repeated option is refused before its value is read (a second chars= used to
+                 * replace the first one's array, leaking it: found by fuzz_value) */
+                int which = typelang__is(p, TOK_NAME, "ascii")    ? 0
+                            : typelang__is(p, TOK_OPT, "chars=") ? 1
+                            : o->kind == TOK_OPT                 ? (p->s[o->off + 1] == 'i' ? 2 : 3)
+                                                                 : -1;
+                if (which >= 0 && seen[which]) {
+                    typelang__fail(p, o->off, "str option given twice");
+                    break;
+                }
+                if (which == 0) {
                     typelang__take(p, TOK_NAME, NULL);
                     t->ascii = true;
-                } else if (typelang__is(p, TOK_OPT, "chars=")) {
-                    which = 1;
+                } else if (which == 1) {
                     typelang__take(p, TOK_OPT, NULL);
                     const typelang__tok *q = typelang__take(p, TOK_QUOTED, NULL);
                     if (q)
                         typelang__chars(p, t, q);
-                } else if (o->kind == TOK_OPT) {
-                    which = p->s[o->off + 1] == 'i' ? 2 : 3;
+                } else if (which > 1) {
                     typelang__size_opt(p, t);
                 } else {
                     char got[48];
@@ -512,8 +518,6 @@ static sg_type *typelang__alt(typelang__parser *p, int depth)
                     typelang__fail(p, o->off, "unknown str option '%s'", got);
                     break;
                 }
-                if (seen[which])
-                    typelang__fail(p, o->off, "str option given twice");
                 seen[which] = true;
                 if (!typelang__is(p, TOK_PUNCT, ","))
                     break;
@@ -640,8 +644,13 @@ sg_status sg_type_parse(const char *text, sg_type **ret, sg_diag *diag)
     p->slen = strlen(text);
     p->diag = diag;
     sg_type *t = NULL;
+    long long bad = -1;
     if (p->slen > SG_TYPE_MAX_BYTES)
         typelang__fail(p, SG_TYPE_MAX_BYTES, "type string longer than 512 bytes");
+    else if ((bad = sg_utf8_invalid_offset(text, p->slen)) >= 0)
+        /* chars= decodes UTF-8 and would turn a stray byte into some other character (found by
+         * fuzz_value: '\x98\x89' became U+0009) */
+        typelang__fail(p, (size_t)bad, "type string is not valid UTF-8");
     else if (typelang__tokenize(p) == SG_OK) {
         t = typelang__type(p, 0);
         if (t && p->st == SG_OK)

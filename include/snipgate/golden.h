@@ -94,6 +94,42 @@ SG_API void sg_golden_task_fuzz_budget(const sg_golden_task *task, unsigned *ret
 SG_API long sg_golden_task_prompt_lines(const sg_golden_task *task);
 
 /* ---------------------------------------------------------------------------------------------
+ * Samples (what `snipgate eval` judges)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_golden_samples sg_golden_samples;
+
+/* One non-blank line of a samples file. Strings are borrowed from the sg_golden_samples. */
+typedef struct sg_golden_sample {
+    long line;               /* 1-based line in the file */
+    const char *id;          /* task_id in its text form (MBPP's 11 is "11"), NUL-terminated; NULL
+                                when the line has none or it is neither a string nor an integer */
+    size_t id_len;           /* bytes of id: a JSON string id may hold \u0000 (the C string ends there) */
+    bool id_is_integer;      /* task_id was a JSON integer: id_integer */
+    long long id_integer;
+    const char *completion;  /* NULL for a bad line */
+    const char *error;       /* why the line is bad (then nothing else but line and id is set), or NULL */
+    const sg_golden_task *task; /* the suite's task with this id (borrowed from the suite), NULL if bad */
+    size_t task_index;       /* its index in the suite */
+    size_t sample;           /* index among the samples of its task, in file order */
+} sg_golden_sample;
+
+/*
+ * Read a samples file (HumanEval's format: one JSON object per line with `task_id`, a string or
+ * an integer, and `completion`, a string; other fields are ignored; blank lines are skipped).
+ * Each bad line (invalid JSON, a missing or mistyped field, a NUL in the completion, an id the
+ * suite lacks) is kept with its `error` and does not stop the others. Fails only with
+ * SG_ERR_INVALID_ARG (NULL arguments) or SG_ERR_NOMEM. The suite is borrowed: it must outlive
+ * the result, which the caller frees with sg_golden_samples_free.
+ */
+SG_API sg_status sg_golden_samples_load_buffer(const sg_golden_suite *suite, const char *buf, size_t len,
+                                               sg_golden_samples **ret, sg_diag *diag);
+SG_API void sg_golden_samples_free(sg_golden_samples *samples);
+SG_API size_t sg_golden_samples_count(const sg_golden_samples *samples);
+/* Sample `index`, or NULL when out of range. */
+SG_API const sg_golden_sample *sg_golden_samples_get(const sg_golden_samples *samples, size_t index);
+
+/* ---------------------------------------------------------------------------------------------
  * Running a candidate
  * ------------------------------------------------------------------------------------------- */
 

@@ -87,6 +87,9 @@ static void test_errors_have_offsets(void **state)
         long long off;
     } cases[] = {
         {"list[int", 8}, {"int(1. .2)", 5}, {"Lst[int]", 0}, {"dict[int, str](max=99)", 14},
+        /* found by fuzz_value: a stray UTF-8 byte in chars= decoded as another character; a
+         * second chars= leaked the first */
+        {"str(chars='a\x98\x89')", 12}, {"str(chars='ab', chars='cd')", 16},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         sg_type *t = NULL;

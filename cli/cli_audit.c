@@ -334,7 +334,7 @@ static void audit__parse_line(audit__ctx *c, const char *file, size_t lineno, co
         return;
     }
     json_error_t je;
-    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
     if (!json_is_object(j)) {
         r->id = audit__printf("%s:%zu", file, lineno);
         r->error = j ? strdup("a record must be a JSON object") : audit__printf("invalid JSON: %s", je.text);

@@ -1105,7 +1105,8 @@ out_join:
         rc = SG_EXIT_INTERNAL;
         goto out_free;
     }
-    qsort(sum.rules, sum.nrules, sizeof *sum.rules, audit__by_count);
+    if (sum.nrules)
+        qsort(sum.rules, sum.nrules, sizeof *sum.rules, audit__by_count);
     if (!quiet)
         audit__sum_text(stderr, &sum, &c, ms);
     if (summary_path) {

@@ -467,7 +467,12 @@ def load_10000_requests_no_loss_no_leak():
         expect(fd1 <= fd0, f"file descriptors {fd0} -> {fd1}")
         expect(th1 == th0, f"threads {th0} -> {th1}")
         expect(not kids0 and not kids1, f"child processes during static checks: {kids0} {kids1}")
-        expect(rss1 - rss0 < 4096, f"RSS grew {rss1 - rss0} kB over {n} requests")
+        if os.environ.get("SNIPGATE_SANITIZED") == "1":
+            # ASan keeps freed memory in its quarantine (up to 256 MB): RSS says nothing there;
+            # LeakSanitizer checks the heap when the server exits (its stderr is checked by stop())
+            print("note: sanitized build: RSS growth not judged (LeakSanitizer checks leaks at exit)")
+        else:
+            expect(rss1 - rss0 < 4096, f"RSS grew {rss1 - rss0} kB over {n} requests")
     finally:
         expect(srv.stop() == 0, "exit status")
 

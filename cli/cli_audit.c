@@ -75,6 +75,7 @@ typedef struct audit__ctx {
     size_t produced, taken, written;
     bool eof;
     bool stop;    /* the writer failed: everyone ends */
+    bool writer_waiting; /* the writer sleeps until ring[written] is done */
     sg_status fatal;
     pthread_mutex_t lock;
     pthread_cond_t can_produce, can_take, can_write;
@@ -296,8 +297,11 @@ static int audit__emit(audit__ctx *c, audit__rec *r)
         audit__rec_free(r);
         return 0;
     }
-    while (c->produced - c->written >= c->cap && !c->stop)
-        pthread_cond_wait(&c->can_produce, &c->lock);
+    if (c->produced - c->written >= c->cap && !c->stop) {
+        /* a full window: wait until half of it is written */
+        while (c->produced - c->written > c->cap / 2 && !c->stop)
+            pthread_cond_wait(&c->can_produce, &c->lock);
+    }
     if (c->stop) {
         pthread_mutex_unlock(&c->lock);
         audit__rec_free(r);
@@ -634,8 +638,8 @@ static void *audit__worker(void *arg)
             pthread_mutex_unlock(&c->lock);
             break;
         }
-        audit__rec *r = &c->ring[c->taken % c->cap];
-        c->taken++;
+        size_t seq = c->taken++;
+        audit__rec *r = &c->ring[seq % c->cap];
         pthread_mutex_unlock(&c->lock);
 
         if (!r->error && cst != SG_OK) {
@@ -649,7 +653,8 @@ static void *audit__worker(void *arg)
         r->line = audit__line(r);
         pthread_mutex_lock(&c->lock);
         r->done = true;
-        pthread_cond_signal(&c->can_write);
+        if (c->writer_waiting && seq == c->written)
+            pthread_cond_signal(&c->can_write);
         pthread_mutex_unlock(&c->lock);
     }
     sg_checker_free(checker);
@@ -998,6 +1003,7 @@ int sg_cli_audit(int argc, char **argv)
             goto out_free;
         }
     }
+    setvbuf(out, NULL, _IOFBF, 1u << 16);
     if (!(c.sample_counts = json_object()))
         goto out_nomem;
     c.cap = (size_t)jobs * 64;
@@ -1027,11 +1033,25 @@ int sg_cli_audit(int argc, char **argv)
         pthread_mutex_unlock(&c.lock);
         goto out_join;
     }
-    /* the writer: lines in input order, as each becomes ready */
+    /* the writer: lines in input order, as each becomes ready. Lines go through stdio's buffer,
+     * flushed whenever the writer would wait (a stdin-to-stdout stage streams) and at the end; a
+     * killed run leaves whole lines and at most one torn last line, which a resume drops. */
     write_failed = false;
+    bool dirty = false;
     for (;;) {
         pthread_mutex_lock(&c.lock);
         while (!(c.written < c.produced && c.ring[c.written % c.cap].done) && !(c.eof && c.written == c.produced)) {
+            if (dirty) {
+                pthread_mutex_unlock(&c.lock);
+                if (!write_failed && fflush(out) == EOF) {
+                    sg_cli_error("audit", "cannot write %s: %s", output ? output : "stdout", strerror(errno));
+                    write_failed = true;
+                }
+                dirty = false;
+                pthread_mutex_lock(&c.lock);
+                continue;
+            }
+            c.writer_waiting = true;
             if (show) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
@@ -1041,6 +1061,7 @@ int sg_cli_audit(int argc, char **argv)
                     ts.tv_nsec -= 1000000000;
                 }
                 pthread_cond_timedwait(&c.can_write, &c.lock, &ts);
+                c.writer_waiting = false;
                 if (sg_cli_now_ms() - last > 200) {
                     size_t w = c.written;
                     pthread_mutex_unlock(&c.lock);
@@ -1050,6 +1071,7 @@ int sg_cli_audit(int argc, char **argv)
                 }
             } else {
                 pthread_cond_wait(&c.can_write, &c.lock);
+                c.writer_waiting = false;
             }
         }
         if (c.eof && c.written == c.produced) {
@@ -1064,11 +1086,11 @@ int sg_cli_audit(int argc, char **argv)
             c.fatal = SG_ERR_NOMEM;
             pthread_mutex_unlock(&c.lock);
         } else if (!write_failed) {
-            /* one write per line, flushed: a killed run leaves at most one torn last line */
-            if (fputs(r->line, out) == EOF || fputc('\n', out) == EOF || fflush(out) == EOF) {
+            if (fputs(r->line, out) == EOF || fputc('\n', out) == EOF) {
                 sg_cli_error("audit", "cannot write %s: %s", output ? output : "stdout", strerror(errno));
                 write_failed = true;
             }
+            dirty = true;
         }
         audit__rec_free(r);
         pthread_mutex_lock(&c.lock);
@@ -1077,7 +1099,9 @@ int sg_cli_audit(int argc, char **argv)
             c.stop = true;
             pthread_cond_broadcast(&c.can_take);
         }
-        pthread_cond_signal(&c.can_produce);
+        /* the reader refills when half the window is free (not once per line) */
+        if (c.produced - c.written <= c.cap / 2)
+            pthread_cond_signal(&c.can_produce);
         bool stop = c.stop;
         pthread_mutex_unlock(&c.lock);
         if (stop)
@@ -1086,6 +1110,10 @@ int sg_cli_audit(int argc, char **argv)
             audit__progress(&c, c.written, t0, false);
             last = sg_cli_now_ms();
         }
+    }
+    if (!write_failed && fflush(out) == EOF) {
+        sg_cli_error("audit", "cannot write %s: %s", output ? output : "stdout", strerror(errno));
+        write_failed = true;
     }
 out_join:
     pthread_mutex_lock(&c.lock);

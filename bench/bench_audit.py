@@ -17,6 +17,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,7 +41,7 @@ def functions():
                 tree = ast.parse(src)
             except (SyntaxError, UnicodeDecodeError, ValueError):
                 continue
-            lines = src.splitlines(keepends=True)
+            lines = re.split(r"(?<=\n)", src)  # ast counts only \n lines (splitlines also splits at \f)
             for node in ast.walk(tree):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     code = textwrap.dedent("".join(lines[node.lineno - 1:node.end_lineno]))

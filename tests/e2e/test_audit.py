@@ -194,6 +194,27 @@ def humaneval_samples_with_golden_stage():
 
 
 @check
+def a_record_that_crashes_its_stage_is_its_own_line():
+    """Records whose program kills the interpreter in the sandbox (SIGSEGV, SIGABRT) fail their
+    golden stage; the records around them are judged as usual."""
+    ok = open(OK_SOL).read()
+    recs = [{"id": "before", "code": ok, "task_id": TASK},
+            {"id": "segv", "code": "import faulthandler\nfaulthandler.disable()\nfaulthandler._sigsegv()\n",
+             "task_id": TASK},
+            {"id": "abort", "code": "import os\nos.abort()\n", "task_id": TASK},
+            {"id": "after", "code": ok, "task_id": TASK}]
+    p = write("crash.jsonl", "".join(json.dumps(r) + "\n" for r in recs))
+    rc, out, err = run("--no-properties", "-j", "2", p)
+    got = {r["id"]: r for r in lines(out)}
+    expect(list(got) == ["before", "segv", "abort", "after"], f"ids {list(got)}")
+    expect(got["before"]["status"] == "pass" and got["after"]["status"] == "pass", "records around the crashes")
+    for rid, sig in (("segv", "signal 11"), ("abort", "signal 6")):
+        g = got[rid]["verdict"]["files"][0]["golden"]
+        expect(got[rid]["status"] == "block" and g["status"] == "fail", f"{rid}: {got[rid]['status']} {g['status']}")
+        expect(sig in g["failures"][0]["reason"], f"{rid}: reason {g['failures'][0]['reason']}")
+
+
+@check
 def jobs_do_not_change_the_output():
     p = write("r200.jsonl", records(200) + BAD)
     outs = []

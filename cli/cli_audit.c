@@ -38,6 +38,7 @@ typedef struct audit__rec {
     size_t len;
     char *task_id;
     bool completion;
+    bool walked;      /* a file found in a directory walk (empty: passes, as in check) */
     char *error;      /* a bad record: why (nothing runs) */
     /* the worker's part */
     bool done;
@@ -462,9 +463,9 @@ static int audit__read_jsonl(audit__ctx *c, FILE *f, const char *label)
     return rc;
 }
 
-static int audit__read_py(audit__ctx *c, const char *path)
+static int audit__read_py(audit__ctx *c, const char *path, bool walked)
 {
-    audit__rec r = {.id = strdup(path), .source = strdup(path)};
+    audit__rec r = {.id = strdup(path), .source = strdup(path), .walked = walked};
     sg_diag d;
     sg_diag_init(&d);
     sg_status st = sg_read_input(path, c->pipe.opts.max_bytes, &r.code, &r.len, &d);
@@ -547,7 +548,7 @@ static int audit__walk(audit__ctx *c, const char *dir, int depth, bool count)
                 if (count)
                     c->bytes_total += (unsigned long long)st.st_size;
                 else
-                    rc = audit__read_py(c, p);
+                    rc = audit__read_py(c, p, true);
             }
         }
         free(p);
@@ -580,7 +581,7 @@ static void *audit__reader(void *arg)
             rc = audit__read_jsonl(c, f, p);
             fclose(f);
         } else {
-            rc = audit__read_py(c, p);
+            rc = audit__read_py(c, p, false);
         }
     }
     pthread_mutex_lock(&c->lock);
@@ -646,7 +647,7 @@ static void *audit__worker(void *arg)
             r->error = audit__printf("the checker could not be made: %s", sg_strerror(cst));
         } else if (!r->error) {
             sg_cli_request req = {.name = r->id, .code = r->code, .len = r->len, .task_id = r->task_id,
-                                  .completion = r->completion};
+                                  .completion = r->completion, .empty_passes = r->walked};
             if (sg_cli_pipeline_run(&c->pipe, checker, &req, &r->res) != SG_OK)
                 r->res.outcome = SG_CLI_ERROR;
         }

@@ -44,6 +44,7 @@ typedef struct sg_cli_request {
     const char *tests;
     size_t tests_len;
     bool completion;
+    bool empty_passes; /* an empty document passes, as `check` treats an empty file met in a walk */
 } sg_cli_request;
 
 typedef enum sg_cli_outcome {

@@ -21,6 +21,9 @@ static const struct cli__verb cli__verbs[] = {
     {"rules", sg_cli_rules, "list the active rules"},
     {"run", sg_cli_run, "execute one snippet in the sandbox and report its outcome"},
     {"eval", sg_cli_eval, "judge generated samples against a task suite and report pass@k"},
+    {"audit", sg_cli_audit, "run the gate over a corpus (directories, JSONL records, HumanEval samples,\n"
+                            "           stdin), in parallel, resumable, sharded; JSONL verdicts and a summary"},
+    {"serve", sg_cli_serve, "an HTTP JSON API: POST /v1/check, GET /healthz, GET /metrics"},
 };
 
 static void cli__usage(FILE *out)

@@ -24,6 +24,8 @@ int sg_cli_check(int argc, char **argv);
 int sg_cli_rules(int argc, char **argv);
 int sg_cli_run(int argc, char **argv);
 int sg_cli_eval(int argc, char **argv);
+int sg_cli_audit(int argc, char **argv);
+int sg_cli_serve(int argc, char **argv);
 
 /* Print "snipgate: <verb>: <message>" to stderr (printf-style). */
 void sg_cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

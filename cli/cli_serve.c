@@ -1,0 +1,952 @@
+/*
+ * `snipgate serve --listen 127.0.0.1:PORT | unix:/path`: the gate behind a code-generation
+ * service, as an HTTP JSON API on libmicrohttpd.
+ *
+ *   POST /v1/check  {"code", "name"?, "task"? | "task_id"? | "tests"?}  -> the verdict document
+ *   GET  /healthz   -> {"status": "ok"}
+ *   GET  /metrics   -> Prometheus text
+ *
+ * Threads: libmicrohttpd's one polling thread reads requests; a request that parses is queued
+ * (bounded: 503 with Retry-After when full) and its connection suspended; -j workers, each with
+ * its own checker, judge through the seam (cli_pipeline.c) and resume the connection. The main
+ * thread waits for signals and enforces each request's time budget (504 when it runs out: no
+ * verdict, never a pass). SIGTERM/SIGINT: stop accepting, finish every accepted request, stop.
+ * Public API only.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_pipeline.h"
+
+#define SERVE_MAX_JOBS 256
+
+/* One accepted check, shared by its connection and a worker (refcounted under the server lock). */
+typedef struct serve__job {
+    struct MHD_Connection *conn;
+    int refs;
+    bool done;        /* the worker has finished (res is valid) */
+    bool timed_out;   /* the budget ran out first: the answer is 504 */
+    bool resumed;     /* the connection was resumed (only once) */
+    double t_accept, deadline;
+    char *name, *code, *task_id, *task_json, *tests;
+    size_t len, tests_len;
+    sg_cli_result res;
+    struct serve__job *prev, *next; /* the in-flight list */
+} serve__job;
+
+/* The per-connection state of one request. */
+typedef struct serve__req {
+    int kind;        /* 1 POST /v1/check */
+    char *body;
+    size_t len, cap;
+    bool too_large;
+    serve__job *job;
+} serve__req;
+
+enum { SERVE_NCODES = 9 };
+static const int serve__codes[SERVE_NCODES] = {200, 400, 404, 405, 413, 500, 503, 504, 0};
+static const double serve__buckets[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                        0.25,   0.5,   1,      2.5,   5,    10,   30};
+#define SERVE_NBUCKETS (sizeof serve__buckets / sizeof serve__buckets[0])
+
+typedef struct serve__hist {
+    unsigned long long counts[SERVE_NBUCKETS + 1];
+    double sum;
+    unsigned long long n;
+} serve__hist;
+
+typedef struct serve__server {
+    sg_cli_pipeline pipe;
+    long workers;
+    size_t queue_cap, max_body;
+    double budget_ms;
+    pthread_mutex_t lock;
+    pthread_cond_t can_take, idle;
+    serve__job **queue;
+    size_t qhead, qlen;
+    bool stopping;       /* workers end when the queue is empty */
+    bool draining;       /* a signal came: new requests get 503 */
+    serve__job inflight; /* list head */
+    size_t ninflight;
+    long busy;
+    /* metrics (under lock) */
+    unsigned long long by_code[SERVE_NCODES];
+    unsigned long long verdicts[3]; /* pass, block, error */
+    unsigned long long golden[4];   /* pass, fail, error, skipped */
+    serve__hist h_static, h_golden, h_total;
+    double started;
+} serve__server;
+
+static serve__server *serve__srv; /* for the libmicrohttpd callbacks' closures only */
+
+static void serve__help(FILE *out)
+{
+    fputs("usage: snipgate serve --listen 127.0.0.1:PORT | unix:/PATH [options]\n"
+          "\n"
+          "An HTTP JSON API for a code-generation service:\n"
+          "  POST /v1/check  {\"code\": \"...\", \"name\"?: \"x.py\", \"task\"?: {...} | \"task_id\"?: ID | \"tests\"?: \"...\"}\n"
+          "                  200 with the verdict document of `check --format json` (pass or block);\n"
+          "                  400 {\"error\"} bad JSON, fields, unknown task, input that cannot be checked;\n"
+          "                  413 body too large; 503 + Retry-After queue full or shutting down;\n"
+          "                  504 time budget exceeded; 500 the gate could not judge (never a pass)\n"
+          "  GET /healthz    {\"status\": \"ok\"}\n"
+          "  GET /metrics    Prometheus text: requests by status, verdicts, stage latency histograms,\n"
+          "                  golden (sandbox) outcomes, queue depth, workers busy\n"
+          "\n"
+          "options:\n"
+          "  --listen ADDR              HOST:PORT (IPv4; PORT 0 picks one) or unix:/PATH (required)\n"
+          "  -j, --jobs N               checker threads (default: online CPUs)\n"
+          "  --queue N                  accepted requests waiting for a checker (default 64)\n"
+          "  --max-body BYTES           largest request body (default 1048576)\n"
+          "  --time-budget MS           per request, from acceptance to answer (default 10000)\n"
+          "  --suite FILE               tasks that task_id may name (else: built-in tasks)\n"
+          "  --fail-on SEVERITY, --rules FILE, --no-default-rules, --disable ID, --allow-host HOST,\n"
+          "  --seed N, --property-budget B, --no-properties, --interpreter P   as for `snipgate check`\n"
+          "\n"
+          "Prints 'snipgate serve: listening on ADDR' on stderr when ready. SIGTERM or SIGINT: stop\n"
+          "accepting, answer every accepted request, exit 0.\n",
+          out);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Metrics                                                                                      */
+
+static void serve__observe(serve__hist *h, double seconds)
+{
+    size_t i = 0;
+    while (i < SERVE_NBUCKETS && seconds > serve__buckets[i])
+        i++;
+    h->counts[i]++;
+    h->sum += seconds;
+    h->n++;
+}
+
+static void serve__count_code(serve__server *s, int code)
+{
+    size_t i = 0;
+    while (i < SERVE_NCODES - 1 && serve__codes[i] != code)
+        i++;
+    s->by_code[i]++;
+}
+
+static void serve__hist_text(FILE *f, const char *stage, const serve__hist *h)
+{
+    unsigned long long cum = 0;
+    for (size_t i = 0; i < SERVE_NBUCKETS; i++) {
+        cum += h->counts[i];
+        fprintf(f, "snipgate_stage_seconds_bucket{stage=\"%s\",le=\"%g\"} %llu\n", stage, serve__buckets[i], cum);
+    }
+    cum += h->counts[SERVE_NBUCKETS];
+    fprintf(f, "snipgate_stage_seconds_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n", stage, cum);
+    fprintf(f, "snipgate_stage_seconds_sum{stage=\"%s\"} %.6f\nsnipgate_stage_seconds_count{stage=\"%s\"} %llu\n",
+            stage, h->sum, stage, h->n);
+}
+
+static char *serve__metrics(serve__server *s, size_t *ret_len)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    pthread_mutex_lock(&s->lock);
+    fputs("# HELP snipgate_requests_total HTTP requests answered, by status code.\n"
+          "# TYPE snipgate_requests_total counter\n", f);
+    for (size_t i = 0; i < SERVE_NCODES; i++) {
+        if (serve__codes[i])
+            fprintf(f, "snipgate_requests_total{code=\"%d\"} %llu\n", serve__codes[i], s->by_code[i]);
+        else
+            fprintf(f, "snipgate_requests_total{code=\"other\"} %llu\n", s->by_code[i]);
+    }
+    fputs("# HELP snipgate_verdicts_total Verdicts of POST /v1/check.\n# TYPE snipgate_verdicts_total counter\n", f);
+    static const char *vn[] = {"pass", "block", "error"};
+    for (size_t i = 0; i < 3; i++)
+        fprintf(f, "snipgate_verdicts_total{verdict=\"%s\"} %llu\n", vn[i], s->verdicts[i]);
+    fputs("# HELP snipgate_golden_total Outcomes of the golden stage (sandboxed runs).\n"
+          "# TYPE snipgate_golden_total counter\n", f);
+    static const char *gn[] = {"pass", "fail", "error", "skipped"};
+    for (size_t i = 0; i < 4; i++)
+        fprintf(f, "snipgate_golden_total{outcome=\"%s\"} %llu\n", gn[i], s->golden[i]);
+    fputs("# HELP snipgate_stage_seconds Time spent per stage (total: acceptance to answer).\n"
+          "# TYPE snipgate_stage_seconds histogram\n", f);
+    serve__hist_text(f, "static", &s->h_static);
+    serve__hist_text(f, "golden", &s->h_golden);
+    serve__hist_text(f, "total", &s->h_total);
+    fprintf(f, "# HELP snipgate_queue_depth Accepted requests waiting for a checker.\n# TYPE snipgate_queue_depth gauge\n"
+               "snipgate_queue_depth %zu\n"
+               "# HELP snipgate_queue_capacity Size of the queue.\n# TYPE snipgate_queue_capacity gauge\n"
+               "snipgate_queue_capacity %zu\n"
+               "# HELP snipgate_workers_busy Checkers judging a request.\n# TYPE snipgate_workers_busy gauge\n"
+               "snipgate_workers_busy %ld\n"
+               "# HELP snipgate_workers Checker threads.\n# TYPE snipgate_workers gauge\nsnipgate_workers %ld\n"
+               "# HELP snipgate_inflight Accepted requests not answered yet.\n# TYPE snipgate_inflight gauge\n"
+               "snipgate_inflight %zu\n"
+               "# HELP snipgate_uptime_seconds Seconds since the server started.\n# TYPE snipgate_uptime_seconds gauge\n"
+               "snipgate_uptime_seconds %.3f\n",
+            s->qlen, s->queue_cap, s->busy, s->workers, s->ninflight, (sg_cli_now_ms() - s->started) / 1000);
+    pthread_mutex_unlock(&s->lock);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    *ret_len = len;
+    return buf;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Jobs                                                                                         */
+
+static void serve__job_unref(serve__server *s, serve__job *j)
+{
+    /* under s->lock */
+    if (--j->refs > 0)
+        return;
+    free(j->name);
+    free(j->code);
+    free(j->task_id);
+    free(j->task_json);
+    free(j->tests);
+    sg_cli_result_clear(&j->res);
+    free(j);
+}
+
+/* Mark the job answered (under s->lock), once: true when the caller must resume its connection,
+ * which it does after releasing the lock (libmicrohttpd takes its own locks there). */
+static bool serve__resume(serve__server *s, serve__job *j)
+{
+    if (j->resumed)
+        return false;
+    j->resumed = true;
+    j->prev->next = j->next;
+    j->next->prev = j->prev;
+    j->prev = j->next = j;
+    s->ninflight--;
+    if (!s->ninflight)
+        pthread_cond_broadcast(&s->idle);
+    return true;
+}
+
+static void *serve__worker(void *arg)
+{
+    serve__server *s = arg;
+    sg_checker *checker = NULL;
+    sg_status cst = sg_cli_pipeline_checker(&s->pipe, &checker);
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->qlen && !s->stopping)
+            pthread_cond_wait(&s->can_take, &s->lock);
+        if (!s->qlen && s->stopping)
+            break;
+        serve__job *j = s->queue[s->qhead];
+        s->qhead = (s->qhead + 1) % s->queue_cap;
+        s->qlen--;
+        if (j->timed_out) { /* answered 504 while it waited */
+            serve__job_unref(s, j);
+            continue;
+        }
+        s->busy++;
+        pthread_mutex_unlock(&s->lock);
+
+        sg_cli_result res;
+        if (cst != SG_OK) {
+            memset(&res, 0, sizeof res);
+            res.outcome = SG_CLI_ERROR;
+            res.golden = "not_run";
+            snprintf(res.message, sizeof res.message, "the checker could not be made: %s", sg_strerror(cst));
+        } else {
+            sg_cli_request req = {.name = j->name ? j->name : "<request>", .code = j->code, .len = j->len,
+                                  .task_id = j->task_id, .task_json = j->task_json, .tests = j->tests,
+                                  .tests_len = j->tests_len};
+            if (sg_cli_pipeline_run(&s->pipe, checker, &req, &res) != SG_OK) {
+                res.outcome = SG_CLI_ERROR;
+                snprintf(res.message, sizeof res.message, "out of memory");
+            }
+        }
+
+        pthread_mutex_lock(&s->lock);
+        s->busy--;
+        serve__observe(&s->h_static, res.static_ms / 1000);
+        if (strcmp(res.golden, "not_run"))
+            serve__observe(&s->h_golden, res.golden_ms / 1000);
+        static const char *gn[] = {"pass", "fail", "error", "skipped"};
+        for (size_t i = 0; i < 4; i++)
+            if (!strcmp(res.golden, gn[i]))
+                s->golden[i]++;
+        j->res = res;
+        j->done = true;
+        struct MHD_Connection *conn = serve__resume(s, j) ? j->conn : NULL;
+        serve__job_unref(s, j); /* the connection still holds it while suspended */
+        if (conn) {
+            pthread_mutex_unlock(&s->lock);
+            MHD_resume_connection(conn);
+            pthread_mutex_lock(&s->lock);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    sg_checker_free(checker);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* HTTP                                                                                         */
+
+static enum MHD_Result serve__send(struct MHD_Connection *conn, int code, const char *ctype, char *body, size_t len,
+                                   bool retry_after)
+{
+    serve__server *s = serve__srv;
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+    if (retry_after)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)code, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&s->lock);
+    serve__count_code(s, code);
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+/* {"error": message} with a status code. */
+static enum MHD_Result serve__error(struct MHD_Connection *conn, int code, const char *msg, bool retry_after)
+{
+    json_t *j = json_pack("{s:s}", "error", msg);
+    char *body = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!body)
+        body = strdup("{\"error\":\"(message not valid UTF-8)\"}");
+    if (!body)
+        return MHD_NO;
+    return serve__send(conn, code, "application/json", body, strlen(body), retry_after);
+}
+
+static char *serve__strdup_len(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+/* The fields of a check request into a job. Returns NULL with `why` filled on a bad request. */
+static serve__job *serve__parse(const char *body, size_t len, char *why, size_t whylen, bool *nomem)
+{
+    json_error_t je;
+    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    serve__job *job = NULL;
+    *nomem = false;
+    if (!j) {
+        snprintf(why, whylen, "invalid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        snprintf(why, whylen, "the request must be a JSON object {\"code\": ...}");
+        goto out;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(j, key, v)
+    {
+        if (strcmp(key, "code") && strcmp(key, "name") && strcmp(key, "task") && strcmp(key, "task_id") &&
+            strcmp(key, "tests")) {
+            if (!strcmp(key, "policy"))
+                snprintf(why, whylen, "field policy is not supported by this server yet");
+            else
+                snprintf(why, whylen, "unknown field '%.100s' (fields: code, name, task, task_id, tests)", key);
+            goto out;
+        }
+    }
+    json_t *code = json_object_get(j, "code"), *name = json_object_get(j, "name"), *task = json_object_get(j, "task"),
+           *tid = json_object_get(j, "task_id"), *tests = json_object_get(j, "tests");
+    if (!code) {
+        snprintf(why, whylen, "missing field code");
+        goto out;
+    }
+    if (!json_is_string(code)) {
+        snprintf(why, whylen, "code must be a string");
+        goto out;
+    }
+    if (name && !json_is_string(name)) {
+        snprintf(why, whylen, "name must be a string");
+        goto out;
+    }
+    if ((task != NULL) + (tid != NULL) + (tests != NULL) > 1) {
+        snprintf(why, whylen, "task, task_id and tests exclude each other");
+        goto out;
+    }
+    if (task && !json_is_object(task)) {
+        snprintf(why, whylen, "task must be an object (a task in snipgate's JSONL format, docs/tasks.md)");
+        goto out;
+    }
+    if (tid && !json_is_string(tid) && !json_is_integer(tid)) {
+        snprintf(why, whylen, "task_id must be a string or an integer");
+        goto out;
+    }
+    if (tests && !json_is_string(tests)) {
+        snprintf(why, whylen, "tests must be a string (Python asserts)");
+        goto out;
+    }
+    if (!(job = calloc(1, sizeof *job)))
+        goto out_nomem;
+    job->len = json_string_length(code);
+    if (!(job->code = serve__strdup_len(json_string_value(code), job->len)))
+        goto out_nomem;
+    if (name && !(job->name = strdup(json_string_value(name))))
+        goto out_nomem;
+    if (task && !(job->task_json = json_dumps(task, JSON_COMPACT | JSON_PRESERVE_ORDER)))
+        goto out_nomem;
+    if (tid) {
+        if (json_is_string(tid))
+            job->task_id = strdup(json_string_value(tid));
+        else if (asprintf(&job->task_id, "%lld", (long long)json_integer_value(tid)) < 0)
+            job->task_id = NULL;
+        if (!job->task_id)
+            goto out_nomem;
+    }
+    if (tests) {
+        job->tests_len = json_string_length(tests);
+        if (!(job->tests = serve__strdup_len(json_string_value(tests), job->tests_len)))
+            goto out_nomem;
+    }
+    json_decref(j);
+    return job;
+out_nomem:
+    *nomem = true;
+    if (job) {
+        free(job->code);
+        free(job->name);
+        free(job->task_json);
+        free(job->task_id);
+        free(job->tests);
+        free(job);
+        job = NULL;
+    }
+out:
+    json_decref(j);
+    return NULL;
+}
+
+/* The answer of a finished (or timed-out) job. */
+static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *conn, serve__job *j)
+{
+    pthread_mutex_lock(&s->lock);
+    bool timed_out = j->timed_out && !j->done;
+    double total = (sg_cli_now_ms() - j->t_accept) / 1000;
+    serve__observe(&s->h_total, total);
+    if (timed_out) {
+        s->verdicts[2]++;
+        pthread_mutex_unlock(&s->lock);
+        char msg[200];
+        snprintf(msg, sizeof msg, "the time budget of %.0f ms ran out: no verdict (never a pass)", s->budget_ms);
+        return serve__error(conn, MHD_HTTP_GATEWAY_TIMEOUT, msg, false);
+    }
+    sg_cli_result *r = &j->res;
+    s->verdicts[r->outcome == SG_CLI_PASS ? 0 : r->outcome == SG_CLI_BLOCK ? 1 : 2]++;
+    pthread_mutex_unlock(&s->lock);
+    if ((r->outcome == SG_CLI_PASS || r->outcome == SG_CLI_BLOCK) && r->json) {
+        char *body = r->json;
+        r->json = NULL;
+        return serve__send(conn, MHD_HTTP_OK, "application/json", body, strlen(body), false);
+    }
+    if (r->outcome == SG_CLI_BAD_INPUT)
+        return serve__error(conn, MHD_HTTP_BAD_REQUEST, r->message[0] ? r->message : "the input cannot be checked",
+                            false);
+    /* the gate failed: an error, with the verdict document when there is one (never a pass) */
+    json_t *doc = r->json ? json_loads(r->json, 0, NULL) : NULL;
+    json_t *e = json_pack("{s:s, s:o}", "error", r->message[0] ? r->message : "the gate could not judge the input",
+                          "verdict", doc ? doc : json_null());
+    char *body = e ? json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(e);
+    if (!body)
+        return serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "the gate could not judge the input", false);
+    return serve__send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "application/json", body, strlen(body), false);
+}
+
+/* Trust boundary: everything here comes from the network. */
+static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                     const char *version, const char *upload_data, size_t *upload_data_size,
+                                     void **con_cls)
+{
+    serve__server *s = cls;
+    serve__req *rq = *con_cls;
+    if (!rq) {
+        if (!strcmp(url, "/healthz") || !strcmp(url, "/metrics")) {
+            if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+                return serve__error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET", false);
+            if (!strcmp(url, "/healthz")) {
+                pthread_mutex_lock(&s->lock);
+                bool stopping = s->stopping || s->draining;
+                pthread_mutex_unlock(&s->lock);
+                char *b = strdup(stopping ? "{\"status\":\"stopping\"}" : "{\"status\":\"ok\"}");
+                return b ? serve__send(conn, stopping ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, "application/json",
+                                       b, strlen(b), false)
+                         : MHD_NO;
+            }
+            size_t len = 0;
+            char *m = serve__metrics(s, &len);
+            return m ? serve__send(conn, MHD_HTTP_OK, "text/plain; version=0.0.4", m, len, false) : MHD_NO;
+        }
+        if (strcmp(url, "/v1/check"))
+            return serve__error(conn, MHD_HTTP_NOT_FOUND, "no such endpoint (POST /v1/check, GET /healthz, GET /metrics)",
+                                false);
+        if (strcmp(method, "POST"))
+            return serve__error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST", false);
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > s->max_body) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "the body is larger than %zu bytes", s->max_body);
+            return serve__error(conn, MHD_HTTP_CONTENT_TOO_LARGE, msg, false);
+        }
+        if (!(rq = calloc(1, sizeof *rq)))
+            return MHD_NO;
+        rq->kind = 1;
+        *con_cls = rq;
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        /* the body, capped: beyond the limit it is read and dropped, then answered 413 */
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (rq->too_large || rq->len + n > s->max_body) {
+            rq->too_large = true;
+            return MHD_YES;
+        }
+        if (rq->len + n + 1 > rq->cap) {
+            size_t nc = rq->cap ? rq->cap : 4096;
+            while (nc < rq->len + n + 1)
+                nc *= 2;
+            char *g = realloc(rq->body, nc);
+            if (!g)
+                return MHD_NO;
+            rq->body = g;
+            rq->cap = nc;
+        }
+        memcpy(rq->body + rq->len, upload_data, n);
+        rq->len += n;
+        return MHD_YES;
+    }
+    if (rq->job) /* resumed: the worker finished or the budget ran out */
+        return serve__answer(s, conn, rq->job);
+    if (rq->too_large) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "the body is larger than %zu bytes", s->max_body);
+        return serve__error(conn, MHD_HTTP_CONTENT_TOO_LARGE, msg, false);
+    }
+    char why[300] = "";
+    bool nomem = false;
+    serve__job *j = serve__parse(rq->body ? rq->body : "", rq->len, why, sizeof why, &nomem);
+    if (!j)
+        return nomem ? serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory", false)
+                     : serve__error(conn, MHD_HTTP_BAD_REQUEST, why, false);
+    j->conn = conn;
+    j->t_accept = sg_cli_now_ms();
+    j->deadline = j->t_accept + s->budget_ms;
+    pthread_mutex_lock(&s->lock);
+    if (s->stopping || s->draining || s->qlen == s->queue_cap) {
+        bool stopping = s->stopping || s->draining;
+        pthread_mutex_unlock(&s->lock);
+        free(j->name);
+        free(j->code);
+        free(j->task_id);
+        free(j->task_json);
+        free(j->tests);
+        free(j);
+        return serve__error(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
+                            stopping ? "the server is shutting down" : "the queue is full: retry later", true);
+    }
+    j->refs = 2; /* the connection's and the worker's */
+    rq->job = j;
+    s->queue[(s->qhead + s->qlen) % s->queue_cap] = j;
+    s->qlen++;
+    j->next = &s->inflight;
+    j->prev = s->inflight.prev;
+    s->inflight.prev->next = j;
+    s->inflight.prev = j;
+    s->ninflight++;
+    /* suspended before a worker can see it (the worker needs this lock to take it) */
+    MHD_suspend_connection(conn);
+    pthread_cond_signal(&s->can_take);
+    pthread_mutex_unlock(&s->lock);
+    return MHD_YES;
+}
+
+static void serve__completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                             enum MHD_RequestTerminationCode toe)
+{
+    serve__server *s = cls;
+    serve__req *rq = *con_cls;
+    if (!rq)
+        return;
+    if (rq->job) {
+        pthread_mutex_lock(&s->lock);
+        serve__job_unref(s, rq->job);
+        pthread_mutex_unlock(&s->lock);
+    }
+    free(rq->body);
+    free(rq);
+    *con_cls = NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Listening                                                                                    */
+
+/* A listening socket for ADDR (HOST:PORT or unix:/PATH). Returns the fd, or -1 after printing
+ * the error; *ret_label is what to announce. */
+static int serve__listen(const char *addr, char *label, size_t labellen, char **ret_unlink)
+{
+    int fd;
+    if (!strncmp(addr, "unix:", 5)) {
+        const char *path = addr + 5;
+        struct sockaddr_un su = {.sun_family = AF_UNIX};
+        if (!*path || strlen(path) >= sizeof su.sun_path) {
+            sg_cli_error("serve", "--listen unix:PATH: the path must be 1 to %zu bytes", sizeof su.sun_path - 1);
+            return -1;
+        }
+        memcpy(su.sun_path, path, strlen(path) + 1);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&su, sizeof su) != 0 || listen(fd, 1024) != 0) {
+            sg_cli_error("serve", "cannot listen on %s: %s", addr, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        snprintf(label, labellen, "%s", addr);
+        *ret_unlink = strdup(path);
+        return fd;
+    }
+    const char *colon = strrchr(addr, ':');
+    char host[64];
+    unsigned long port;
+    if (!colon || (size_t)(colon - addr) >= sizeof host || sg_cli_parse_ulong(colon + 1, 65535, &port)) {
+        sg_cli_error("serve", "--listen must be HOST:PORT (IPv4) or unix:/PATH (got '%s')", addr);
+        return -1;
+    }
+    memcpy(host, addr, (size_t)(colon - addr));
+    host[colon - addr] = 0;
+    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    if (inet_pton(AF_INET, !strcmp(host, "localhost") ? "127.0.0.1" : host, &sin.sin_addr) != 1) {
+        sg_cli_error("serve", "--listen: '%s' is not an IPv4 address", host);
+        return -1;
+    }
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, 1024) != 0) {
+        sg_cli_error("serve", "cannot listen on %s: %s", addr, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    socklen_t sl = sizeof sin;
+    getsockname(fd, (struct sockaddr *)&sin, &sl);
+    snprintf(label, labellen, "%s:%u", host, (unsigned)ntohs(sin.sin_port));
+    return fd;
+}
+
+/* Answer 504 for every in-flight job whose budget ran out. Called without s->lock. */
+static void serve__expire(serve__server *s)
+{
+    for (;;) {
+        double now = sg_cli_now_ms();
+        struct MHD_Connection *conn = NULL;
+        pthread_mutex_lock(&s->lock);
+        for (serve__job *j = s->inflight.next; j != &s->inflight; j = j->next) {
+            if (!j->done && now > j->deadline) {
+                j->timed_out = true;
+                if (serve__resume(s, j))
+                    conn = j->conn;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&s->lock);
+        if (!conn)
+            return;
+        MHD_resume_connection(conn);
+    }
+}
+
+enum {
+    OPT_LISTEN = 1000, OPT_QUEUE, OPT_MAX_BODY, OPT_BUDGET_MS, OPT_FAIL_ON,
+};
+
+int sg_cli_serve(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"listen", required_argument, NULL, OPT_LISTEN}, {"jobs", required_argument, NULL, 'j'},
+        {"queue", required_argument, NULL, OPT_QUEUE}, {"max-body", required_argument, NULL, OPT_MAX_BODY},
+        {"time-budget", required_argument, NULL, OPT_BUDGET_MS}, {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"rules", required_argument, NULL, 'R'}, {"no-default-rules", no_argument, NULL, 'N'},
+        {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
+        SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    serve__server s;
+    memset(&s, 0, sizeof s);
+    sg_options_init(&s.pipe.opts);
+    sg_cli_golden_init(&s.pipe.golden);
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    s.workers = nproc > 0 ? nproc : 1;
+    s.queue_cap = 64;
+    s.max_body = 1u << 20;
+    s.budget_ms = 10000;
+    const char *listen_addr = NULL;
+    bool no_default = false;
+    char **packs = NULL, **disables = NULL, **hosts = NULL;
+    size_t npacks = 0, ndisables = 0, nhosts = 0;
+    sg_rules *rules = NULL;
+    sg_golden_suite *suite = NULL;
+    sg_sandbox *sandbox = NULL;
+    char *unlink_path = NULL;
+    struct MHD_Daemon *d = NULL;
+    pthread_t tids[SERVE_MAX_JOBS];
+    long started = 0;
+    bool sync_made = false;
+    int lfd = -1, rc = SG_EXIT_USAGE;
+
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
+        unsigned long ul;
+        long l;
+        switch (ch) {
+        case OPT_LISTEN: listen_addr = optarg; break;
+        case 'j':
+            if (sg_cli_parse_long(optarg, 1, SERVE_MAX_JOBS, &l)) {
+                sg_cli_error("serve", "--jobs must be from 1 to %d (got '%s')", SERVE_MAX_JOBS, optarg);
+                goto out_free;
+            }
+            s.workers = l;
+            break;
+        case OPT_QUEUE:
+            if (sg_cli_parse_ulong(optarg, 1000000, &ul) || ul == 0) {
+                sg_cli_error("serve", "--queue must be from 1 to 1000000 (got '%s')", optarg);
+                goto out_free;
+            }
+            s.queue_cap = ul;
+            break;
+        case OPT_MAX_BODY:
+            if (sg_cli_parse_ulong(optarg, 1UL << 30, &ul) || ul == 0) {
+                sg_cli_error("serve", "--max-body must be from 1 to %lu (got '%s')", 1UL << 30, optarg);
+                goto out_free;
+            }
+            s.max_body = ul;
+            break;
+        case OPT_BUDGET_MS:
+            if (sg_cli_parse_ulong(optarg, 3600000, &ul) || ul == 0) {
+                sg_cli_error("serve", "--time-budget must be from 1 to 3600000 ms (got '%s')", optarg);
+                goto out_free;
+            }
+            s.budget_ms = (double)ul;
+            break;
+        case OPT_FAIL_ON:
+            if (sg_severity_parse(optarg, &s.pipe.opts.fail_on)) {
+                sg_cli_error("serve", "--fail-on must be low, medium, high or critical (got '%s')", optarg);
+                goto out_free;
+            }
+            break;
+        case 'R': case 'N': case 'D': case 'A':
+            if ((rc = sg_cli_rules_opt(ch, optarg, &no_default, &packs, &npacks, &disables, &ndisables, &hosts,
+                                       &nhosts)))
+                goto out_free;
+            rc = SG_EXIT_USAGE;
+            break;
+        case SG_OPT_TASK: case SG_OPT_TESTS: case SG_OPT_COMPLETION: case SG_OPT_WHOLE_PROGRAM:
+            sg_cli_error("serve", "'%s' is not a serve option: requests carry their task (see --help)",
+                         argv[optind - 1]);
+            goto out_free;
+        case SG_OPT_SUITE: case SG_OPT_SEED: case SG_OPT_BUDGET: case SG_OPT_NO_PROPERTIES: case SG_OPT_INTERPRETER:
+            if ((rc = sg_cli_golden_opt("serve", &s.pipe.golden, ch, optarg)))
+                goto out_free;
+            rc = SG_EXIT_USAGE;
+            break;
+        case 'h':
+            serve__help(stdout);
+            rc = SG_EXIT_PASS;
+            goto out_free;
+        case ':':
+            sg_cli_error("serve", "option '%s' needs a value", argv[optind - 1]);
+            goto out_free;
+        default:
+            sg_cli_error("serve", "unknown option '%s' (see snipgate serve --help)", argv[optind - 1]);
+            goto out_free;
+        }
+    }
+    if (optind < argc) {
+        sg_cli_error("serve", "unexpected argument '%s'", argv[optind]);
+        goto out_free;
+    }
+    if (!listen_addr) {
+        sg_cli_error("serve", "--listen HOST:PORT or unix:/PATH is required");
+        goto out_free;
+    }
+    /* the static gate's parse gets the request's budget at most */
+    if (s.pipe.opts.parse_timeout_ms == 0 || s.pipe.opts.parse_timeout_ms > s.budget_ms)
+        s.pipe.opts.parse_timeout_ms = (uint32_t)s.budget_ms;
+    s.pipe.golden_max_seconds = s.budget_ms / 1000;
+    if (s.pipe.golden.suite_path && (rc = sg_cli_load_suite("serve", s.pipe.golden.suite_path, &suite)))
+        goto out_free;
+    if ((rc = sg_cli_build_rules("serve", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
+        goto out_free;
+    rc = SG_EXIT_INTERNAL;
+    s.pipe.rules = rules;
+    s.pipe.suite = suite;
+    {
+        sg_diag sd;
+        sg_diag_init(&sd);
+        sg_status sst = sg_sandbox_new(s.pipe.golden.interpreter, &sandbox, &sd);
+        if (sst == SG_ERR_INVALID_ARG) {
+            sg_cli_error("serve", "--interpreter: %s", sd.message[0] ? sd.message : sg_strerror(sst));
+            rc = SG_EXIT_USAGE;
+            goto out_free;
+        }
+        if (sst != SG_OK) {
+            snprintf(s.pipe.sandbox_error, sizeof s.pipe.sandbox_error, "the sandbox could not be set up: %s: %s",
+                     sg_strerror(sst), sd.message[0] ? sd.message : "no detail");
+            fprintf(stderr, "snipgate: serve: note: %s (requests with a task will be answered 500)\n",
+                    s.pipe.sandbox_error);
+            sandbox = NULL;
+        }
+        s.pipe.sandbox = sandbox;
+    }
+    if (!(s.queue = calloc(s.queue_cap, sizeof *s.queue))) {
+        sg_cli_error("serve", "out of memory");
+        goto out_free;
+    }
+    s.inflight.next = s.inflight.prev = &s.inflight;
+    pthread_mutex_init(&s.lock, NULL);
+    pthread_cond_init(&s.can_take, NULL);
+    pthread_cond_init(&s.idle, NULL);
+    sync_made = true;
+    s.started = sg_cli_now_ms();
+    serve__srv = &s;
+
+    /* signals: every thread blocks them; the main thread takes them with sigtimedwait */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char label[300];
+    if ((lfd = serve__listen(listen_addr, label, sizeof label, &unlink_path)) < 0) {
+        rc = SG_EXIT_USAGE;
+        goto out_free;
+    }
+    for (long i = 0; i < s.workers; i++) {
+        if (pthread_create(&tids[i], NULL, serve__worker, &s) != 0)
+            break;
+        started++;
+    }
+    if (!started) {
+        sg_cli_error("serve", "cannot start a worker thread");
+        goto out_stop;
+    }
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC, 0,
+                         NULL, NULL, serve__handle, &s, MHD_OPTION_LISTEN_SOCKET, lfd,
+                         MHD_OPTION_NOTIFY_COMPLETED, serve__completed, &s, MHD_OPTION_CONNECTION_TIMEOUT,
+                         (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4000, MHD_OPTION_END);
+    if (!d) {
+        sg_cli_error("serve", "the HTTP server (libmicrohttpd) could not start");
+        goto out_stop;
+    }
+    fprintf(stderr, "snipgate serve: listening on %s (%ld workers, queue %zu)\n", label, s.workers, s.queue_cap);
+    fflush(stderr);
+
+    int sig = 0;
+    for (;;) {
+        struct timespec ts = {0, 20 * 1000000};
+        sig = sigtimedwait(&sigs, NULL, &ts);
+        if (sig > 0)
+            break;
+        serve__expire(&s);
+    }
+    /* stop accepting; finish every accepted request (their budgets still apply) */
+    MHD_socket q = MHD_quiesce_daemon(d);
+    if (q != MHD_INVALID_SOCKET)
+        close(q);
+    lfd = -1;
+    if (unlink_path)
+        unlink(unlink_path);
+    pthread_mutex_lock(&s.lock);
+    s.draining = true;
+    fprintf(stderr, "snipgate serve: signal %d: draining %zu accepted requests\n", sig, s.ninflight);
+    while (s.ninflight) {
+        pthread_mutex_unlock(&s.lock);
+        serve__expire(&s);
+        pthread_mutex_lock(&s.lock);
+        if (!s.ninflight)
+            break;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20 * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s.idle, &s.lock, &ts);
+    }
+    pthread_mutex_unlock(&s.lock);
+    /* let the polling thread send the last answers before the daemon stops */
+    for (int i = 0; i < 50; i++) {
+        const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+        if (!info || info->num_connections == 0)
+            break;
+        usleep(10000);
+    }
+    rc = SG_EXIT_PASS;
+out_stop:
+    pthread_mutex_lock(&s.lock);
+    s.stopping = true;
+    pthread_cond_broadcast(&s.can_take);
+    pthread_mutex_unlock(&s.lock);
+    /* workers finish what they hold (a timed-out job still runs to its end: its sandbox too) */
+    for (long i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    if (d)
+        MHD_stop_daemon(d);
+    else if (lfd >= 0)
+        close(lfd);
+    if (rc == SG_EXIT_PASS)
+        fprintf(stderr, "snipgate serve: stopped\n");
+    else
+        rc = SG_EXIT_INTERNAL;
+out_free:
+    if (sync_made) {
+        pthread_mutex_destroy(&s.lock);
+        pthread_cond_destroy(&s.can_take);
+        pthread_cond_destroy(&s.idle);
+    }
+    if (unlink_path) {
+        unlink(unlink_path);
+        free(unlink_path);
+    }
+    free(s.queue);
+    free(packs);
+    free(disables);
+    free(hosts);
+    sg_rules_free(rules);
+    sg_sandbox_free(sandbox);
+    sg_golden_suite_free(suite);
+    serve__srv = NULL;
+    return rc;
+}

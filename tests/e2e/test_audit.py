@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `snipgate audit`, run against the real binary.
+
+usage: test_audit.py SNIPGATE_BINARY REPO_ROOT
+
+The last line is exactly "N passed, M failed"; the exit status is non-zero on any failure.
+"""
+import json
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+SG = os.path.abspath(sys.argv[1])
+ROOT = os.path.abspath(sys.argv[2])
+TMP = tempfile.mkdtemp(prefix="sg_audit_")
+OK_SOL = os.path.join(ROOT, "examples", "golden", "binary_search_ok.py")
+BUG_SOL = os.path.join(ROOT, "examples", "golden", "binary_search_bug.py")
+TASK = "sg/binary_search_leftmost"
+
+CHECKS = []
+
+
+def check(fn):
+    CHECKS.append(fn)
+    return fn
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def run(*args, stdin=None, cwd=None):
+    p = subprocess.run([SG, "audit", *args], input=stdin, capture_output=True, cwd=cwd, timeout=300)
+    err = p.stderr.decode("utf-8", "replace")
+    expect(p.returncode >= 0, f"killed by signal {-p.returncode}")
+    for bad in ("Segmentation", "AddressSanitizer", "runtime error", "LeakSanitizer"):
+        expect(bad not in err, f"stderr shows a crash: {err[:400]}")
+    return p.returncode, p.stdout.decode("utf-8", "replace"), err
+
+
+def lines(text):
+    out = []
+    for ln in text.splitlines():
+        try:
+            out.append(json.loads(ln))
+        except ValueError as e:
+            raise Failure(f"output line is not JSON ({e}): {ln[:200]}")
+    return out
+
+
+def write(name, data):
+    path = os.path.join(TMP, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    return path
+
+
+def records(n):
+    """n records: every third blocks (os.system), the others pass."""
+    out = []
+    for i in range(n):
+        code = f"import os\nos.system('x{i}')\n" if i % 3 == 0 else f"def f{i}(x):\n    return x + {i}\n"
+        out.append(json.dumps({"id": f"r{i}", "code": code}))
+    return "\n".join(out) + "\n"
+
+
+BAD = "\n".join([
+    json.dumps({"id": "good", "code": "x = 1\n"}),
+    "this is not json",
+    json.dumps({"id": "nocode"}),
+    json.dumps({"id": "intcode", "code": 5}),
+    json.dumps({"id": "huge", "code": "x = 1\n" * 400}),
+    json.dumps({"id": "nul", "code": "x = 1\u0000\n"}),
+    json.dumps({"id": "badtask", "code": "x = 1\n", "task_id": "no/such/task"}),
+    json.dumps([1, 2]),
+    json.dumps({"id": "evil", "code": "eval(input())\n"}),
+    "",
+    json.dumps({"id": "last", "code": "y = 2\n"}),
+]) + "\n"
+
+
+# ------------------------------------------------------------------------------ records
+
+@check
+def jsonl_every_record_one_line_in_order():
+    p = write("r30.jsonl", records(30))
+    rc, out, err = run("--static-only", "-j", "2", p)
+    got = lines(out)
+    expect(rc == 1, f"exit {rc}, want 1 (some blocked): {err[:300]}")
+    expect([r["id"] for r in got] == [f"r{i}" for i in range(30)], f"ids/order: {[r['id'] for r in got][:10]}")
+    for i, r in enumerate(got):
+        want = "block" if i % 3 == 0 else "pass"
+        expect(r["status"] == want, f"{r['id']}: status {r['status']}, want {want}")
+        expect(r["verdict"]["verdict"] == want, f"{r['id']}: verdict document says {r['verdict']['verdict']}")
+        expect(r["verdict"]["files"][0]["path"] == r["id"], "the document names the record by its id")
+        expect(r["source"] == f"{p}:{i + 1}", f"source {r['source']}")
+    rules = [f["rule_id"] for f in got[0]["verdict"]["files"][0]["findings"]]
+    expect(rules == ["SG201"], f"r0 findings {rules}")
+
+
+@check
+def verdict_document_is_checks():
+    """The verdict of a record is the document `check --format json` prints for the same code."""
+    code = "import subprocess\nsubprocess.call('ls', shell=True)\nimport pickle\npickle.loads(b'')\n"
+    p = write("one.jsonl", json.dumps({"id": "<stdin>", "code": code}) + "\n")
+    rc, out, err = run("--static-only", p)
+    doc = lines(out)[0]["verdict"]
+    c = subprocess.run([SG, "check", "--format", "json", "-"], input=code.encode(), capture_output=True)
+    ref = json.loads(c.stdout)
+    doc["stats"].pop("elapsed_ms")
+    ref["stats"].pop("elapsed_ms")
+    expect(doc == ref, f"audit's document differs from check's:\n{json.dumps(doc)[:600]}\n{json.dumps(ref)[:600]}")
+
+
+@check
+def bad_records_get_their_own_error_line():
+    p = write("bad.jsonl", BAD)
+    rc, out, err = run("--static-only", "--max-bytes", "1000", p)
+    got = lines(out)
+    ids = [r["id"] for r in got]
+    want = ["good", f"{p}:2", "nocode", "intcode", "huge", "nul", "badtask", f"{p}:8", "evil", "last"]
+    expect(ids == want, f"ids {ids}, want {want}")
+    st = {r["id"]: r for r in got}
+    expect(st["good"]["status"] == "pass" and st["last"]["status"] == "pass", "good records around bad ones")
+    expect(st["evil"]["status"] == "block", "evil record")
+    for bad, needle in [(f"{p}:2", "invalid JSON"), ("nocode", "missing field code"), ("intcode", "code must be a string"),
+                        ("huge", "--max-bytes"), ("nul", "NUL"), (f"{p}:8", "JSON object")]:
+        expect(st[bad]["status"] == "error", f"{bad}: status {st[bad]['status']}")
+        expect(needle.lower() in (st[bad]["error"] or "").lower(), f"{bad}: error {st[bad]['error']!r} lacks {needle!r}")
+    # --static-only ignores task ids; without it an unknown task is the record's error
+    expect(st["badtask"]["status"] == "pass", "--static-only: task_id ignored")
+    rc, out, err = run(p)
+    st = {r["id"]: r for r in lines(out)}
+    expect(st["badtask"]["status"] == "error" and "unknown task_id" in st["badtask"]["error"], str(st["badtask"]))
+    expect(len(st) == 10, "no record lost")
+
+
+@check
+def huge_line_beyond_the_reader_cap():
+    big = json.dumps({"id": "big", "code": "x = '" + "a" * 200000 + "'\n"})
+    p = write("big.jsonl", big + "\n" + json.dumps({"id": "after", "code": "x = 1\n"}) + "\n")
+    rc, out, err = run("--static-only", "--max-bytes", "1000", p)
+    got = lines(out)
+    expect([r["status"] for r in got] == ["error", "pass"], f"{[(r['id'], r['status'], r['error']) for r in got]}")
+    expect("larger" in got[0]["error"], got[0]["error"])
+
+
+@check
+def directory_records_are_files():
+    d = os.path.join(TMP, "tree")
+    write("tree/b.py", "import os\nos.system('x')\n")
+    write("tree/a.py", "x = 1\n")
+    write("tree/sub/c.py", "y = 2\n")
+    write("tree/notes.txt", "not python")
+    write("tree/empty.py", "")
+    rc, out, err = run("--static-only", d)
+    got = lines(out)
+    ids = [r["id"] for r in got]
+    expect(ids == [f"{d}/a.py", f"{d}/b.py", f"{d}/empty.py", f"{d}/sub/c.py"], f"ids {ids}")
+    # an empty file met in a walk passes (as in check); an empty file named on its own is an error
+    expect([r["status"] for r in got] == ["pass", "block", "pass", "pass"], f"{[r['status'] for r in got]}")
+    rc, out, err = run("--static-only", f"{d}/empty.py")
+    expect(lines(out)[0]["status"] == "error", "an empty file given by name")
+
+
+@check
+def humaneval_samples_with_golden_stage():
+    ok = open(OK_SOL).read()
+    bug = open(BUG_SOL).read()
+    p = write("samples.jsonl", "".join(json.dumps({"task_id": TASK, "completion": c}) + "\n"
+                                       for c in (ok, bug, "import os\nos.system('x')\n")))
+    rc, out, err = run("--summary", os.path.join(TMP, "sum.json"), "--no-properties", p)
+    got = lines(out)
+    expect([r["id"] for r in got] == [f"{TASK}/0", f"{TASK}/1", f"{TASK}/2"], f"ids {[r['id'] for r in got]}")
+    expect([r["status"] for r in got] == ["pass", "block", "block"], f"{[(r['status'], r['error']) for r in got]}")
+    g = [r["verdict"]["files"][0].get("golden", {}).get("status") for r in got]
+    expect(g == ["pass", "fail", "skipped"], f"golden {g}")
+    s = json.load(open(os.path.join(TMP, "sum.json")))
+    expect(s["by_stage"]["golden"] == {"pass": 1, "fail": 1, "error": 0, "skipped": 1}, f"summary {s['by_stage']}")
+    expect(s["by_status"] == {"pass": 1, "block": 2, "error": 0}, f"summary {s['by_status']}")
+    # a sample needs its task: unknown task ids are error lines, even with --static-only
+    p2 = write("samples2.jsonl", json.dumps({"task_id": "Nope/1", "completion": "    return 1\n"}) + "\n")
+    rc, out, err = run("--static-only", p2)
+    r = lines(out)[0]
+    expect(r["status"] == "error" and "unknown task_id" in r["error"], str(r))
+
+
+@check
+def a_record_that_crashes_its_stage_is_its_own_line():
+    """Records whose program kills the interpreter in the sandbox (SIGSEGV, SIGABRT) fail their
+    golden stage; the records around them are judged as usual."""
+    ok = open(OK_SOL).read()
+    recs = [{"id": "before", "code": ok, "task_id": TASK},
+            {"id": "segv", "code": "import faulthandler\nfaulthandler.disable()\nfaulthandler._sigsegv()\n",
+             "task_id": TASK},
+            {"id": "abort", "code": "import os\nos.abort()\n", "task_id": TASK},
+            {"id": "after", "code": ok, "task_id": TASK}]
+    p = write("crash.jsonl", "".join(json.dumps(r) + "\n" for r in recs))
+    rc, out, err = run("--no-properties", "-j", "2", p)
+    got = {r["id"]: r for r in lines(out)}
+    expect(list(got) == ["before", "segv", "abort", "after"], f"ids {list(got)}")
+    expect(got["before"]["status"] == "pass" and got["after"]["status"] == "pass", "records around the crashes")
+    for rid, sig in (("segv", "signal 11"), ("abort", "signal 6")):
+        g = got[rid]["verdict"]["files"][0]["golden"]
+        expect(got[rid]["status"] == "block" and g["status"] == "fail", f"{rid}: {got[rid]['status']} {g['status']}")
+        expect(sig in g["failures"][0]["reason"], f"{rid}: reason {g['failures'][0]['reason']}")
+
+
+@check
+def jobs_do_not_change_the_output():
+    p = write("r200.jsonl", records(200) + BAD)
+    outs = []
+    for j in ("1", "4"):
+        rc, out, err = run("--static-only", "-j", j, "--max-bytes", "1000", p)
+        outs.append(out)
+    expect(outs[0] == outs[1], "-j 1 and -j 4 outputs differ")
+    expect(len(outs[0].splitlines()) == 210, f"{len(outs[0].splitlines())} lines, want 210")
+
+
+@check
+def summary_text_and_json():
+    p = write("sum.jsonl", records(9) + BAD)
+    sj = os.path.join(TMP, "s.json")
+    rc, out, err = run("--static-only", "--max-bytes", "1000", "--summary", sj, p)
+    s = json.load(open(sj))
+    expect(s["records"] == 19, f"records {s['records']}")
+    expect(s["by_status"] == {"pass": 9, "block": 4, "error": 6}, f"by_status {s['by_status']}")
+    expect(s["bad_records"] == 6 and s["gate_errors"] == 0, f"{s}")
+    expect(s["by_rule"] == {"SG201": 3, "SG101": 1}, f"by_rule {s['by_rule']}")
+    expect([w["id"] for w in s["worst"]] == ["r0", "r3", "r6", "evil"] and s["worst"][3]["rules"] == "SG101",
+           f"worst {s['worst']}")
+    expect("19 records" in err and "9 pass, 4 block, 6 error" in err, f"text summary: {err[:400]}")
+    expect("by rule: SG201 3 SG101 1" in err, f"text summary by rule: {err[:400]}")
+    rc, out, err = run("--static-only", "--quiet", p)
+    expect(err.strip() == "", f"--quiet still prints: {err[:200]}")
+
+
+@check
+def exit_codes():
+    rc, out, err = run("--static-only", write("pass.jsonl", json.dumps({"id": "a", "code": "x = 1\n"}) + "\n"))
+    expect(rc == 0, f"all pass: exit {rc}")
+    for bad in (["--shard", "3/3"], ["--shard", "x"], ["--shard", "1/0"], ["-j", "0"], ["--bogus"],
+                [os.path.join(TMP, "missing.jsonl")], ["--task", "x"]):
+        rc, out, err = run(*bad, write("p.jsonl", "{}\n"))
+        expect(rc == 2 and err.strip(), f"{bad}: exit {rc}, stderr {err[:200]}")
+
+
+# ------------------------------------------------------------------------------ resume, shards, stdin
+
+@check
+def resume_skips_done_ids_and_drops_a_torn_line():
+    p = write("res.jsonl", records(50) + BAD)
+    o = os.path.join(TMP, "res.out")
+    rc, out, err = run("--static-only", "--max-bytes", "1000", "-o", o, p)
+    full = open(o).read()
+    expect(len(full.splitlines()) == 60, f"{len(full.splitlines())} lines")
+    # a run killed after 23 lines, in the middle of the 24th
+    cut = full.splitlines(keepends=True)
+    with open(o, "w") as f:
+        f.write("".join(cut[:23]) + cut[23][:17])
+    rc, out, err = run("--static-only", "--max-bytes", "1000", "-o", o, "--summary", "-", "--quiet", p)
+    s = json.loads(out)
+    expect(s["skipped_done"] == 23 and s["records"] == 37, f"resumed run: {s['skipped_done']} skipped, {s['records']} run")
+    expect("torn" in err, f"no note about the torn line: {err[:200]}")
+    expect(open(o).read() == full, "resumed output differs from an uninterrupted run")
+    # a finished output: nothing left to do
+    rc, out, err = run("--static-only", "--max-bytes", "1000", "-o", o, "--summary", "-", "--quiet", p)
+    expect(json.loads(out)["records"] == 0 and open(o).read() == full, "rerun of a finished output changed it")
+    # an output that is not ours is refused, untouched
+    foreign = write("foreign.out", "hello\n")
+    rc, out, err = run("--static-only", "-o", foreign, p)
+    expect(rc == 2 and open(foreign).read() == "hello\n", f"foreign output: exit {rc}")
+
+
+@check
+def shards_partition_the_corpus():
+    p = write("sh.jsonl", records(100) + BAD)
+    rc, whole, err = run("--static-only", "--max-bytes", "1000", p)
+    parts = []
+    for i in range(4):
+        rc, out, err = run("--static-only", "--max-bytes", "1000", "--shard", f"{i}/4", p)
+        parts.append(out.splitlines())
+    expect(all(parts), f"an empty shard: {[len(x) for x in parts]}")
+    merged = sorted(sum(parts, []))
+    expect(merged == sorted(whole.splitlines()), "the shards' union is not the whole run, record for record")
+    ids = [json.loads(x)["id"] for x in merged]
+    expect(len(ids) == len(set(ids)), "a record in two shards")
+    rc, again, err = run("--static-only", "--max-bytes", "1000", "--shard", "2/4", p)
+    expect(again.splitlines() == parts[2], "--shard is not deterministic")
+
+
+@check
+def stdin_to_stdout():
+    data = records(20) + BAD
+    rc, out, err = run("--static-only", "--max-bytes", "1000", stdin=data.encode())
+    got = lines(out)
+    expect(len(got) == 30, f"{len(got)} lines")
+    expect(got[0]["source"] == "<stdin>:1" and got[0]["id"] == "r0", str(got[0])[:200])
+    rc2, out2, err2 = run("--static-only", "--max-bytes", "1000", "-", stdin=data.encode())
+    expect(out2 == out, "'-' and no path differ")
+
+
+@check
+def progress_only_on_a_terminal():
+    p = write("prog.jsonl", records(300))
+    rc, out, err = run("--static-only", "-o", os.path.join(TMP, "prog.out"), p)
+    expect("\r" not in err and "ETA" not in err, f"progress on a pipe: {err[:200]}")
+    # stderr on a pseudo-terminal: the bar appears, with rate and ETA
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([SG, "audit", "--static-only", "-o", os.path.join(TMP, "prog2.out"), p],
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    buf = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 30)
+        if not r:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        buf += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    text = buf.decode("utf-8", "replace")
+    expect("records" in text and "/s" in text and "ETA" in text and "100%" in text, f"no progress bar: {text[-300:]}")
+
+
+def main():
+    passed = failed = 0
+    for fn in CHECKS:
+        try:
+            fn()
+            ok, why = True, ""
+        except Failure as e:
+            ok, why = False, str(e)
+        except Exception:
+            ok, why = False, traceback.format_exc()
+        if ok:
+            passed += 1
+            print(f"ok   {fn.__name__}")
+        else:
+            failed += 1
+            print(f"FAIL {fn.__name__}: {why}")
+    shutil.rmtree(TMP, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -185,7 +185,8 @@ int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t n
 
 typedef struct check__input {
     char *path;    /* NULL for stdin */
-    bool walked;   /* found in a directory walk (an empty file there is not an error) */
+    bool walked;   /* found in a directory walk (Markdown without Python there is skipped) */
+    bool skipped;  /* nothing to check: left out of the verdict */
     sg_report *report;
 } check__input;
 
@@ -212,7 +213,7 @@ static int check__push(check__list *l, char *path, bool walked)
         l->items = p;
         l->cap = nc;
     }
-    l->items[l->len++] = (check__input){path, walked, NULL};
+    l->items[l->len++] = (check__input){path, walked, false, NULL};
     return 0;
 }
 
@@ -221,7 +222,7 @@ static int check__cmpstr(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Recursively collect *.py files below dir, in sorted order, without following symlinks. */
+/* Recursively collect *.py, *.pyw, *.md and *.markdown files below dir, in sorted order, without following symlinks. */
 static int check__walk(check__list *l, const char *dir, int depth)
 {
     if (depth > 64)
@@ -275,7 +276,9 @@ static int check__walk(check__list *l, const char *dir, int depth)
             free(p);
         } else if (S_ISREG(st.st_mode)) {
             const char *dot = strrchr(names[i], '.');
-            if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw")))
+            /* Python, and Markdown (LLM answers are often saved as .md): its fences are checked */
+            if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw") || !strcmp(dot, ".md") ||
+                        !strcmp(dot, ".markdown")))
                 rc = check__push(l, p, true);
             else
                 free(p);
@@ -320,6 +323,12 @@ static sg_status check__golden(check__opts *co, sg_report *rep, const char *buf,
     return SG_OK;
 }
 
+static bool check__py_name(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    return dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw") || !strcmp(dot, ".pyi"));
+}
+
 static sg_report *check__one(sg_checker *checker, check__opts *co, const char *path, bool walked)
 {
     sg_diag d;
@@ -351,7 +360,10 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
     }
     free(buf);
     free(prog);
-    if (st == SG_ERR_EMPTY && walked)
+    /* An empty (or blank) Python file is a valid module: it passes, named or walked. Markdown
+     * without Python is an input error when named ("no_python"), and skipped in a walk. */
+    if (st == SG_ERR_EMPTY && strcmp(sg_diag_code(&d), "no_python") &&
+        (co->opts.input_kind == SG_INPUT_PYTHON || check__py_name(path)))
         return sg_report_new_empty(label, &rep) == SG_OK ? rep : NULL;
     if (st != SG_OK) {
         if (d.status == SG_OK) {
@@ -389,7 +401,12 @@ static void *check__worker(void *arg)
             i = p->order[i];
         check__input *in = &p->list->items[i];
         in->report = check__one(checker, p->co, in->path, in->walked);
-        if (!in->report) {
+        const sg_diag *d;
+        if (in->report && in->walked && sg_report_error(in->report, &d) == SG_ERR_EMPTY) {
+            in->skipped = true; /* (empty) Markdown without Python met in a walk: nothing to check */
+            sg_report_free(in->report);
+            in->report = NULL;
+        } else if (!in->report) {
             pthread_mutex_lock(&p->lock);
             p->fatal = SG_ERR_NOMEM;
             pthread_mutex_unlock(&p->lock);
@@ -676,7 +693,7 @@ int sg_cli_check(int argc, char **argv)
             if (check__walk(&list, p, 0))
                 goto out_nomem;
             if (list.len == before)
-                fprintf(stderr, "snipgate: check: note: no *.py files under %s\n", p);
+                fprintf(stderr, "snipgate: check: note: no Python or Markdown files under %s\n", p);
         } else {
             char *dup = strdup(p);
             if (!dup || check__push(&list, dup, false))
@@ -754,6 +771,21 @@ int sg_cli_check(int argc, char **argv)
         goto out_free;
     }
 
+    /* leave out what had nothing to check (Markdown without Python met in a walk) */
+    size_t kept = 0, skipped = 0;
+    for (size_t i = 0; i < list.len; i++) {
+        if (list.items[i].skipped) {
+            free(list.items[i].path);
+            skipped++;
+        } else {
+            list.items[kept++] = list.items[i];
+        }
+    }
+    list.len = kept;
+    if (skipped)
+        fprintf(stderr, "snipgate: check: note: %zu Markdown file%s without Python skipped\n", skipped,
+                skipped == 1 ? "" : "s");
+
     sg_report **reps = malloc((list.len ? list.len : 1) * sizeof *reps);
     if (!reps)
         goto out_nomem;
@@ -791,8 +823,13 @@ int sg_cli_check(int argc, char **argv)
         rc = SG_EXIT_INTERNAL;
     } else if (rc == SG_EXIT_INTERNAL) {
         /* already reported */
+    } else if (list.len == 0) {
+        sg_cli_error("check", "nothing was checked: no Python or Markdown file with Python among the inputs");
+        rc = SG_EXIT_USAGE;
     } else if (any_error) {
-        for (size_t i = 0; i < list.len; i++) {
+        /* printed once: a text verdict on stdout already shows each input error */
+        bool shown = co.format == SG_FORMAT_TEXT && !co.output;
+        for (size_t i = 0; i < list.len && !shown; i++) {
             const sg_diag *d;
             if (sg_report_error(list.items[i].report, &d))
                 sg_cli_error("check", "%s: %s", sg_report_path(list.items[i].report), d->message);

@@ -528,7 +528,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA,
 };
 
 int sg_cli_check(int argc, char **argv)
@@ -814,7 +814,9 @@ int sg_cli_check(int argc, char **argv)
     }
     sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) &&
                                                     !getenv("NO_COLOR")),
-                         .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on};
+                         .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
+                         /* each input error is printed once, on stderr; the text verdict names it */
+                         .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output};
     sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
     bool blocked = sg_reports_blocked(reps, list.len);
     free(reps);
@@ -827,9 +829,7 @@ int sg_cli_check(int argc, char **argv)
         sg_cli_error("check", "nothing was checked: no Python or Markdown file with Python among the inputs");
         rc = SG_EXIT_USAGE;
     } else if (any_error) {
-        /* printed once: a text verdict on stdout already shows each input error */
-        bool shown = co.format == SG_FORMAT_TEXT && !co.output;
-        for (size_t i = 0; i < list.len && !shown; i++) {
+        for (size_t i = 0; i < list.len; i++) {
             const sg_diag *d;
             if (sg_report_error(list.items[i].report, &d))
                 sg_cli_error("check", "%s: %s", sg_report_path(list.items[i].report), d->message);
@@ -878,15 +878,43 @@ out_free:
 /* ------------------------------------------------------------------------------------------ */
 /* snipgate rules                                                                               */
 
+/* The blocking criteria table (docs/blocking.md is this table, checked by a test). */
+static int rules__criteria(sg_format format)
+{
+    if (format == SG_FORMAT_JSON) {
+        fputs("[\n", stdout);
+        for (int c = 0; c < SG_CRIT_COUNT; c++) {
+            const sg_criterion_info *ci = sg_criterion_get((sg_criterion)c);
+            /* ids, triggers and stages are static ASCII without quotes or backslashes */
+            printf("  {\"id\": \"%s\", \"trigger\": \"%s\", \"stage\": \"%s\"}%s\n", ci->id, ci->trigger, ci->stage,
+                   c + 1 < SG_CRIT_COUNT ? "," : "");
+        }
+        fputs("]\n", stdout);
+    } else if (format == SG_FORMAT_MARKDOWN) {
+        fputs("| id | trigger | stage |\n| --- | --- | --- |\n", stdout);
+        for (int c = 0; c < SG_CRIT_COUNT; c++) {
+            const sg_criterion_info *ci = sg_criterion_get((sg_criterion)c);
+            printf("| `%s` | %s | %s |\n", ci->id, ci->trigger, ci->stage);
+        }
+    } else {
+        for (int c = 0; c < SG_CRIT_COUNT; c++) {
+            const sg_criterion_info *ci = sg_criterion_get((sg_criterion)c);
+            printf("%-16s %-13s %s\n", ci->id, ci->stage, ci->trigger);
+        }
+    }
+    return fflush(stdout) || ferror(stdout) ? SG_EXIT_INTERNAL : SG_EXIT_PASS;
+}
+
 int sg_cli_rules(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, OPT_FORMAT}, {"rules", required_argument, NULL, 'R'},
         {"no-default-rules", no_argument, NULL, 'N'}, {"disable", required_argument, NULL, 'D'},
         {"allow-host", required_argument, NULL, 'A'}, {"all", no_argument, NULL, 'a'},
-        {"explain", required_argument, NULL, OPT_EXPLAIN}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"explain", required_argument, NULL, OPT_EXPLAIN}, {"criteria", no_argument, NULL, OPT_CRITERIA},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    bool no_default = false, all = false;
+    bool no_default = false, all = false, criteria = false;
     sg_format format = SG_FORMAT_TEXT;
     const char *explain = NULL;
     char **packs = NULL, **disables = NULL, **hosts = NULL;
@@ -922,13 +950,18 @@ int sg_cli_rules(int argc, char **argv)
         case 'a':
             all = true;
             break;
+        case OPT_CRITERIA:
+            criteria = true;
+            break;
         case 'h':
             fputs("usage: snipgate rules [--format text|json|markdown] [--all] [--rules FILE] [--no-default-rules]\n"
                   "                      [--disable ID] [--allow-host HOST]\n"
                   "       snipgate rules --explain ID [--rules FILE] [--no-default-rules]\n"
+                  "       snipgate rules --criteria [--format text|json|markdown]\n"
                   "List the active rules: id, severity, CWE, kind and what each matches (--all: disabled too);\n"
                   "markdown is the reference page (docs/rules-reference.md). --explain prints one rule: id, name,\n"
-                  "severity, CWE, message, rationale, fix and an example it blocks.\n",
+                  "severity, CWE, message, rationale, fix and an example it blocks. --criteria prints the blocking\n"
+                  "criteria every reason of a verdict names (docs/blocking.md).\n",
                   stdout);
             rc = SG_EXIT_PASS;
             goto out_free;
@@ -942,6 +975,10 @@ int sg_cli_rules(int argc, char **argv)
     }
     if (optind < argc) {
         sg_cli_error("rules", "unexpected argument '%s'", argv[optind]);
+        goto out_free;
+    }
+    if (criteria) {
+        rc = rules__criteria(format);
         goto out_free;
     }
     if ((rc = sg_cli_build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))

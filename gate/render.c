@@ -273,7 +273,10 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             if (rep->diag.line > 0)
                 fprintf(out, ":%ld", rep->diag.line);
             fprintf(out, ":%s error:%s ", o->color ? "\033[1;31m" : "", o->color ? "\033[0m" : "");
-            render__safe_str(out, rep->diag.message[0] ? rep->diag.message : sg_strerror(rep->error));
+            if (o->errors_on_stderr)
+                fprintf(out, "not checked (%s)", sg_diag_code(&rep->diag));
+            else
+                render__safe_str(out, rep->diag.message[0] ? rep->diag.message : sg_strerror(rep->error));
             fputc('\n', out);
             render__golden_text(out, rep, o);
             continue;
@@ -366,7 +369,7 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
     bool blocked = sg_reports_blocked(reps, n);
     fprintf(out, "%s%s%s: %zu file%s checked, %zu finding%s (%zu blocking at >= %s)",
             o->color ? (blocked ? "\033[1;31m" : "\033[1;32m") : "", blocked ? "BLOCK" : "PASS",
-            o->color ? "\033[0m" : "", n, n == 1 ? "" : "s", nfind, nfind == 1 ? "" : "s", nblock,
+            o->color ? "\033[0m" : "", n - nerr, n - nerr == 1 ? "" : "s", nfind, nfind == 1 ? "" : "s", nblock,
             sg_severity_name(o->fail_on));
     if (nerr)
         fprintf(out, ", %zu input error%s", nerr, nerr == 1 ? "" : "s");
@@ -721,8 +724,10 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     for (int c = 0; c < SG_CRIT_COUNT; c++)
         if (crit_counts[c])
             render__set(&failed, by_crit, sg_criterion_get((sg_criterion)c)->id, json_integer((json_int_t)crit_counts[c]));
-    if (stats)
+    if (stats) {
         render__set(&failed, stats, "by_criterion", by_crit);
+        render__set(&failed, stats, "checked_files", json_integer((json_int_t)(n - nerr)));
+    }
     else
         json_decref(by_crit);
     if (!files || !stats || !all_reasons || !stages) {
@@ -897,6 +902,9 @@ static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rul
                                 (json_int_t)c->index, "input", render__str_or_null(c->input), "expected",
                                 render__str_or_null(c->expected), "got", render__str_or_null(c->got), "seed", seed);
         free(msg);
+        if (res)
+            render__set(failed, json_object_get(res, "properties"), "criterion",
+                        json_string(sg_criterion_get(sg_golden_case_criterion(c))->id));
         if (res && c->test_line)
             render__set(failed, res, "relatedLocations",
                         json_pack("[{s:{s:{s:o}, s:{s:I}}}]", "physicalLocation", "artifactLocation", "uri",
@@ -954,6 +962,8 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 "blocking", f->blocking);
             if (f->suppressed && res)
                 render__set(&failed, res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+            if (f->blocking && res)
+                render__set(&failed, json_object_get(res, "properties"), "criterion", render__finding_criterion(f));
             render__append(&failed, results, res);
         }
         render__sarif_golden(&failed, rep, rules, index, results, notes);

@@ -222,6 +222,8 @@ typedef struct sg_render_opts {
     double elapsed_ms;    /* reported in stats */
     const sg_rules *rules;/* for SARIF tool.driver.rules (may be NULL) */
     sg_severity fail_on;
+    bool errors_on_stderr; /* text: the caller printed each input error's message already; the
+                              verdict names the file and the error code only */
 } sg_render_opts;
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */

@@ -737,12 +737,12 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
         json_decref(stages);
         return NULL;
     }
-    return render__result(failed, json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:o}", "schema_version",
-                                            SG_VERDICT_SCHEMA_VERSION, "verdict",
+    return render__result(failed, json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o}",
+                                            "schema_version", SG_VERDICT_SCHEMA_VERSION, "verdict",
                                             sg_reports_blocked(reps, n) ? "block" : "pass", "fail_on",
                                             sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version",
-                                            sg_version(), "stages", stages, "reasons", all_reasons, "files", files,
-                                            "stats", stats));
+                                            sg_version(), "policy", render__str_or_null(o->policy_path), "stages",
+                                            stages, "reasons", all_reasons, "files", files, "stats", stats));
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -51,6 +51,7 @@ typedef enum sg_status {
     SG_ERR_SANDBOX = 11,     /* the sandbox could not be set up; never means pass */
     SG_ERR_UNSUPPORTED = 12, /* the kernel refuses a required isolation feature */
     SG_ERR_INTERRUPTED = 13, /* stopped by sg_sandbox_interrupt(): the sandbox was killed, no verdict */
+    SG_ERR_POLICY = 14,      /* a policy file is malformed (path, line, column in diag) */
 } sg_status;
 
 /* A short, static, English description of a status code. Never NULL. */
@@ -224,6 +225,7 @@ typedef struct sg_render_opts {
     sg_severity fail_on;
     bool errors_on_stderr; /* text: the caller printed each input error's message already; the
                               verdict names the file and the error code only */
+    const char *policy_path; /* the policy file applied (JSON "policy"), or NULL */
 } sg_render_opts;
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
@@ -337,6 +339,57 @@ SG_API sg_status sg_report_set_stage(sg_report *report, sg_pipe_stage stage, sg_
  * "io_error", "too_large", "binary", "encoding", "empty", "no_python", "not_regular",
  * "out_of_memory", "internal". Never NULL. */
 SG_API const char *sg_diag_code(const sg_diag *diag);
+
+/* ---------------------------------------------------------------------------------------------
+ * Policy files (.snipgate.yml, docs/policy.md)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_policy sg_policy;
+
+/* What a policy file sets. Unset fields are 0 / NULL / false: the defaults (or the command line)
+ * apply. Strings are borrowed from the policy. */
+typedef struct sg_policy_info {
+    const char *path;                 /* the file, as found or given */
+    const char *dir;                  /* its directory: packs and exclude globs are relative to it */
+    bool has_fail_on;
+    sg_severity fail_on;              /* fail_on: the severity threshold */
+    const char *const *enable;        /* rules.enable: only these rules (the built-in checks stay) */
+    size_t n_enable;
+    const char *const *disable;       /* rules.disable */
+    size_t n_disable;
+    const char *const *packs;         /* rules.packs: extra rule packs, resolved against dir */
+    size_t n_packs;
+    const char *const *allow_hosts;   /* network.allow_hosts */
+    size_t n_allow_hosts;
+    const char *const *exclude;       /* exclude: globs over paths relative to dir */
+    size_t n_exclude;
+    bool required[SG_PIPE_COUNT];     /* stages.required */
+    uint64_t max_bytes;               /* budgets.max_bytes (units as --max-bytes) */
+    unsigned max_depth;               /* budgets.max_depth */
+    uint64_t parse_budget;            /* budgets.parse_budget: tree-sitter progress steps per block */
+    unsigned property_inputs;         /* budgets.property_inputs */
+    double property_seconds;          /* budgets.property_seconds */
+} sg_policy_info;
+
+/* Look for `.snipgate.yml` in `start_dir` and each parent directory up to the root. On SG_OK,
+ * *ret_path is the malloc'd path of the first found (free() it), or NULL when there is none.
+ * SG_ERR_NOMEM, SG_ERR_IO (start_dir cannot be resolved). */
+SG_API sg_status sg_policy_find(const char *start_dir, char **ret_path);
+/* Load a policy file. Fails with SG_ERR_POLICY (an unknown key, a wrong type or value, YAML
+ * syntax: file, line and column in diag), SG_ERR_IO, SG_ERR_TOO_LARGE or SG_ERR_NOMEM. */
+SG_API sg_status sg_policy_load_file(const char *path, sg_policy **ret_policy, sg_diag *diag);
+SG_API sg_status sg_policy_load_buffer(const char *path, const char *buf, size_t len, sg_policy **ret_policy,
+                                       sg_diag *diag);
+SG_API void sg_policy_free(sg_policy *policy);
+SG_API const sg_policy_info *sg_policy_get(const sg_policy *policy);
+/* Does an exclude glob of the policy match `path` (a path as given on the command line or met in a
+ * walk, resolved against the current directory)? A glob with a '/' matches the path relative to the
+ * policy's directory ('*' also matches '/'); one without matches any path component's name. */
+SG_API bool sg_policy_excludes(const sg_policy *policy, const char *path);
+
+/* A size with an optional unit, as `run --memory` takes it: "8388608", "512K", "8M", "1G", "100B";
+ * a bare number is `default_unit` bytes. SG_ERR_INVALID_ARG for anything else. */
+SG_API sg_status sg_size_parse(const char *s, uint64_t default_unit, uint64_t *ret_bytes);
 
 #ifdef __cplusplus
 }

@@ -226,6 +226,91 @@ def errors_printed_once():
     expect(j["stats"]["checked_files"] == 1 and j["stats"]["files"] == 2, f"stats {j['stats']}")
 
 
+# ------------------------------------------------------------------------------ policy files
+
+def policy_tree(name, policy):
+    """TMP/name/.snipgate.yml and a source tree below it; returns (root, sub)."""
+    root = os.path.join(TMP, name)
+    write(f"{name}/.snipgate.yml", policy)
+    write(f"{name}/src/shell.py", HOSTILE)                       # SG201 high
+    write(f"{name}/src/net.py", "import requests\nrequests.get('https://api.example.com/x')\n")
+    write(f"{name}/src/gen/model_pb2.py", "eval('1')\n")       # SG101 high
+    write(f"{name}/src/low.py", "import pickle\n")
+    return root, os.path.join(root, "src")
+
+
+@check
+def policy_found_upwards_and_applied():
+    root, sub = policy_tree("pol1", "fail_on: critical\nrules:\n  disable: [SG201]\n"
+                                    "network:\n  allow_hosts: [api.example.com]\nexclude: ['*_pb2.py']\n")
+    rc, j, err = check_json(".", cwd=sub)
+    expect(j["policy"] and j["policy"].endswith("pol1/.snipgate.yml"), f"policy {j['policy']}")
+    expect(j["fail_on"] == "critical", f"fail_on {j['fail_on']}")
+    paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+    expect("model_pb2.py" not in paths, f"an excluded file was checked: {paths}")
+    ids = {x["rule_id"] for f in j["files"] for x in f["findings"]}
+    expect("SG201" not in ids, f"a disabled rule reported: {ids}")
+    expect(not any(x["rule_id"].startswith("SG7") and x["blocking"] for f in j["files"] for x in f["findings"]),
+           "a call to an allowed host blocks")
+    expect(rc == 0 and j["verdict"] == "pass", f"exit {rc}: {j['reasons']}")
+    # the command line wins over the policy
+    rc, j, _ = check_json(".", "--fail-on", "high", cwd=sub)
+    expect(j["fail_on"] == "high", f"--fail-on did not win: {j['fail_on']}")
+    rc, j, _ = check_json(".", "--no-config", cwd=sub)
+    expect(j["policy"] is None and rc == 1, f"--no-config: policy {j['policy']}, exit {rc}")
+
+
+@check
+def policy_unknown_key_names_file_line_column():
+    p = write("polbad/.snipgate.yml", "fail_on: high\nrules:\n  disabel: [SG201]\n")
+    ok = write("polbad/ok.py", CLEAN)
+    rc, out, err = run("check", ok, cwd=os.path.dirname(p))
+    expect(rc == 2, f"exit {rc}, want 2")
+    expect(".snipgate.yml:3:3:" in err and "disabel" in err, f"message lacks file:line:col: {err[:300]}")
+    expect(out == "", f"a verdict was printed: {out[:200]}")
+    for bad, needle in (("fail_on: severe\n", "fail_on"), ("stages:\n  required: [lint]\n", "lint"),
+                        ("budgets:\n  max_bytes: lots\n", "max_bytes"), ("exclude: {a: 1}\n", "exclude"),
+                        ("rules: [a\n", "YAML")):
+        cfg = write("polbad/other.yml", bad)
+        rc, out, err = run("check", "--config", cfg, ok)
+        expect(rc == 2 and "other.yml:" in err and needle in err, f"{bad!r}: exit {rc}, {err[:200]}")
+
+
+@check
+def policy_enable_packs_and_budgets():
+    write("pol2/team.yml", "version: 1\nrules:\n  - id: TEAM1\n    name: no-print\n    severity: high\n"
+                           "    message: print in library code\n    match: {calls: [print]}\n")
+    root, sub = policy_tree("pol2", "rules:\n  enable: [SG101, TEAM1]\n  packs: [team.yml]\n"
+                                    "budgets:\n  max_bytes: 1K\n")
+    write("pol2/src/p.py", "print('x')\n")
+    write("pol2/src/big.py", "x = 1\n" * 400)
+    rc, j, err = check_json(".", cwd=sub)
+    ids = sorted({x["rule_id"] for f in j["files"] for x in f["findings"]})
+    expect(ids == ["SG101", "TEAM1"], f"rules.enable + packs: findings {ids}")
+    big = [f for f in j["files"] if f["path"].endswith("big.py")][0]
+    expect(big["error"] and big["error"]["code"] == "too_large", f"budgets.max_bytes 1K: {big['error']}")
+    expect(rc == 2, f"exit {rc}")
+    write("pol2/.snipgate.yml", "rules:\n  enable: [SG999]\n")
+    rc, out, err = run("check", ".", cwd=sub)
+    expect(rc == 2 and "SG999" in err, f"an unknown rule in rules.enable: exit {rc}, {err[:200]}")
+
+
+@check
+def policy_required_stage_blocks_when_it_did_not_run():
+    root, sub = policy_tree("pol3", "stages:\n  required: [static, golden]\n")
+    ok = write("pol3/src/ok.py", CLEAN)
+    rc, j, err = check_json(ok, cwd=sub)
+    expect(rc == 1 and criteria(j) == ["stage-required"], f"exit {rc}, criteria {criteria(j)}")
+    expect(j["reasons"][0]["stage"] == "golden", f"{j['reasons']}")
+
+
+@check
+def policy_excluding_everything_is_nothing_checked():
+    root, sub = policy_tree("pol4", "exclude: ['*.py']\n")
+    rc, out, err = run("check", ".", cwd=sub)
+    expect(rc == 2 and "nothing was checked" in err, f"exit {rc}: {err[:300]}")
+
+
 # ------------------------------------------------------------------------------ the pipeline, with the sandbox
 
 @check

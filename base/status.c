@@ -25,6 +25,7 @@ const char *sg_strerror(sg_status status)
     case SG_ERR_SANDBOX: return "sandbox setup failed";
     case SG_ERR_UNSUPPORTED: return "required kernel feature unavailable";
     case SG_ERR_INTERRUPTED: return "interrupted";
+    case SG_ERR_POLICY: return "malformed policy file";
     }
     return "unknown status";
 }

@@ -43,6 +43,10 @@ static void check__help(FILE *out)
           "options:\n"
           "  --format text|json|sarif   output format (default text)\n"
           "  -o, --output FILE          write the verdict to FILE instead of stdout\n"
+          "  --config FILE              the policy file (default: .snipgate.yml in the current directory or the\n"
+          "                             nearest parent that has one; docs/policy.md). Options given here win\n"
+          "                             over it; lists (rules, disabled rules, hosts) add up\n"
+          "  --no-config                use no policy file\n"
           "  --fail-on SEVERITY         block on findings at or above low|medium|high|critical (default medium)\n"
           "  --rules FILE               load a YAML rule pack on top of the default (repeatable;\n"
           "                             a rule with an existing id replaces it)\n"
@@ -185,7 +189,8 @@ int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t n
 
 typedef struct check__input {
     char *path;    /* NULL for stdin */
-    bool walked;   /* found in a directory walk (an empty file there is not an error) */
+    bool walked;   /* found in a directory walk (Markdown without Python there is skipped) */
+    bool skipped;  /* nothing to check: left out of the verdict */
     sg_report *report;
 } check__input;
 
@@ -212,7 +217,7 @@ static int check__push(check__list *l, char *path, bool walked)
         l->items = p;
         l->cap = nc;
     }
-    l->items[l->len++] = (check__input){path, walked, NULL};
+    l->items[l->len++] = (check__input){path, walked, false, NULL};
     return 0;
 }
 
@@ -221,8 +226,8 @@ static int check__cmpstr(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Recursively collect *.py files below dir, in sorted order, without following symlinks. */
-static int check__walk(check__list *l, const char *dir, int depth)
+/* Recursively collect *.py, *.pyw, *.md and *.markdown files below dir, in sorted order, without following symlinks. */
+static int check__walk(check__list *l, const char *dir, int depth, const sg_policy *policy, size_t *excluded)
 {
     if (depth > 64)
         return 0;
@@ -268,14 +273,21 @@ static int check__walk(check__list *l, const char *dir, int depth)
             free(p);
             continue;
         }
+        if (sg_policy_excludes(policy, p)) {
+            (*excluded)++;
+            free(p);
+            continue;
+        }
         if (S_ISDIR(st.st_mode)) {
             /* hidden directories (.git, .venv) are not the snippet's; hidden .py files are */
             if (names[i][0] != '.')
-                rc = check__walk(l, p, depth + 1);
+                rc = check__walk(l, p, depth + 1, policy, excluded);
             free(p);
         } else if (S_ISREG(st.st_mode)) {
             const char *dot = strrchr(names[i], '.');
-            if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw")))
+            /* Python, and Markdown (LLM answers are often saved as .md): its fences are checked */
+            if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw") || !strcmp(dot, ".md") ||
+                        !strcmp(dot, ".markdown")))
                 rc = check__push(l, p, true);
             else
                 free(p);
@@ -320,6 +332,12 @@ static sg_status check__golden(check__opts *co, sg_report *rep, const char *buf,
     return SG_OK;
 }
 
+static bool check__py_name(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    return dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw") || !strcmp(dot, ".pyi"));
+}
+
 static sg_report *check__one(sg_checker *checker, check__opts *co, const char *path, bool walked)
 {
     sg_diag d;
@@ -351,7 +369,10 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
     }
     free(buf);
     free(prog);
-    if (st == SG_ERR_EMPTY && walked)
+    /* An empty (or blank) Python file is a valid module: it passes, named or walked. Markdown
+     * without Python is an input error when named ("no_python"), and skipped in a walk. */
+    if (st == SG_ERR_EMPTY && strcmp(sg_diag_code(&d), "no_python") &&
+        (co->opts.input_kind == SG_INPUT_PYTHON || check__py_name(path)))
         return sg_report_new_empty(label, &rep) == SG_OK ? rep : NULL;
     if (st != SG_OK) {
         if (d.status == SG_OK) {
@@ -389,7 +410,12 @@ static void *check__worker(void *arg)
             i = p->order[i];
         check__input *in = &p->list->items[i];
         in->report = check__one(checker, p->co, in->path, in->walked);
-        if (!in->report) {
+        const sg_diag *d;
+        if (in->report && in->walked && sg_report_error(in->report, &d) == SG_ERR_EMPTY) {
+            in->skipped = true; /* (empty) Markdown without Python met in a walk: nothing to check */
+            sg_report_free(in->report);
+            in->report = NULL;
+        } else if (!in->report) {
             pthread_mutex_lock(&p->lock);
             p->fatal = SG_ERR_NOMEM;
             pthread_mutex_unlock(&p->lock);
@@ -511,8 +537,86 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG,
 };
+
+/* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
+ * --no-config). Prints the error (FILE:LINE:COL: why) and returns an exit code on failure. */
+static int check__policy(check__opts *co, const char *config, bool no_config, sg_policy **ret)
+{
+    (void)co;
+    *ret = NULL;
+    if (no_config)
+        return 0;
+    char *found = NULL;
+    if (!config) {
+        sg_status fst = sg_policy_find(".", &found);
+        if (fst == SG_ERR_NOMEM)
+            return SG_EXIT_INTERNAL;
+        if (!found)
+            return 0;
+    }
+    const char *path = config ? config : found;
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_policy_load_file(path, ret, &d);
+    int rc = 0;
+    if (st) {
+        if (d.line)
+            sg_cli_error("check", "%s:%ld:%ld: %s", path, d.line, d.column, d.message);
+        else
+            sg_cli_error("check", "%s: %s", path, d.message[0] ? d.message : sg_strerror(st));
+        rc = st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+    }
+    free(found);
+    return rc;
+}
+
+/* Append `n` borrowed strings to a list of option values. */
+static int check__merge(char ***list, size_t *len, const char *const *add, size_t n)
+{
+    if (!n)
+        return 0;
+    char **p = realloc(*list, (*len + n) * sizeof *p);
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        p[(*len)++] = (char *)add[i];
+    *list = p;
+    return 0;
+}
+
+/* rules.enable: every rule not listed is disabled (the built-in checks that cannot be stay). */
+static int check__enable(sg_rules *rules, const sg_policy_info *pi)
+{
+    for (size_t k = 0; k < pi->n_enable; k++) {
+        bool found = false;
+        for (size_t i = 0; i < sg_rules_count(rules) && !found; i++)
+            found = !strcmp(sg_rules_info(rules, i)->id, pi->enable[k]);
+        if (!found) {
+            sg_cli_error("check", "%s: rules.enable: no rule with id '%s'", pi->path, pi->enable[k]);
+            return SG_EXIT_USAGE;
+        }
+    }
+    for (size_t i = 0; i < sg_rules_count(rules); i++) {
+        const sg_rule_info *ri = sg_rules_info(rules, i);
+        bool keep = false;
+        for (size_t k = 0; k < pi->n_enable && !keep; k++)
+            keep = !strcmp(ri->id, pi->enable[k]);
+        if (!keep && ri->enabled) {
+            sg_diag d;
+            sg_diag_init(&d);
+            sg_status st = sg_rules_disable(rules, ri->id, &d);
+            if (st == SG_ERR_INVALID_ARG && !strcmp(ri->kind, "builtin"))
+                continue; /* the checks that say a snippet could not be read stay on */
+            if (st) {
+                sg_cli_error("check", "%s: rules.enable: %s", pi->path, d.message);
+                return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+            }
+        }
+    }
+    return 0;
+}
 
 int sg_cli_check(int argc, char **argv)
 {
@@ -526,6 +630,7 @@ int sg_cli_check(int argc, char **argv)
         {"parse-timeout", required_argument, NULL, OPT_PARSE_TIMEOUT},
         {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
@@ -538,6 +643,10 @@ int sg_cli_check(int argc, char **argv)
     int rc = SG_EXIT_USAGE;
     check__list list = {0};
     FILE *out = stdout;
+    const char *config = NULL;
+    bool no_config = false, fail_on_given = false, max_bytes_given = false, max_depth_given = false;
+    sg_policy *policy = NULL;
+    size_t excluded = 0;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     co.jobs = nproc > 0 ? nproc : 1;
 
@@ -557,7 +666,14 @@ int sg_cli_check(int argc, char **argv)
         case 'o':
             co.output = optarg;
             break;
+        case OPT_CONFIG:
+            config = optarg;
+            break;
+        case OPT_NO_CONFIG:
+            no_config = true;
+            break;
         case OPT_FAIL_ON:
+            fail_on_given = true;
             if (sg_severity_parse(optarg, &co.opts.fail_on)) {
                 sg_cli_error("check", "--fail-on must be low, medium, high or critical (got '%s')", optarg);
                 goto out_free;
@@ -592,6 +708,7 @@ int sg_cli_check(int argc, char **argv)
             }
             break;
         case OPT_MAX_BYTES:
+            max_bytes_given = true;
             if (sg_cli_parse_ulong(optarg, 1UL << 31, &ul) || ul == 0) {
                 sg_cli_error("check", "--max-bytes must be from 1 to %lu (got '%s')", 1UL << 31, optarg);
                 goto out_free;
@@ -599,6 +716,7 @@ int sg_cli_check(int argc, char **argv)
             co.opts.max_bytes = ul;
             break;
         case OPT_MAX_DEPTH:
+            max_depth_given = true;
             if (sg_cli_parse_ulong(optarg, 100000, &ul) || ul < 8) {
                 sg_cli_error("check", "--max-depth must be from 8 to 100000 (got '%s')", optarg);
                 goto out_free;
@@ -652,10 +770,38 @@ int sg_cli_check(int argc, char **argv)
     }
     for (int i = optind; i < argc; i++)
         co.stdin_used |= !strcmp(argv[i], "-");
+    if (config && no_config) {
+        sg_cli_error("check", "--config and --no-config exclude each other");
+        goto out_free;
+    }
+    if ((rc = check__policy(&co, config, no_config, &policy)))
+        goto out_free;
+    rc = SG_EXIT_USAGE;
+    const sg_policy_info *pi = sg_policy_get(policy);
+    if (pi) {
+        /* the command line wins over the policy; lists add up */
+        if (pi->has_fail_on && !fail_on_given)
+            co.opts.fail_on = pi->fail_on;
+        if (pi->max_bytes && !max_bytes_given)
+            co.opts.max_bytes = (size_t)pi->max_bytes;
+        if (pi->max_depth && !max_depth_given)
+            co.opts.max_depth = pi->max_depth;
+        if ((pi->property_inputs || pi->property_seconds > 0) && !co.golden.budget_given) {
+            co.golden.opts.max_inputs = pi->property_inputs;
+            co.golden.opts.max_seconds = pi->property_seconds;
+            co.golden.budget_given = true;
+        }
+        if (check__merge(&packs, &npacks, pi->packs, pi->n_packs) ||
+            check__merge(&disables, &ndisables, pi->disable, pi->n_disable) ||
+            check__merge(&hosts, &nhosts, pi->allow_hosts, pi->n_allow_hosts))
+            goto out_nomem;
+    }
     if ((rc = check__load_task(&co, &suite)))
         goto out_free;
     rc = SG_EXIT_USAGE;
     if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &co.rules)))
+        goto out_free;
+    if (pi && pi->n_enable && (rc = check__enable(co.rules, pi)))
         goto out_free;
     rc = SG_EXIT_USAGE;
 
@@ -673,16 +819,23 @@ int sg_cli_check(int argc, char **argv)
                 goto out_nomem;
         } else if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             size_t before = list.len;
-            if (check__walk(&list, p, 0))
+            if (check__walk(&list, p, 0, policy, &excluded))
                 goto out_nomem;
             if (list.len == before)
-                fprintf(stderr, "snipgate: check: note: no *.py files under %s\n", p);
+                fprintf(stderr, "snipgate: check: note: no Python or Markdown files under %s\n", p);
         } else {
+            if (sg_policy_excludes(policy, p)) {
+                excluded++;
+                continue;
+            }
             char *dup = strdup(p);
             if (!dup || check__push(&list, dup, false))
                 goto out_nomem;
         }
     }
+    if (excluded)
+        fprintf(stderr, "snipgate: check: note: %zu file%s excluded by %s\n", excluded, excluded == 1 ? "" : "s",
+                pi->path);
     if (list.overflow)
         fprintf(stderr, "snipgate: check: note: only the first %d files are checked\n", CHECK_MAX_FILES);
 
@@ -754,6 +907,36 @@ int sg_cli_check(int argc, char **argv)
         goto out_free;
     }
 
+    /* leave out what had nothing to check (Markdown without Python met in a walk) */
+    size_t kept = 0, skipped = 0;
+    for (size_t i = 0; i < list.len; i++) {
+        if (list.items[i].skipped) {
+            free(list.items[i].path);
+            skipped++;
+        } else {
+            list.items[kept++] = list.items[i];
+        }
+    }
+    list.len = kept;
+    if (skipped)
+        fprintf(stderr, "snipgate: check: note: %zu Markdown file%s without Python skipped\n", skipped,
+                skipped == 1 ? "" : "s");
+
+    /* stages the policy requires that did not run on a file */
+    for (size_t i = 0; pi && i < list.len; i++) {
+        sg_report *r = list.items[i].report;
+        for (int stg = SG_PIPE_GOLDEN; stg < SG_PIPE_COUNT; stg++) {
+            if (!pi->required[stg] || sg_report_stage(r, (sg_pipe_stage)stg, NULL, NULL) != SG_STAGE_STATUS_NOT_RUN)
+                continue;
+            char why[300];
+            snprintf(why, sizeof why, "%s requires the %s stage, which did not run%s", pi->path,
+                     sg_pipe_stage_name((sg_pipe_stage)stg),
+                     stg == SG_PIPE_GOLDEN ? " (give --task, --suite or --tests)" : " (not in this build)");
+            if (sg_report_add_reason(r, SG_CRIT_STAGE_REQUIRED, (sg_pipe_stage)stg, NULL, 0, 0, why) != SG_OK)
+                goto out_nomem;
+        }
+    }
+
     sg_report **reps = malloc((list.len ? list.len : 1) * sizeof *reps);
     if (!reps)
         goto out_nomem;
@@ -782,7 +965,10 @@ int sg_cli_check(int argc, char **argv)
     }
     sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) &&
                                                     !getenv("NO_COLOR")),
-                         .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on};
+                         .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
+                         /* each input error is printed once, on stderr; the text verdict names it */
+                         .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output,
+                         .policy_path = pi ? pi->path : NULL};
     sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
     bool blocked = sg_reports_blocked(reps, list.len);
     free(reps);
@@ -791,6 +977,9 @@ int sg_cli_check(int argc, char **argv)
         rc = SG_EXIT_INTERNAL;
     } else if (rc == SG_EXIT_INTERNAL) {
         /* already reported */
+    } else if (list.len == 0) {
+        sg_cli_error("check", "nothing was checked: no Python or Markdown file with Python among the inputs");
+        rc = SG_EXIT_USAGE;
     } else if (any_error) {
         for (size_t i = 0; i < list.len; i++) {
             const sg_diag *d;
@@ -835,11 +1024,39 @@ out_free:
     sg_rules_free(co.rules);
     sg_sandbox_free(co.sandbox);
     sg_golden_suite_free(suite);
+    sg_policy_free(policy);
     return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* snipgate rules                                                                               */
+
+/* The blocking criteria table (docs/blocking.md is this table, checked by a test). */
+static int rules__criteria(sg_format format)
+{
+    if (format == SG_FORMAT_JSON) {
+        fputs("[\n", stdout);
+        for (int c = 0; c < SG_CRIT_COUNT; c++) {
+            const sg_criterion_info *ci = sg_criterion_get((sg_criterion)c);
+            /* ids, triggers and stages are static ASCII without quotes or backslashes */
+            printf("  {\"id\": \"%s\", \"trigger\": \"%s\", \"stage\": \"%s\"}%s\n", ci->id, ci->trigger, ci->stage,
+                   c + 1 < SG_CRIT_COUNT ? "," : "");
+        }
+        fputs("]\n", stdout);
+    } else if (format == SG_FORMAT_MARKDOWN) {
+        fputs("| id | trigger | stage |\n| --- | --- | --- |\n", stdout);
+        for (int c = 0; c < SG_CRIT_COUNT; c++) {
+            const sg_criterion_info *ci = sg_criterion_get((sg_criterion)c);
+            printf("| `%s` | %s | %s |\n", ci->id, ci->trigger, ci->stage);
+        }
+    } else {
+        for (int c = 0; c < SG_CRIT_COUNT; c++) {
+            const sg_criterion_info *ci = sg_criterion_get((sg_criterion)c);
+            printf("%-16s %-13s %s\n", ci->id, ci->stage, ci->trigger);
+        }
+    }
+    return fflush(stdout) || ferror(stdout) ? SG_EXIT_INTERNAL : SG_EXIT_PASS;
+}
 
 int sg_cli_rules(int argc, char **argv)
 {
@@ -847,9 +1064,10 @@ int sg_cli_rules(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT}, {"rules", required_argument, NULL, 'R'},
         {"no-default-rules", no_argument, NULL, 'N'}, {"disable", required_argument, NULL, 'D'},
         {"allow-host", required_argument, NULL, 'A'}, {"all", no_argument, NULL, 'a'},
-        {"explain", required_argument, NULL, OPT_EXPLAIN}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"explain", required_argument, NULL, OPT_EXPLAIN}, {"criteria", no_argument, NULL, OPT_CRITERIA},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    bool no_default = false, all = false;
+    bool no_default = false, all = false, criteria = false;
     sg_format format = SG_FORMAT_TEXT;
     const char *explain = NULL;
     char **packs = NULL, **disables = NULL, **hosts = NULL;
@@ -885,13 +1103,18 @@ int sg_cli_rules(int argc, char **argv)
         case 'a':
             all = true;
             break;
+        case OPT_CRITERIA:
+            criteria = true;
+            break;
         case 'h':
             fputs("usage: snipgate rules [--format text|json|markdown] [--all] [--rules FILE] [--no-default-rules]\n"
                   "                      [--disable ID] [--allow-host HOST]\n"
                   "       snipgate rules --explain ID [--rules FILE] [--no-default-rules]\n"
+                  "       snipgate rules --criteria [--format text|json|markdown]\n"
                   "List the active rules: id, severity, CWE, kind and what each matches (--all: disabled too);\n"
                   "markdown is the reference page (docs/rules-reference.md). --explain prints one rule: id, name,\n"
-                  "severity, CWE, message, rationale, fix and an example it blocks.\n",
+                  "severity, CWE, message, rationale, fix and an example it blocks. --criteria prints the blocking\n"
+                  "criteria every reason of a verdict names (docs/blocking.md).\n",
                   stdout);
             rc = SG_EXIT_PASS;
             goto out_free;
@@ -905,6 +1128,10 @@ int sg_cli_rules(int argc, char **argv)
     }
     if (optind < argc) {
         sg_cli_error("rules", "unexpected argument '%s'", argv[optind]);
+        goto out_free;
+    }
+    if (criteria) {
+        rc = rules__criteria(format);
         goto out_free;
     }
     if ((rc = sg_cli_build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))

@@ -535,7 +535,9 @@ sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, siz
     }
     rep->bytes = len;
     rep->fail_on = c->opts.fail_on;
+    double t0 = sg_verdict_now_ms();
     st = check__run(c, rep, &doc, diag);
+    rep->static_ms = sg_verdict_now_ms() - t0;
     sg_doc_free(&doc);
     if (st) {
         sg_report_free(rep);

@@ -175,7 +175,10 @@ sg_status sg_report_run_golden(sg_report *report, const sg_sandbox *sandbox, con
     else
         sg_golden_opts_init(&o);
     o.completion = false; /* the program is complete: it is what the static gate checked */
-    if ((st = sg_golden_run(sandbox, task, prog.text.data, prog.text.len, &o, &res, diag)) != SG_OK)
+    double t0 = sg_verdict_now_ms();
+    st = sg_golden_run(sandbox, task, prog.text.data, prog.text.len, &o, &res, diag);
+    report->golden_ms = sg_verdict_now_ms() - t0;
+    if (st != SG_OK)
         goto out_free;
     size_t n = sg_golden_result_count(res);
     long *lines = sg_arena_alloc(report->arena, (n ? n : 1) * sizeof *lines);

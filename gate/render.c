@@ -273,7 +273,10 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             if (rep->diag.line > 0)
                 fprintf(out, ":%ld", rep->diag.line);
             fprintf(out, ":%s error:%s ", o->color ? "\033[1;31m" : "", o->color ? "\033[0m" : "");
-            render__safe_str(out, rep->diag.message[0] ? rep->diag.message : sg_strerror(rep->error));
+            if (o->errors_on_stderr)
+                fprintf(out, "not checked (%s)", sg_diag_code(&rep->diag));
+            else
+                render__safe_str(out, rep->diag.message[0] ? rep->diag.message : sg_strerror(rep->error));
             fputc('\n', out);
             render__golden_text(out, rep, o);
             continue;
@@ -310,10 +313,63 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             fprintf(out, "%s: note: too many findings; the list was cut\n", rep->path);
         render__golden_text(out, rep, o);
     }
+    /* every reason's criterion (docs/blocking.md), and each stage's result over the files */
+    size_t crit[SG_CRIT_COUNT] = {0};
+    for (size_t r = 0; r < n; r++) {
+        sg_reason *xs = NULL;
+        size_t nx = 0;
+        if (sg_report_reasons(reps[r], &xs, &nx) != SG_OK)
+            continue; /* out of memory: the counts line is informational */
+        for (size_t i = 0; i < nx; i++)
+            crit[xs[i].criterion]++;
+        free(xs);
+    }
+    if (n == 0)
+        crit[SG_CRIT_NOTHING_CHECKED]++;
+    bool any = false;
+    for (int c = 0; c < SG_CRIT_COUNT; c++)
+        if (crit[c]) {
+            fprintf(out, "%s%s %zu", any ? ", " : "blocked by: ", sg_criterion_get((sg_criterion)c)->id, crit[c]);
+            any = true;
+        }
+    if (any)
+        fputc('\n', out);
+    fputs("stages:", out);
+    for (int st = 0; st < SG_PIPE_COUNT; st++) {
+        size_t counts[5] = {0};
+        double total = 0;
+        const char *note = NULL;
+        for (size_t r = 0; r < n; r++) {
+            double ms = 0;
+            const char *nt = NULL;
+            sg_stage_status s = sg_report_stage(reps[r], (sg_pipe_stage)st, &ms, &nt);
+            counts[s]++;
+            total += ms;
+            if (!note)
+                note = nt;
+        }
+        fprintf(out, "%s %s", st ? ";" : "", sg_pipe_stage_name((sg_pipe_stage)st));
+        bool ran = false;
+        for (int k = SG_STAGE_STATUS_PASS; k <= SG_STAGE_STATUS_ERROR; k++)
+            ran |= counts[k] > 0;
+        if (!ran) {
+            fprintf(out, " %s", counts[SG_STAGE_STATUS_SKIPPED] ? "skipped" : "not run");
+            continue;
+        }
+        static const char *const what[] = {"not run", "skipped", "pass", "block", "error"};
+        bool first = true;
+        for (int k = SG_STAGE_STATUS_ERROR; k >= 0; k--)
+            if (counts[k]) {
+                fprintf(out, "%s%zu %s", first ? " " : ", ", counts[k], what[k]);
+                first = false;
+            }
+        fprintf(out, " (%.1f ms)", total);
+    }
+    fputc('\n', out);
     bool blocked = sg_reports_blocked(reps, n);
     fprintf(out, "%s%s%s: %zu file%s checked, %zu finding%s (%zu blocking at >= %s)",
             o->color ? (blocked ? "\033[1;31m" : "\033[1;32m") : "", blocked ? "BLOCK" : "PASS",
-            o->color ? "\033[0m" : "", n, n == 1 ? "" : "s", nfind, nfind == 1 ? "" : "s", nblock,
+            o->color ? "\033[0m" : "", n - nerr, n - nerr == 1 ? "" : "s", nfind, nfind == 1 ? "" : "s", nblock,
             sg_severity_name(o->fail_on));
     if (nerr)
         fprintf(out, ", %zu input error%s", nerr, nerr == 1 ? "" : "s");
@@ -399,14 +455,17 @@ static json_t *render__cwe(int cwe)
     return json_string(buf);
 }
 
+static json_t *render__finding_criterion(const sg_finding *f);
+
 static json_t *render__finding(const sg_finding *f)
 {
-    return json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b}", "rule_id",
+    return json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b, s:o}", "rule_id",
                      render__str(f->rule_id), "name", render__str(f->name), "severity", sg_severity_name(f->severity),
                      "confidence", render__str(f->confidence), "cwe", render__cwe(f->cwe), "line", (json_int_t)f->line,
                      "column", (json_int_t)f->column, "end_line", (json_int_t)f->end_line, "end_column",
                      (json_int_t)f->end_column, "message", render__str(f->message), "snippet", render__str(f->snippet),
-                     "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed);
+                     "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed, "criterion",
+                     render__finding_criterion(f));
 }
 
 static json_t *render__str_or_null(const char *s)
@@ -442,6 +501,8 @@ static json_t *render__golden_case_json(const sg_report *rep, size_t k)
                           c->test_line ? json_integer(c->test_line) : json_null());
     if (j && c->kind == SG_GCASE_PROPERTY)
         render__set(&failed, j, "shrink_calls", json_integer(c->shrink_calls));
+    if (j)
+        render__set(&failed, j, "criterion", json_string(sg_criterion_get(sg_golden_case_criterion(c))->id));
     return render__result(failed, j);
 }
 
@@ -497,8 +558,100 @@ static json_t *render__golden_json(const sg_report *rep)
     return render__result(failed, j);
 }
 
+/* The criterion of a finding: null unless it blocks. */
+static json_t *render__finding_criterion(const sg_finding *f)
+{
+    if (!f->blocking)
+        return json_null();
+    bool cap = !strcmp(f->rule_id, "SG001") || !strcmp(f->rule_id, "SG002");
+    return json_string(sg_criterion_get(cap ? SG_CRIT_UNCHECKABLE : SG_CRIT_FINDING)->id);
+}
+
+static json_t *render__reason(const sg_reason *x, const char *path)
+{
+    json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "criterion", sg_criterion_get(x->criterion)->id,
+                          "stage", x->criterion == SG_CRIT_NOTHING_CHECKED ? "pipeline" : sg_pipe_stage_name(x->stage), "path", path ? render__str(path) : json_null(),
+                          "rule_id", render__str_or_null(x->rule_id), "line",
+                          x->line > 0 ? json_integer(x->line) : json_null(), "column",
+                          x->column > 0 ? json_integer(x->column) : json_null(), "message", render__str(x->message));
+    return j;
+}
+
+/* Reasons of one report, appended to `file_arr` and to `all` (with the path). */
+static void render__reasons_json(bool *failed, const sg_report *rep, json_t *file_arr, json_t *all, size_t *counts)
+{
+    sg_reason *xs = NULL;
+    size_t nx = 0;
+    if (sg_report_reasons(rep, &xs, &nx) != SG_OK) {
+        *failed = true;
+        return;
+    }
+    for (size_t i = 0; i < nx; i++) {
+        render__append(failed, file_arr, render__reason(&xs[i], NULL));
+        render__append(failed, all, render__reason(&xs[i], rep->path));
+        counts[xs[i].criterion]++;
+    }
+    free(xs);
+}
+
+/* A stage's summary over every report: the strictest status (error > block > pass > skipped >
+ * not run), the total time, and how many files ended each way. */
+/* Milliseconds, to the microsecond. */
+static double render__ms(double ms)
+{
+    return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
+}
+
+static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_stage stage)
+{
+    static const int rank[] = {[SG_STAGE_STATUS_NOT_RUN] = 0, [SG_STAGE_STATUS_SKIPPED] = 1,
+                               [SG_STAGE_STATUS_PASS] = 2, [SG_STAGE_STATUS_BLOCK] = 3, [SG_STAGE_STATUS_ERROR] = 4};
+    size_t counts[5] = {0};
+    double total = 0;
+    sg_stage_status worst = SG_STAGE_STATUS_NOT_RUN;
+    const char *note = NULL;
+    for (size_t r = 0; r < n; r++) {
+        double ms = 0;
+        const char *nt = NULL;
+        sg_stage_status s = sg_report_stage(reps[r], stage, &ms, &nt);
+        counts[s]++;
+        total += ms;
+        if (rank[s] > rank[worst] || !note) {
+            if (rank[s] >= rank[worst])
+                note = nt;
+            if (rank[s] > rank[worst])
+                worst = s;
+        }
+    }
+    if (n == 0)
+        note = "nothing was checked";
+    return json_pack("{s:s, s:f, s:o, s:{s:I, s:I, s:I, s:I, s:I}}", "status", sg_stage_status_name(worst), "time_ms",
+                     render__ms(total), "note", note && worst != SG_STAGE_STATUS_PASS ? render__str(note) : json_null(), "files",
+                     "pass", (json_int_t)counts[SG_STAGE_STATUS_PASS], "block",
+                     (json_int_t)counts[SG_STAGE_STATUS_BLOCK], "error", (json_int_t)counts[SG_STAGE_STATUS_ERROR],
+                     "skipped", (json_int_t)counts[SG_STAGE_STATUS_SKIPPED], "not_run",
+                     (json_int_t)counts[SG_STAGE_STATUS_NOT_RUN]);
+}
+
+static json_t *render__file_stages(const sg_report *rep)
+{
+    bool failed = false;
+    json_t *j = render__check(&failed, json_object());
+    for (int st = 0; st < SG_PIPE_COUNT; st++) {
+        double ms = 0;
+        const char *note = NULL;
+        sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, &ms, &note);
+        render__set(&failed, j, sg_pipe_stage_name((sg_pipe_stage)st),
+                    json_pack("{s:s, s:f, s:o}", "status", sg_stage_status_name(s), "time_ms", render__ms(ms), "note",
+                              note ? render__str(note) : json_null()));
+    }
+    return render__result(failed, j);
+}
+
 static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
+    json_t *all_reasons = json_array();
+    size_t crit_counts[SG_CRIT_COUNT] = {0};
     bool failed = false;
     json_t *files = render__check(&failed, json_array());
     size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0;
@@ -523,7 +676,7 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
         json_t *err = json_null();
         if (rep->error) {
             nerr++;
-            err = render__check(&failed, json_pack("{s:s, s:o, s:I, s:I}", "code", sg_strerror(rep->error),
+            err = render__check(&failed, json_pack("{s:s, s:o, s:I, s:I}", "code", sg_diag_code(&rep->diag),
                                                    "message", render__str(rep->diag.message), "line",
                                                    (json_int_t)rep->diag.line, "offset",
                                                    (json_int_t)rep->diag.offset));
@@ -531,6 +684,10 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
         json_t *file = json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path), "blocked", blocked,
                                  "blocks", (json_int_t)rep->blocks, "error", err, "truncated", rep->truncated,
                                  "findings", fs);
+        json_t *freasons = render__check(&failed, json_array());
+        render__reasons_json(&failed, rep, freasons, all_reasons, crit_counts);
+        render__set(&failed, file, "stages", render__file_stages(rep));
+        render__set(&failed, file, "reasons", freasons);
         if (rep->golden_stage != SG_STAGE_NOT_RUN) {
             /* only when a golden stage was asked for: a static-only verdict is unchanged */
             golden = true;
@@ -546,22 +703,46 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
                               (json_int_t)n, "blocked_files", (json_int_t)nfiles_blocked, "errors", (json_int_t)nerr,
                               "findings", (json_int_t)nfind, "blocking_findings", (json_int_t)nblock, "suppressed",
                               (json_int_t)suppressed, "bytes", (json_int_t)bytes, "python_blocks", (json_int_t)blocks,
-                              "elapsed_ms", o->elapsed_ms, "by_severity", "low", (json_int_t)by_sev[0], "medium",
+                              "elapsed_ms", render__ms(o->elapsed_ms), "by_severity", "low", (json_int_t)by_sev[0], "medium",
                               (json_int_t)by_sev[1], "high", (json_int_t)by_sev[2], "critical", (json_int_t)by_sev[3]);
     if (stats && golden)
         render__set(&failed, stats, "golden",
                     json_pack("{s:I, s:I, s:I, s:I}", "passed", (json_int_t)gs[SG_GOLDEN_PASS], "failed",
                               (json_int_t)gs[SG_GOLDEN_FAIL], "errors", (json_int_t)gs[SG_GOLDEN_ERROR], "skipped",
                               (json_int_t)gs[3]));
-    if (!files || !stats) {
+    if (n == 0) {
+        sg_reason x = {SG_CRIT_NOTHING_CHECKED, SG_PIPE_STATIC, NULL, 0, 0,
+                       "nothing was checked (no Python input found, or every file excluded)"};
+        render__append(&failed, all_reasons, render__reason(&x, NULL));
+        crit_counts[SG_CRIT_NOTHING_CHECKED]++;
+    }
+    json_t *stages = render__check(&failed, json_object());
+    for (int st = 0; st < SG_PIPE_COUNT; st++)
+        render__set(&failed, stages, sg_pipe_stage_name((sg_pipe_stage)st),
+                    render__stage_summary(reps, n, (sg_pipe_stage)st));
+    json_t *by_crit = render__check(&failed, json_object());
+    for (int c = 0; c < SG_CRIT_COUNT; c++)
+        if (crit_counts[c])
+            render__set(&failed, by_crit, sg_criterion_get((sg_criterion)c)->id, json_integer((json_int_t)crit_counts[c]));
+    if (stats) {
+        render__set(&failed, stats, "by_criterion", by_crit);
+        render__set(&failed, stats, "checked_files", json_integer((json_int_t)(n - nerr)));
+    }
+    else
+        json_decref(by_crit);
+    if (!files || !stats || !all_reasons || !stages) {
         json_decref(files);
         json_decref(stats);
+        json_decref(all_reasons);
+        json_decref(stages);
         return NULL;
     }
-    return render__result(failed, json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "verdict",
+    return render__result(failed, json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o}",
+                                            "schema_version", SG_VERDICT_SCHEMA_VERSION, "verdict",
                                             sg_reports_blocked(reps, n) ? "block" : "pass", "fail_on",
                                             sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version",
-                                            sg_version(), "files", files, "stats", stats));
+                                            sg_version(), "policy", render__str_or_null(o->policy_path), "stages",
+                                            stages, "reasons", all_reasons, "files", files, "stats", stats));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -721,6 +902,9 @@ static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rul
                                 (json_int_t)c->index, "input", render__str_or_null(c->input), "expected",
                                 render__str_or_null(c->expected), "got", render__str_or_null(c->got), "seed", seed);
         free(msg);
+        if (res)
+            render__set(failed, json_object_get(res, "properties"), "criterion",
+                        json_string(sg_criterion_get(sg_golden_case_criterion(c))->id));
         if (res && c->test_line)
             render__set(failed, res, "relatedLocations",
                         json_pack("[{s:{s:{s:o}, s:{s:I}}}]", "physicalLocation", "artifactLocation", "uri",
@@ -778,6 +962,8 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 "blocking", f->blocking);
             if (f->suppressed && res)
                 render__set(&failed, res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+            if (f->blocking && res)
+                render__set(&failed, json_object_get(res, "properties"), "criterion", render__finding_criterion(f));
             render__append(&failed, results, res);
         }
         render__sarif_golden(&failed, rep, rules, index, results, notes);

@@ -47,6 +47,7 @@ void sg_report_free(sg_report *report)
     free(report->path);
     sg_golden_result_free(report->golden);
     sg_array_free(&report->findings);
+    sg_array_free(&report->extra);
     sg_arena_free(report->arena);
     free(report);
 }
@@ -58,7 +59,7 @@ const char *sg_report_path(const sg_report *report)
 
 bool sg_report_blocked(const sg_report *report)
 {
-    if (!report || report->error || sg_report_golden_blocks(report))
+    if (!report || report->error || sg_report_golden_blocks(report) || report->extra.len)
         return true;
     for (size_t i = 0; i < report->findings.len; i++)
         if (report->findings.items[i].blocking)
@@ -97,6 +98,8 @@ size_t sg_report_bytes(const sg_report *report)
 
 bool sg_reports_blocked(sg_report *const *reports, size_t n)
 {
+    if (n == 0)
+        return true; /* nothing checked */
     for (size_t i = 0; i < n; i++)
         if (sg_report_blocked(reports[i]))
             return true;

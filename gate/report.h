@@ -25,6 +25,12 @@ struct sg_report {
     sg_golden_result *golden;  /* SG_STAGE_RAN: owned */
     long *golden_lines;        /* per recorded case: the document line of its exception, 0 unknown */
     const char **golden_tracebacks; /* per recorded case: the traceback in document lines, or NULL */
+    /* the pipeline (gate/verdict.c) */
+    double static_ms, golden_ms;          /* each stage's wall time on this document */
+    sg_stage_status fuzz_status;          /* set by sg_report_set_stage (the fuzz stage is external) */
+    double fuzz_ms;
+    const char *fuzz_note;                /* arena */
+    SG_ARRAY(sg_reason) extra;            /* reasons added by sg_report_add_reason (strings: arena) */
 };
 
 sg_status sg_report_new(const char *path, sg_report **ret_report);
@@ -35,5 +41,11 @@ bool sg_report_golden_blocks(const sg_report *report);
 /* The SARIF/JSON rule id of a failing golden case: "SG-PROPERTY" for a property on a generated
  * input, else "SG-GOLDEN". */
 const char *sg_golden_rule_id(const sg_golden_case_result *c);
+
+/* The blocking criterion of a failing golden case (golden-case, property, or a sandbox limit). */
+sg_criterion sg_golden_case_criterion(const sg_golden_case_result *c);
+
+/* Milliseconds on the monotonic clock (stage times in the verdict; never a limit). */
+double sg_verdict_now_ms(void);
 
 #endif

@@ -51,6 +51,7 @@ typedef enum sg_status {
     SG_ERR_SANDBOX = 11,     /* the sandbox could not be set up; never means pass */
     SG_ERR_UNSUPPORTED = 12, /* the kernel refuses a required isolation feature */
     SG_ERR_INTERRUPTED = 13, /* stopped by sg_sandbox_interrupt(): the sandbox was killed, no verdict */
+    SG_ERR_POLICY = 14,      /* a policy file is malformed (path, line, column in diag) */
 } sg_status;
 
 /* A short, static, English description of a status code. Never NULL. */
@@ -222,6 +223,9 @@ typedef struct sg_render_opts {
     double elapsed_ms;    /* reported in stats */
     const sg_rules *rules;/* for SARIF tool.driver.rules (may be NULL) */
     sg_severity fail_on;
+    bool errors_on_stderr; /* text: the caller printed each input error's message already; the
+                              verdict names the file and the error code only */
+    const char *policy_path; /* the policy file applied (JSON "policy"), or NULL */
 } sg_render_opts;
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
@@ -240,8 +244,152 @@ SG_API sg_status sg_rules_explain(FILE *out, const sg_rules *rules, const char *
  * max_bytes (SG_ERR_TOO_LARGE). The buffer is malloc'd, NUL-terminated; free() it. */
 SG_API sg_status sg_read_input(const char *path, size_t max_bytes, char **ret_buf, size_t *ret_len, sg_diag *diag);
 
-/* True if any report blocks (a finding at or above fail_on, or an input that failed). */
+/* True if any report blocks (a finding at or above fail_on, an input that failed, a reason added),
+ * and when n is 0: nothing checked never passes (criterion "nothing-checked"). */
 SG_API bool sg_reports_blocked(sg_report *const *reports, size_t n);
+
+/* ---------------------------------------------------------------------------------------------
+ * The verdict: stages, blocking criteria and reasons (docs/blocking.md)
+ *
+ * A verdict is built from stages run in order (static rules; then, in the sandbox, golden cases
+ * and property checks; then fuzzing). Each stage only adds reasons; a static block stops before
+ * anything executes. Every reason names one blocking criterion of a fixed, documented table.
+ * ------------------------------------------------------------------------------------------- */
+
+/* The schema_version of the JSON verdict (docs/verdict.schema.json). */
+#define SG_VERDICT_SCHEMA_VERSION "1"
+
+typedef enum sg_pipe_stage {
+    SG_PIPE_STATIC = 0, /* the static gate (rules) */
+    SG_PIPE_GOLDEN = 1, /* golden cases and property checks, in the sandbox (one run) */
+    SG_PIPE_FUZZ = 2,   /* the fuzz budget, in the sandbox */
+} sg_pipe_stage;
+#define SG_PIPE_COUNT 3
+
+typedef enum sg_stage_status {
+    SG_STAGE_STATUS_NOT_RUN = 0, /* not asked for (or not available) */
+    SG_STAGE_STATUS_SKIPPED = 1, /* asked for, but an earlier stage blocked: nothing ran */
+    SG_STAGE_STATUS_PASS = 2,
+    SG_STAGE_STATUS_BLOCK = 3,
+    SG_STAGE_STATUS_ERROR = 4,   /* the stage could not judge: the gate failed (never a pass) */
+} sg_stage_status;
+
+/* "static", "golden", "fuzz"; "?" for an unknown value. */
+SG_API const char *sg_pipe_stage_name(sg_pipe_stage stage);
+/* "not_run", "skipped", "pass", "block", "error"; "?" for an unknown value. */
+SG_API const char *sg_stage_status_name(sg_stage_status status);
+
+/* The blocking criteria. Append-only; their ids are stable identifiers (docs/blocking.md). */
+typedef enum sg_criterion {
+    SG_CRIT_FINDING = 0,         /* "finding": a rule finding at or above the severity threshold */
+    SG_CRIT_UNCHECKABLE,         /* "uncheckable": the snippet cannot be checked */
+    SG_CRIT_GOLDEN_CASE,         /* "golden-case": a known answer is not met */
+    SG_CRIT_PROPERTY,            /* "property": a property fails on a generated input */
+    SG_CRIT_FUZZ_EXCEPTION,      /* "fuzz-exception": the fuzzer finds an undeclared exception */
+    SG_CRIT_FUZZ_HANG,           /* "fuzz-hang" */
+    SG_CRIT_FUZZ_CRASH,          /* "fuzz-crash" */
+    SG_CRIT_FUZZ_MEMORY,         /* "fuzz-memory": a memory blow-up */
+    SG_CRIT_SANDBOX_SYSCALL,     /* "sandbox-syscall": a forbidden system call */
+    SG_CRIT_SANDBOX_TIMEOUT,     /* "sandbox-timeout": a CPU or wall-clock limit */
+    SG_CRIT_SANDBOX_LIMIT,       /* "sandbox-limit": the memory or output limit */
+    SG_CRIT_GATE_ERROR,          /* "gate-error": the gate itself failed */
+    SG_CRIT_NOTHING_CHECKED,     /* "nothing-checked": no input was checked at all */
+    SG_CRIT_STAGE_REQUIRED,      /* "stage-required": the policy requires a stage that did not run */
+} sg_criterion;
+#define SG_CRIT_COUNT 14
+
+typedef struct sg_criterion_info {
+    const char *id;      /* "finding", "golden-case", ... */
+    const char *trigger; /* what triggers it, one sentence */
+    const char *stage;   /* "static", "golden", "fuzz", "golden, fuzz", "any", "pipeline" */
+} sg_criterion_info;
+
+/* The table row of a criterion, or NULL for an unknown value. Static storage. */
+SG_API const sg_criterion_info *sg_criterion_get(sg_criterion criterion);
+
+/* One reason a report blocks. Strings are borrowed from the report. */
+typedef struct sg_reason {
+    sg_criterion criterion;
+    sg_pipe_stage stage;
+    const char *rule_id; /* the finding's rule, SG-GOLDEN / SG-PROPERTY, or NULL */
+    long line;           /* 1-based line in the document (offset applied), 0 unknown */
+    long column;         /* 1-based, 0 unknown */
+    const char *message;
+} sg_reason;
+
+/* Every reason `report` blocks, in stage order (an empty list: it passes). The array is
+ * malloc'd (free() it; NULL when there is none); its strings are borrowed from the report.
+ * Fails with SG_ERR_INVALID_ARG or SG_ERR_NOMEM. */
+SG_API sg_status sg_report_reasons(const sg_report *report, sg_reason **ret_reasons, size_t *ret_count);
+/* Add a reason found outside the library's own stages (the fuzz stage, a policy requirement):
+ * the report then blocks. Strings are copied. SG_ERR_INVALID_ARG, SG_ERR_NOMEM. */
+SG_API sg_status sg_report_add_reason(sg_report *report, sg_criterion criterion, sg_pipe_stage stage,
+                                      const char *rule_id, long line, long column, const char *message);
+/* The status of a stage on this report, its time in milliseconds (`ret_ms`, may be NULL) and a
+ * note saying why it did not run or could not judge (`ret_note`, may be NULL; NULL if none). */
+SG_API sg_stage_status sg_report_stage(const sg_report *report, sg_pipe_stage stage, double *ret_ms,
+                                       const char **ret_note);
+/* Record a stage the library does not run itself (SG_PIPE_FUZZ): status, time and note
+ * (copied; may be NULL). The static and golden stages are recorded by the library
+ * (SG_ERR_INVALID_ARG). A blocking status needs a reason (sg_report_add_reason). */
+SG_API sg_status sg_report_set_stage(sg_report *report, sg_pipe_stage stage, sg_stage_status status, double ms,
+                                     const char *note);
+
+/* A stable identifier of why an input could not be checked, for machines: "not_found",
+ * "io_error", "too_large", "binary", "encoding", "empty", "no_python", "not_regular",
+ * "out_of_memory", "internal". Never NULL. */
+SG_API const char *sg_diag_code(const sg_diag *diag);
+
+/* ---------------------------------------------------------------------------------------------
+ * Policy files (.snipgate.yml, docs/policy.md)
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct sg_policy sg_policy;
+
+/* What a policy file sets. Unset fields are 0 / NULL / false: the defaults (or the command line)
+ * apply. Strings are borrowed from the policy. */
+typedef struct sg_policy_info {
+    const char *path;                 /* the file, as found or given */
+    const char *dir;                  /* its directory: packs and exclude globs are relative to it */
+    bool has_fail_on;
+    sg_severity fail_on;              /* fail_on: the severity threshold */
+    const char *const *enable;        /* rules.enable: only these rules (the built-in checks stay) */
+    size_t n_enable;
+    const char *const *disable;       /* rules.disable */
+    size_t n_disable;
+    const char *const *packs;         /* rules.packs: extra rule packs, resolved against dir */
+    size_t n_packs;
+    const char *const *allow_hosts;   /* network.allow_hosts */
+    size_t n_allow_hosts;
+    const char *const *exclude;       /* exclude: globs over paths relative to dir */
+    size_t n_exclude;
+    bool required[SG_PIPE_COUNT];     /* stages.required */
+    uint64_t max_bytes;               /* budgets.max_bytes (units as --max-bytes) */
+    unsigned max_depth;               /* budgets.max_depth */
+    uint64_t parse_budget;            /* budgets.parse_budget: tree-sitter progress steps per block */
+    unsigned property_inputs;         /* budgets.property_inputs */
+    double property_seconds;          /* budgets.property_seconds */
+} sg_policy_info;
+
+/* Look for `.snipgate.yml` in `start_dir` and each parent directory up to the root. On SG_OK,
+ * *ret_path is the malloc'd path of the first found (free() it), or NULL when there is none.
+ * SG_ERR_NOMEM, SG_ERR_IO (start_dir cannot be resolved). */
+SG_API sg_status sg_policy_find(const char *start_dir, char **ret_path);
+/* Load a policy file. Fails with SG_ERR_POLICY (an unknown key, a wrong type or value, YAML
+ * syntax: file, line and column in diag), SG_ERR_IO, SG_ERR_TOO_LARGE or SG_ERR_NOMEM. */
+SG_API sg_status sg_policy_load_file(const char *path, sg_policy **ret_policy, sg_diag *diag);
+SG_API sg_status sg_policy_load_buffer(const char *path, const char *buf, size_t len, sg_policy **ret_policy,
+                                       sg_diag *diag);
+SG_API void sg_policy_free(sg_policy *policy);
+SG_API const sg_policy_info *sg_policy_get(const sg_policy *policy);
+/* Does an exclude glob of the policy match `path` (a path as given on the command line or met in a
+ * walk, resolved against the current directory)? A glob with a '/' matches the path relative to the
+ * policy's directory ('*' also matches '/'); one without matches any path component's name. */
+SG_API bool sg_policy_excludes(const sg_policy *policy, const char *path);
+
+/* A size with an optional unit, as `run --memory` takes it: "8388608", "512K", "8M", "1G", "100B";
+ * a bare number is `default_unit` bytes. SG_ERR_INVALID_ARG for anything else. */
+SG_API sg_status sg_size_parse(const char *s, uint64_t default_unit, uint64_t *ret_bytes);
 
 #ifdef __cplusplus
 }

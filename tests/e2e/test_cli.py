@@ -210,8 +210,11 @@ def invalid_utf8():
 
 @check()
 def empty_file_and_empty_stdin():
+    # an empty .py file is a valid module (issue 10): it passes; empty stdin or text is an error
     p = write("empty.py", b"")
-    usage_error(*run("check", p), "empty")
+    rc, out, err = run("check", p)
+    expect(rc == 0, f"a named empty .py: exit {rc}, want 0 ({err[:200]})")
+    usage_error(*run("check", write("empty.txt", b"")), "empty")
     usage_error(*run("check", "-", stdin=b""))
     usage_error(*run("check", "-", stdin=b"  \n\n"))
 

@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the verdict pipeline and the CI behaviour of `snipgate check` (issue 10).
+
+usage: test_verdict.py SNIPGATE_BINARY REPO_ROOT
+
+Every JSON verdict a test produces is validated against docs/verdict.schema.json (python3-jsonschema,
+a Debian package installed by scripts/setup.sh). The last line is exactly "N passed, M failed"; the
+exit status is non-zero on any failure. SNIPGATE_SKIP_SANDBOX=1 skips the checks that run the sandbox.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+try:
+    import jsonschema
+except ImportError:  # the package is a dependency: a missing one is a failure, said loudly
+    print("FAIL: python3-jsonschema is not installed (bash scripts/setup.sh installs it)")
+    sys.exit(1)
+
+SG = os.path.abspath(sys.argv[1])
+ROOT = os.path.abspath(sys.argv[2])
+TMP = tempfile.mkdtemp(prefix="sg_verdict_")
+SCHEMA = json.load(open(os.path.join(ROOT, "docs", "verdict.schema.json")))
+jsonschema.Draft202012Validator.check_schema(SCHEMA)
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+TASK = "sg/binary_search_leftmost"
+GOOD = os.path.join(ROOT, "examples", "golden", "binary_search_ok.py")
+BAD = os.path.join(ROOT, "examples", "golden", "binary_search_bug.py")
+SANDBOX = os.environ.get("SNIPGATE_SKIP_SANDBOX") != "1"
+
+CHECKS = []
+VALIDATED = [0]
+
+
+def check(fn):
+    CHECKS.append(fn)
+    return fn
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def run(*args, stdin=None, cwd=None, env=None, timeout=300):
+    p = subprocess.run([SG, *args], input=stdin, capture_output=True, cwd=cwd, timeout=timeout,
+                       env=env)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    expect(p.returncode >= 0, f"killed by signal {-p.returncode}")
+    for bad in ("Traceback", "Segmentation", "AddressSanitizer", "runtime error", "core dumped"):
+        expect(bad not in err, f"stderr shows a crash: {err[:300]}")
+    return p.returncode, out, err
+
+
+def validate(doc, what):
+    errors = sorted(VALIDATOR.iter_errors(doc), key=lambda e: list(e.path))
+    expect(not errors, f"{what}: not valid against docs/verdict.schema.json: " +
+           "; ".join(f"{e.json_path}: {e.message[:200]}" for e in errors[:5]))
+    VALIDATED[0] += 1
+
+
+def check_json(*args, cwd=None, stdin=None):
+    rc, out, err = run("check", "--format", "json", *args, cwd=cwd, stdin=stdin)
+    try:
+        j = json.loads(out)
+    except ValueError as e:
+        raise Failure(f"--format json output does not parse ({e}): {out[:300]} / {err[:300]}")
+    validate(j, " ".join(args))
+    return rc, j, err
+
+
+def write(name, data):
+    path = os.path.join(TMP, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    return path
+
+
+def criteria(j):
+    return sorted(r["criterion"] for r in j["reasons"])
+
+
+def table_from_docs():
+    rows = []
+    for line in open(os.path.join(ROOT, "docs", "blocking.md"), encoding="utf-8"):
+        m = re.match(r"^\| `([a-z-]+)` \| (.*) \| (.*) \|$", line.rstrip("\n"))
+        if m:
+            rows.append({"id": m.group(1), "trigger": m.group(2), "stage": m.group(3)})
+    return rows
+
+
+HOSTILE = "import os\n\ndef f(cmd):\n    os.system(cmd)\n"
+CLEAN = "def add(a, b):\n    return a + b\n"
+ANSWER_MD = "Here is the code:\n\n```python\nimport subprocess\nsubprocess.run('ls', shell=True)\n```\n"
+README_MD = "# Notes\n\nNo code here.\n\n```bash\nls -l\n```\n"
+
+
+# ------------------------------------------------------------------------------ the blocking table
+
+@check
+def criteria_table_is_one_table():
+    """docs/blocking.md, the binary's table and the schema's enum are the same list."""
+    rc, out, err = run("rules", "--criteria", "--format", "json")
+    expect(rc == 0, f"rules --criteria exit {rc}: {err[:200]}")
+    binary = json.loads(out)
+    docs = table_from_docs()
+    expect(docs, "docs/blocking.md has no criteria table")
+    expect(docs == binary, f"docs/blocking.md differs from `snipgate rules --criteria`:\n{docs}\n{binary}")
+    enum = SCHEMA["$defs"]["criterion"]["enum"]
+    expect(enum == [r["id"] for r in binary], f"schema criterion enum {enum} differs from the table")
+    for r in binary:
+        expect(r["stage"] in ("static", "golden", "fuzz", "golden, fuzz", "any", "pipeline"),
+               f"criterion {r['id']}: stage {r['stage']!r}")
+
+
+@check
+def schema_version_and_stages_in_every_verdict():
+    p = write("v/clean.py", CLEAN)
+    rc, j, _ = check_json(p)
+    expect(rc == 0 and j["verdict"] == "pass", f"clean file: exit {rc}, verdict {j['verdict']}")
+    expect(j["schema_version"] == "1", "schema_version is not \"1\"")
+    expect(j["reasons"] == [], f"a passing verdict has reasons: {j['reasons']}")
+    st = j["files"][0]["stages"]
+    expect(st["static"]["status"] == "pass" and st["static"]["time_ms"] > 0,
+           f"static stage of a checked file: {st['static']}")
+    expect(st["golden"]["status"] == "not_run" and st["golden"]["note"], f"golden stage: {st['golden']}")
+    expect(st["fuzz"]["status"] == "not_run" and st["fuzz"]["note"], f"fuzz slot: {st['fuzz']}")
+    expect(j["stages"]["static"]["files"]["pass"] == 1, f"stage summary: {j['stages']['static']}")
+
+
+@check
+def every_reason_names_its_criterion():
+    p = write("r/hostile.py", HOSTILE)
+    syn = write("r/syntax.py", "def f(:\n")
+    rc, j, _ = check_json(p, syn)
+    expect(rc == 1 and j["verdict"] == "block", f"exit {rc}")
+    expect(criteria(j) == ["finding", "uncheckable"], f"criteria {criteria(j)}")
+    for f in j["files"]:
+        blocking = [x for x in f["findings"] if x["blocking"]]
+        expect(len(blocking) == len(f["reasons"]), f"{f['path']}: {len(blocking)} blocking, {f['reasons']}")
+        for x in blocking:
+            expect(x["criterion"] in ("finding", "uncheckable"), f"finding without criterion: {x}")
+        for r in f["reasons"]:
+            expect(r["line"] is not None and r["rule_id"], f"reason without its location: {r}")
+    expect(j["stats"]["by_criterion"] == {"finding": 1, "uncheckable": 1}, f"{j['stats']['by_criterion']}")
+    rc, out, _ = run("check", p, syn)
+    expect("blocked by: finding 1, uncheckable 1" in out, f"text verdict lacks the criteria: {out[-400:]}")
+    expect("stages: static 2 block" in out, f"text verdict lacks the stages: {out[-400:]}")
+    rc, out, _ = run("check", "--format", "sarif", p)
+    res = json.loads(out)["runs"][0]["results"]
+    expect(res and all(r["properties"].get("criterion") == "finding" for r in res), f"SARIF results: {res}")
+
+
+# ------------------------------------------------------------------------------ CI behaviour: inputs
+
+@check
+def nothing_checked_is_exit_2():
+    empty = os.path.join(TMP, "nothing")
+    os.makedirs(empty, exist_ok=True)
+    write("nothing/notes.txt", "not python\n")
+    write("nothing/README.md", README_MD)
+    rc, out, err = run("check", empty)
+    expect(rc == 2, f"a directory without Python: exit {rc}, want 2 ({out[-200:]})")
+    expect("nothing was checked" in err, f"no message: {err[:300]}")
+    rc, j, err = check_json(empty)
+    expect(rc == 2 and j["verdict"] == "block", f"json: exit {rc}, verdict {j['verdict']}")
+    expect(criteria(j) == ["nothing-checked"], f"criteria {criteria(j)}")
+
+
+@check
+def empty_init_passes_named_and_walked():
+    p = write("pkg/__init__.py", "")
+    write("pkg/blank.py", "\n  \n")
+    rc, out, err = run("check", p)
+    expect(rc == 0, f"a named empty __init__.py: exit {rc}, want 0 ({out} {err})")
+    rc, out, err = run("check", os.path.dirname(p))
+    expect(rc == 0, f"the same file in a walk: exit {rc}, want 0 ({out} {err})")
+    rc, j, _ = check_json(p, os.path.join(TMP, "pkg", "blank.py"))
+    expect(rc == 0 and len(j["files"]) == 2, f"json: exit {rc}, files {len(j['files'])}")
+
+
+@check
+def markdown_in_directory_walks():
+    write("md/answer.md", ANSWER_MD)
+    write("md/README.md", README_MD)
+    write("md/ok.py", CLEAN)
+    rc, j, err = check_json(os.path.join(TMP, "md"))
+    expect(rc == 1, f"an answer.md with shell=True in a walk: exit {rc}, want 1")
+    paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+    expect(paths == ["answer.md", "ok.py"], f"files in the verdict {paths} (README.md without Python is skipped)")
+    ans = [f for f in j["files"] if f["path"].endswith("answer.md")][0]
+    expect([(x["rule_id"], x["line"]) for x in ans["findings"] if x["blocking"]] == [("SG206", 5)],
+           f"answer.md findings {ans['findings']}")
+    expect("skipped" in err, f"no note about the skipped Markdown: {err[:200]}")
+
+
+@check
+def error_codes_are_identifiers():
+    md = write("codes/nopy.md", README_MD)
+    em = write("codes/empty.txt", "")
+    rc, j, _ = check_json(os.path.join(TMP, "codes", "missing.py"), md, em)
+    expect(rc == 2, f"exit {rc}, want 2")
+    codes = [f["error"]["code"] for f in j["files"]]
+    expect(codes == ["not_found", "no_python", "empty"], f"codes {codes}")
+    expect(all(r["criterion"] == "uncheckable" for r in j["reasons"]), f"{j['reasons']}")
+
+
+@check
+def errors_printed_once():
+    rc, out, err = run("check", os.path.join(TMP, "no-such-file.py"))
+    expect(rc == 2, f"exit {rc}")
+    n = (out + err).count("No such file")
+    expect(n == 1, f"the error is printed {n} times:\n{out}\n{err}")
+    expect("not_found" in out and "0 files checked" in out, f"the text verdict: {out}")
+    rc, j, _ = check_json(os.path.join(TMP, "no-such-file.py"), write("e/ok.py", CLEAN))
+    expect(j["stats"]["checked_files"] == 1 and j["stats"]["files"] == 2, f"stats {j['stats']}")
+
+
+# ------------------------------------------------------------------------------ policy files
+
+def policy_tree(name, policy):
+    """TMP/name/.snipgate.yml and a source tree below it; returns (root, sub)."""
+    root = os.path.join(TMP, name)
+    write(f"{name}/.snipgate.yml", policy)
+    write(f"{name}/src/shell.py", HOSTILE)                       # SG201 high
+    write(f"{name}/src/net.py", "import requests\nrequests.get('https://api.example.com/x')\n")
+    write(f"{name}/src/gen/model_pb2.py", "eval('1')\n")       # SG101 high
+    write(f"{name}/src/low.py", "import pickle\n")
+    return root, os.path.join(root, "src")
+
+
+@check
+def policy_found_upwards_and_applied():
+    root, sub = policy_tree("pol1", "fail_on: critical\nrules:\n  disable: [SG201]\n"
+                                    "network:\n  allow_hosts: [api.example.com]\nexclude: ['*_pb2.py']\n")
+    rc, j, err = check_json(".", cwd=sub)
+    expect(j["policy"] and j["policy"].endswith("pol1/.snipgate.yml"), f"policy {j['policy']}")
+    expect(j["fail_on"] == "critical", f"fail_on {j['fail_on']}")
+    paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+    expect("model_pb2.py" not in paths, f"an excluded file was checked: {paths}")
+    ids = {x["rule_id"] for f in j["files"] for x in f["findings"]}
+    expect("SG201" not in ids, f"a disabled rule reported: {ids}")
+    expect(not any(x["rule_id"].startswith("SG7") and x["blocking"] for f in j["files"] for x in f["findings"]),
+           "a call to an allowed host blocks")
+    expect(rc == 0 and j["verdict"] == "pass", f"exit {rc}: {j['reasons']}")
+    # the command line wins over the policy
+    rc, j, _ = check_json(".", "--fail-on", "high", cwd=sub)
+    expect(j["fail_on"] == "high", f"--fail-on did not win: {j['fail_on']}")
+    rc, j, _ = check_json(".", "--no-config", cwd=sub)
+    expect(j["policy"] is None and rc == 1, f"--no-config: policy {j['policy']}, exit {rc}")
+
+
+@check
+def policy_unknown_key_names_file_line_column():
+    p = write("polbad/.snipgate.yml", "fail_on: high\nrules:\n  disabel: [SG201]\n")
+    ok = write("polbad/ok.py", CLEAN)
+    rc, out, err = run("check", ok, cwd=os.path.dirname(p))
+    expect(rc == 2, f"exit {rc}, want 2")
+    expect(".snipgate.yml:3:3:" in err and "disabel" in err, f"message lacks file:line:col: {err[:300]}")
+    expect(out == "", f"a verdict was printed: {out[:200]}")
+    for bad, needle in (("fail_on: severe\n", "fail_on"), ("stages:\n  required: [lint]\n", "lint"),
+                        ("budgets:\n  max_bytes: lots\n", "max_bytes"), ("exclude: {a: 1}\n", "exclude"),
+                        ("rules: [a\n", "YAML")):
+        cfg = write("polbad/other.yml", bad)
+        rc, out, err = run("check", "--config", cfg, ok)
+        expect(rc == 2 and "other.yml:" in err and needle in err, f"{bad!r}: exit {rc}, {err[:200]}")
+
+
+@check
+def policy_enable_packs_and_budgets():
+    write("pol2/team.yml", "version: 1\nrules:\n  - id: TEAM1\n    name: no-print\n    severity: high\n"
+                           "    message: print in library code\n    match: {calls: [print]}\n")
+    root, sub = policy_tree("pol2", "rules:\n  enable: [SG101, TEAM1]\n  packs: [team.yml]\n"
+                                    "budgets:\n  max_bytes: 1K\n")
+    write("pol2/src/p.py", "print('x')\n")
+    write("pol2/src/big.py", "x = 1\n" * 400)
+    rc, j, err = check_json(".", cwd=sub)
+    ids = sorted({x["rule_id"] for f in j["files"] for x in f["findings"]})
+    expect(ids == ["SG101", "TEAM1"], f"rules.enable + packs: findings {ids}")
+    big = [f for f in j["files"] if f["path"].endswith("big.py")][0]
+    expect(big["error"] and big["error"]["code"] == "too_large", f"budgets.max_bytes 1K: {big['error']}")
+    expect(rc == 2, f"exit {rc}")
+    write("pol2/.snipgate.yml", "rules:\n  enable: [SG999]\n")
+    rc, out, err = run("check", ".", cwd=sub)
+    expect(rc == 2 and "SG999" in err, f"an unknown rule in rules.enable: exit {rc}, {err[:200]}")
+
+
+@check
+def policy_required_stage_blocks_when_it_did_not_run():
+    root, sub = policy_tree("pol3", "stages:\n  required: [static, golden]\n")
+    ok = write("pol3/src/ok.py", CLEAN)
+    rc, j, err = check_json(ok, cwd=sub)
+    expect(rc == 1 and criteria(j) == ["stage-required"], f"exit {rc}, criteria {criteria(j)}")
+    expect(j["reasons"][0]["stage"] == "golden", f"{j['reasons']}")
+
+
+@check
+def policy_excluding_everything_is_nothing_checked():
+    root, sub = policy_tree("pol4", "exclude: ['*.py']\n")
+    rc, out, err = run("check", ".", cwd=sub)
+    expect(rc == 2 and "nothing was checked" in err, f"exit {rc}: {err[:300]}")
+
+
+# ------------------------------------------------------------------------------ the pipeline, with the sandbox
+
+@check
+def mixed_folder_matches_the_blocking_table():
+    """Hostile and clean files, Markdown answers and a task: stage by stage, as docs/blocking.md says."""
+    if not SANDBOX:
+        print("SKIP mixed_folder_matches_the_blocking_table: SNIPGATE_SKIP_SANDBOX=1")
+        return
+    d = os.path.join(TMP, "mixed")
+    os.makedirs(d, exist_ok=True)
+    shutil.copy(GOOD, os.path.join(d, "good.py"))
+    shutil.copy(BAD, os.path.join(d, "bad.py"))
+    write("mixed/hostile.py", HOSTILE)
+    write("mixed/answer.md", ANSWER_MD)
+    write("mixed/README.md", README_MD)
+    rc, j, err = check_json(d, "--task", TASK, "--property-budget", "60")
+    expect(rc == 1, f"exit {rc}, want 1: {err[:300]}")
+    by = {os.path.basename(f["path"]): f for f in j["files"]}
+    expect(sorted(by) == ["answer.md", "bad.py", "good.py", "hostile.py"], f"files {sorted(by)}")
+    want = {  # file: (static, golden, criteria)
+        "answer.md": ("block", "skipped", {"finding"}),
+        "hostile.py": ("block", "skipped", {"finding"}),
+        "good.py": ("pass", "pass", set()),
+        "bad.py": ("pass", "block", {"golden-case", "property"}),
+    }
+    for name, (s, g, crit) in want.items():
+        st = by[name]["stages"]
+        got = (st["static"]["status"], st["golden"]["status"], {r["criterion"] for r in by[name]["reasons"]})
+        expect(got == (s, g, crit), f"{name}: stages/criteria {got}, want {(s, g, crit)}")
+        expect(st["fuzz"]["status"] == "not_run", f"{name}: fuzz {st['fuzz']}")
+        expect(by[name]["blocked"] == bool(crit), f"{name}: blocked {by[name]['blocked']} with {crit}")
+        if g == "skipped":
+            expect(st["golden"]["time_ms"] == 0, f"{name}: a skipped stage took time")
+        if g in ("pass", "block"):
+            expect(st["golden"]["time_ms"] > 0, f"{name}: golden time {st['golden']}")
+    for f in by["bad.py"]["golden"]["failures"]:
+        expect(f["criterion"] == ("property" if f["kind"] == "property" else "golden-case"), f"{f}")
+    table = {r["id"]: r["stage"] for r in table_from_docs()}
+    for r in j["reasons"]:
+        expect(r["stage"] in table[r["criterion"]] or table[r["criterion"]] == "any",
+               f"reason {r['criterion']} from stage {r['stage']}, the table says {table[r['criterion']]}")
+    expect(j["stages"]["golden"]["files"] == {"pass": 1, "block": 1, "error": 0, "skipped": 2, "not_run": 0},
+           f"golden summary {j['stages']['golden']}")
+
+
+def main():
+    passed = failed = 0
+    for fn in CHECKS:
+        try:
+            fn()
+            ok, why = True, ""
+        except Failure as e:
+            ok, why = False, str(e)
+        except Exception:
+            ok, why = False, traceback.format_exc()
+        if ok:
+            passed += 1
+            print(f"ok   {fn.__name__}")
+        else:
+            failed += 1
+            print(f"FAIL {fn.__name__}: {why}")
+    shutil.rmtree(TMP, ignore_errors=True)
+    print(f"{VALIDATED[0]} JSON verdicts validated against docs/verdict.schema.json")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -57,9 +57,9 @@ static sg_status pipeline__render(const sg_cli_pipeline *p, sg_report *rep, char
     FILE *mem = open_memstream(&buf, &len);
     if (!mem)
         return SG_ERR_NOMEM;
-    /* elapsed_ms is 0: the document of an input is the same on every run (audit's resume and the
+    /* elapsed_ms and stage times are 0: the document of an input is the same on every run (audit's resume and the
      * sharded runs compare equal record for record) */
-    sg_render_opts ro = {.color = false, .elapsed_ms = 0, .rules = p->rules, .fail_on = p->opts.fail_on};
+    sg_render_opts ro = {.color = false, .elapsed_ms = 0, .rules = p->rules, .fail_on = p->opts.fail_on, .no_times = true};
     sg_status st = sg_render(mem, SG_FORMAT_JSON, &rep, 1, &ro);
     if (fclose(mem) != 0 && st == SG_OK)
         st = SG_ERR_NOMEM;

@@ -602,7 +602,7 @@ static double render__ms(double ms)
     return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
 }
 
-static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_stage stage)
+static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_stage stage, bool times)
 {
     static const int rank[] = {[SG_STAGE_STATUS_NOT_RUN] = 0, [SG_STAGE_STATUS_SKIPPED] = 1,
                                [SG_STAGE_STATUS_PASS] = 2, [SG_STAGE_STATUS_BLOCK] = 3, [SG_STAGE_STATUS_ERROR] = 4};
@@ -614,6 +614,8 @@ static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_s
         double ms = 0;
         const char *nt = NULL;
         sg_stage_status s = sg_report_stage(reps[r], stage, &ms, &nt);
+        if (!times)
+            ms = 0;
         counts[s]++;
         total += ms;
         if (rank[s] > rank[worst] || !note) {
@@ -633,7 +635,7 @@ static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_s
                      (json_int_t)counts[SG_STAGE_STATUS_NOT_RUN]);
 }
 
-static json_t *render__file_stages(const sg_report *rep)
+static json_t *render__file_stages(const sg_report *rep, bool times)
 {
     bool failed = false;
     json_t *j = render__check(&failed, json_object());
@@ -641,6 +643,8 @@ static json_t *render__file_stages(const sg_report *rep)
         double ms = 0;
         const char *note = NULL;
         sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, &ms, &note);
+        if (!times)
+            ms = 0;
         render__set(&failed, j, sg_pipe_stage_name((sg_pipe_stage)st),
                     json_pack("{s:s, s:f, s:o}", "status", sg_stage_status_name(s), "time_ms", render__ms(ms), "note",
                               note ? render__str(note) : json_null()));
@@ -686,7 +690,7 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
                                  "findings", fs);
         json_t *freasons = render__check(&failed, json_array());
         render__reasons_json(&failed, rep, freasons, all_reasons, crit_counts);
-        render__set(&failed, file, "stages", render__file_stages(rep));
+        render__set(&failed, file, "stages", render__file_stages(rep, !o->no_times));
         render__set(&failed, file, "reasons", freasons);
         if (rep->golden_stage != SG_STAGE_NOT_RUN) {
             /* only when a golden stage was asked for: a static-only verdict is unchanged */
@@ -719,7 +723,7 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     json_t *stages = render__check(&failed, json_object());
     for (int st = 0; st < SG_PIPE_COUNT; st++)
         render__set(&failed, stages, sg_pipe_stage_name((sg_pipe_stage)st),
-                    render__stage_summary(reps, n, (sg_pipe_stage)st));
+                    render__stage_summary(reps, n, (sg_pipe_stage)st, !o->no_times));
     json_t *by_crit = render__check(&failed, json_object());
     for (int c = 0; c < SG_CRIT_COUNT; c++)
         if (crit_counts[c])

@@ -226,6 +226,9 @@ typedef struct sg_render_opts {
     bool errors_on_stderr; /* text: the caller printed each input error's message already; the
                               verdict names the file and the error code only */
     const char *policy_path; /* the policy file applied (JSON "policy"), or NULL */
+    bool no_times;        /* JSON: every stage's time_ms is 0, so that the same input renders the
+                             same document on every run (audit's resume, shards and serve compare
+                             documents; pass elapsed_ms 0 as well) */
 } sg_render_opts;
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */

@@ -25,6 +25,20 @@ TASK = "sg/binary_search_leftmost"
 CHECKS = []
 
 
+
+def untimed(doc):
+    """Every stage's time_ms set to 0, as audit and serve render it."""
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if k == "time_ms":
+                doc[k] = 0.0
+            else:
+                untimed(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            untimed(v)
+    return doc
+
 def check(fn):
     CHECKS.append(fn)
     return fn
@@ -120,6 +134,7 @@ def verdict_document_is_checks():
     ref = json.loads(c.stdout)
     doc["stats"].pop("elapsed_ms")
     ref["stats"].pop("elapsed_ms")
+    untimed(ref)  # check's own document times its stages; a record's is 0 (same on every run)
     expect(doc == ref, f"audit's document differs from check's:\n{json.dumps(doc)[:600]}\n{json.dumps(ref)[:600]}")
 
 

@@ -119,7 +119,7 @@ static json_t *eval__id(const sg_golden_sample *in)
 {
     if (!in->id)
         return json_null();
-    return in->id_is_integer ? json_integer((json_int_t)in->id_integer) : json_stringn(in->id, in->id_len);
+    return in->id_is_integer ? json_integer((json_int_t)in->id_integer) : json_string(in->id);
 }
 
 /* ------------------------------------------------------------------------------------------ */

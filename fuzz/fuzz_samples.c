@@ -41,8 +41,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!s || s->line <= prev)
             abort();
         prev = s->line;
-        if (s->id && (strlen(s->id) > s->id_len || s->id[s->id_len]))
-            abort();
         if (s->error) {
             if (!s->error[0] || s->task || s->completion)
                 abort();

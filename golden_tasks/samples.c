@@ -75,28 +75,17 @@ static int samples__parse_line(const sg_golden_suite *suite, sg_golden_sample *s
     json_t *id = json_object_get(j, "task_id"), *comp = json_object_get(j, "completion");
     char idbuf[32];
     const char *idtext = NULL;
-    size_t idlen = 0;
     if (json_is_string(id)) {
         idtext = json_string_value(id);
-        idlen = json_string_length(id);
     } else if (json_is_integer(id)) {
         s->id_is_integer = true;
         s->id_integer = (long long)json_integer_value(id);
         snprintf(idbuf, sizeof idbuf, "%lld", s->id_integer);
         idtext = idbuf;
-        idlen = strlen(idbuf);
     }
-    if (idtext) {
-        /* all `idlen` bytes (a JSON string may hold \u0000); as a C string it ends at the first */
-        char *copy = malloc(idlen + 1);
-        if (!copy) {
-            json_decref(j);
-            return -1;
-        }
-        memcpy(copy, idtext, idlen);
-        copy[idlen] = 0;
-        s->id = copy;
-        s->id_len = idlen;
+    if (idtext && !(s->id = strdup(idtext))) {
+        json_decref(j);
+        return -1;
     }
     if (!id)
         s->error = strdup("missing field task_id");

@@ -102,9 +102,8 @@ typedef struct sg_golden_samples sg_golden_samples;
 /* One non-blank line of a samples file. Strings are borrowed from the sg_golden_samples. */
 typedef struct sg_golden_sample {
     long line;               /* 1-based line in the file */
-    const char *id;          /* task_id in its text form (MBPP's 11 is "11"), NUL-terminated; NULL
-                                when the line has none or it is neither a string nor an integer */
-    size_t id_len;           /* bytes of id: a JSON string id may hold \u0000 (the C string ends there) */
+    const char *id;          /* task_id in its text form (MBPP's 11 is "11"); NULL when the line has
+                                none or it is neither a string nor an integer */
     bool id_is_integer;      /* task_id was a JSON integer: id_integer */
     long long id_integer;
     const char *completion;  /* NULL for a bad line */
@@ -116,7 +115,8 @@ typedef struct sg_golden_sample {
 
 /*
  * Read a samples file (HumanEval's format: one JSON object per line with `task_id`, a string or
- * an integer, and `completion`, a string; other fields are ignored; blank lines are skipped).
+ * an integer, and `completion`, a string; other fields are ignored; blank lines are skipped; a
+ * line whose strings hold \u0000 is invalid JSON).
  * Each bad line (invalid JSON, a missing or mistyped field, a NUL in the completion, an id the
  * suite lacks) is kept with its `error` and does not stop the others. Fails only with
  * SG_ERR_INVALID_ARG (NULL arguments) or SG_ERR_NOMEM. The suite is borrowed: it must outlive

@@ -144,6 +144,16 @@ def _decode_tag(tag, v, path, depth):
         if base64.b64encode(b).decode() != v:
             raise FormatError(path, "non-canonical base64 (unused bits not zero)")
         return b
+    if tag == "$complex":
+        if not isinstance(v, list) or len(v) != 2:
+            raise FormatError(path, "payload must be an array [real, imag] of two floats")
+        parts = []
+        for i, x in enumerate(v):
+            e = decode(x, f"{path}[{i}]", depth + 1)
+            if type(e) not in (int, float):
+                raise FormatError(f"{path}[{i}]", "must be a float")
+            parts.append(float(e))
+        return complex(parts[0], parts[1])
     if tag == "$int":
         if not isinstance(v, str) or not _INT_RE.match(v) or len(v.lstrip("-")) > INT_DIGITS:
             raise FormatError(path, "payload must be a decimal integer string")
@@ -189,6 +199,8 @@ def encode(v, path="value"):
         return {"$set": items}
     if t is bytes:
         return {"$bytes": base64.b64encode(v).decode()}
+    if t is complex:
+        return {"$complex": [encode(float(v.real), path), encode(float(v.imag), path)]}
     if t is dict:
         if all(type(k) is str for k in v) and not (len(v) == 1 and next(iter(v)).startswith("$")):
             return {k: encode(x, path) for k, x in v.items()}

@@ -190,9 +190,15 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
             pipeline__msg(r, "the completion holds a NUL character");
             goto out;
         }
+        /* as `eval` builds it: prompt + completion, unless the completion already holds the
+         * prompt (harnesses that store prompt + completion) */
         char *z = strndup(req->code, req->len);
-        if (z)
+        char *with_prompt = z ? sg_golden_task_candidate_source(task, "") : NULL;
+        if (with_prompt && *with_prompt && !strncmp(z, with_prompt, strlen(with_prompt)))
+            prog = strdup(z);
+        else if (with_prompt)
             prog = sg_golden_task_candidate_source(task, z);
+        free(with_prompt);
         free(z);
         if (!prog) {
             r->outcome = SG_CLI_ERROR;

@@ -212,6 +212,28 @@ def humaneval_samples_with_golden_stage():
 
 
 @check
+def humaneval_completions_continue_the_prompt():
+    """A HumanEval-style suite: the program is prompt + completion, or the completion alone when
+    it already holds the prompt (as eval builds it)."""
+    prompt = 'def inc(x):\n    """Add one."""\n'
+    suite = write("he_suite.jsonl", json.dumps({
+        "task_id": "T/0", "prompt": prompt, "entry_point": "inc", "canonical_solution": "    return x + 1\n",
+        "test": "def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(-1) == 0\n"}) + "\n")
+    comps = ["    return x + 1\n", prompt + "    return x + 1\n", "    return x\n",
+             "    import os\n    os.system('x')\n    return x + 1\n"]
+    p = write("he_samples.jsonl", "".join(json.dumps({"task_id": "T/0", "completion": c}) + "\n" for c in comps))
+    rc, out, err = run("--suite", suite, "--no-properties", p)
+    got = lines(out)
+    expect([r["id"] for r in got] == ["T/0/0", "T/0/1", "T/0/2", "T/0/3"], f"ids {[r['id'] for r in got]}")
+    expect([r["status"] for r in got] == ["pass", "pass", "block", "block"],
+           f"{[(r['status'], r['error']) for r in got]}")
+    g = [r["verdict"]["files"][0]["golden"]["status"] for r in got]
+    expect(g == ["pass", "pass", "fail", "skipped"], f"golden {g}")
+    f = got[3]["verdict"]["files"][0]["findings"][0]
+    expect(f["rule_id"] == "SG201" and f["line"] == 4, f"finding {f['rule_id']} at line {f['line']} of the program")
+
+
+@check
 def a_record_that_crashes_its_stage_is_its_own_line():
     """Records whose program kills the interpreter in the sandbox (SIGSEGV, SIGABRT) fail their
     golden stage; the records around them are judged as usual."""

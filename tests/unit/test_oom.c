@@ -40,6 +40,7 @@
 #include <tree_sitter/api.h>
 
 #include "cli/cli.h"
+#include "cli/cli_pipeline.h"
 #include "snipgate/snipgate.h"
 
 void *__real_malloc(size_t size);
@@ -383,12 +384,78 @@ static void test_cli_exit_code_under_allocation_failure(void **state)
     oom_cli_sweep("clean", oom_clean, SG_EXIT_PASS, false);
 }
 
+/* The seam of serve and audit (cli/cli_pipeline.c): one input to its verdict document, with
+ * allocation n failing (and, with oom_sticky, every later one). Every failure must end in an
+ * error outcome, never in a pass, a block or a bad-input answer. */
+static sg_cli_outcome oom_run_pipeline(const sg_cli_pipeline *p, const char *src, long fail_at, long *ret_count)
+{
+    oom_arm(fail_at);
+    sg_checker *chk = NULL;
+    sg_cli_result r;
+    memset(&r, 0, sizeof r);
+    sg_cli_outcome o = SG_CLI_ERROR;
+    if (sg_cli_pipeline_checker(p, &chk) == SG_OK) {
+        sg_cli_request req = {.name = "x.py", .code = src, .len = strlen(src)};
+        if (sg_cli_pipeline_run(p, chk, &req, &r) == SG_OK)
+            o = r.outcome;
+        /* a pass or block carries its document */
+        if (o == SG_CLI_PASS || o == SG_CLI_BLOCK)
+            assert_non_null(r.json);
+        sg_cli_result_clear(&r);
+    }
+    sg_checker_free(chk);
+    *ret_count = oom_disarm();
+    return o;
+}
+
+static void test_pipeline_under_allocation_failure(void **state)
+{
+    (void)state;
+    sg_rules *rules = NULL;
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    sg_cli_pipeline p;
+    memset(&p, 0, sizeof p);
+    sg_options_init(&p.opts);
+    sg_cli_golden_init(&p.golden);
+    p.rules = rules;
+    p.static_only = true;
+    const struct {
+        const char *name, *src;
+        sg_cli_outcome clean;
+    } cases[] = {{"hostile", oom_hostile, SG_CLI_BLOCK}, {"clean", oom_clean, SG_CLI_PASS}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long total = 0, seen = 0, bad = 0;
+        /* twice: the first run also makes what the library makes once (caches) */
+        assert_int_equal(oom_run_pipeline(&p, cases[i].src, 0, &total), cases[i].clean);
+        assert_int_equal(oom_run_pipeline(&p, cases[i].src, 0, &total), cases[i].clean);
+        for (int sticky = 0; sticky <= 1; sticky++) {
+            oom_sticky = sticky;
+            for (long n = 1; n <= total; n++) {
+                sg_cli_outcome o = oom_run_pipeline(&p, cases[i].src, n, &seen);
+                assert_true(oom_failures >= 1);
+                oom_leakcheck(cases[i].name, n);
+                if (o != SG_CLI_ERROR) {
+                    print_error("pipeline %s: allocation %ld of %ld failed%s: outcome %s\n", cases[i].name, n, total,
+                                sticky ? " (and all later ones)" : "", sg_cli_outcome_name(o));
+                    bad++;
+                }
+            }
+        }
+        oom_sticky = false;
+        print_message("pipeline %s: %ld allocations, each failed in turn (alone, then with all later ones): %ld "
+                      "not an error\n", cases[i].name, total, bad);
+        assert_int_equal(bad, 0);
+    }
+    sg_rules_free(rules);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wrapper_counts),
         cmocka_unit_test(test_every_allocation_of_a_check),
         cmocka_unit_test(test_cli_exit_code_under_allocation_failure),
+        cmocka_unit_test(test_pipeline_under_allocation_failure),
     };
     return cmocka_run_group_tests(tests, oom_setup, NULL);
 }

@@ -59,7 +59,9 @@ static void check__help(FILE *out)
           "  --lang auto|python|markdown  how to read inputs (default auto: by extension, then content)\n"
           "  --max-bytes N              refuse inputs larger than N bytes (default 8388608)\n"
           "  --max-depth N              block code nested deeper than N syntax levels (default 400)\n"
-          "  --parse-timeout MS         block code whose parse takes longer (default 5000)\n"
+          "  --parse-cpu T              block code whose parse takes more CPU time than T (10s, 500ms; default\n"
+          "                             10s): CPU time of the checking thread, so a busy machine does not\n"
+          "                             change the verdict (--parse-timeout MS: the same, in milliseconds)\n"
           "  --stdin-name NAME          name stdin in reports (default <stdin>)\n"
           "  -j, --jobs N               check files with N threads (default: online CPUs)\n"
           "  --color / --no-color       colour text output (default: when stdout is a terminal)\n"
@@ -537,7 +539,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -628,6 +630,7 @@ int sg_cli_check(int argc, char **argv)
         {"line-offset", required_argument, NULL, OPT_OFFSET}, {"lang", required_argument, NULL, OPT_LANG},
         {"max-bytes", required_argument, NULL, OPT_MAX_BYTES}, {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
         {"parse-timeout", required_argument, NULL, OPT_PARSE_TIMEOUT},
+        {"parse-cpu", required_argument, NULL, OPT_PARSE_CPU},
         {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
@@ -644,7 +647,8 @@ int sg_cli_check(int argc, char **argv)
     check__list list = {0};
     FILE *out = stdout;
     const char *config = NULL;
-    bool no_config = false, fail_on_given = false, max_bytes_given = false, max_depth_given = false;
+    bool no_config = false, fail_on_given = false, max_bytes_given = false, max_depth_given = false,
+         parse_cpu_given = false;
     sg_policy *policy = NULL;
     size_t excluded = 0;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
@@ -724,12 +728,23 @@ int sg_cli_check(int argc, char **argv)
             co.opts.max_depth = (unsigned)ul;
             break;
         case OPT_PARSE_TIMEOUT:
+            parse_cpu_given = true;
             if (sg_cli_parse_ulong(optarg, 3600000, &ul) || ul == 0) {
-                sg_cli_error("check", "--parse-timeout must be from 1 to 3600000 ms (got '%s')", optarg);
+                sg_cli_error("check", "--parse-timeout must be from 1 to 3600000 ms of CPU time (got '%s')", optarg);
                 goto out_free;
             }
             co.opts.parse_timeout_ms = (uint32_t)ul;
             break;
+        case OPT_PARSE_CPU: {
+            double sec = 0;
+            parse_cpu_given = true;
+            if (sg_duration_parse(optarg, &sec) || sec * 1000 < 1) {
+                sg_cli_error("check", "--parse-cpu must be a CPU time from 1ms to 3600s: 10s, 500ms (got '%s')", optarg);
+                goto out_free;
+            }
+            co.opts.parse_timeout_ms = (uint32_t)(sec * 1000 + 0.5);
+            break;
+        }
         case OPT_STDIN_NAME:
             co.stdin_name = optarg;
             break;
@@ -786,6 +801,8 @@ int sg_cli_check(int argc, char **argv)
             co.opts.max_bytes = (size_t)pi->max_bytes;
         if (pi->max_depth && !max_depth_given)
             co.opts.max_depth = pi->max_depth;
+        if (pi->parse_cpu_ms && !parse_cpu_given)
+            co.opts.parse_timeout_ms = pi->parse_cpu_ms;
         if ((pi->property_inputs || pi->property_seconds > 0) && !co.golden.budget_given) {
             co.golden.opts.max_inputs = pi->property_inputs;
             co.golden.opts.max_seconds = pi->property_seconds;

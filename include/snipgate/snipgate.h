@@ -148,7 +148,9 @@ typedef struct sg_options {
     sg_severity fail_on;      /* findings at or above this severity block (default medium) */
     bool honor_suppressions;  /* let `# nosec` / `# noqa` silence findings (default false) */
     sg_input_kind input_kind; /* default SG_INPUT_AUTO */
-    uint32_t parse_timeout_ms;/* tree-sitter parse time limit, 0 for none (default 5000) */
+    uint32_t parse_timeout_ms;/* the parse's limit per block in milliseconds of CPU time of the
+                                 checking thread (never wall time: the verdict does not depend on the
+                                 machine's load); 0 for none (default 10000) */
 } sg_options;
 
 SG_API void sg_options_init(sg_options *opts);
@@ -369,7 +371,7 @@ typedef struct sg_policy_info {
     bool required[SG_PIPE_COUNT];     /* stages.required */
     uint64_t max_bytes;               /* budgets.max_bytes (units as --max-bytes) */
     unsigned max_depth;               /* budgets.max_depth */
-    uint64_t parse_budget;            /* budgets.parse_budget: tree-sitter progress steps per block */
+    uint32_t parse_cpu_ms;            /* budgets.parse_cpu: CPU time of a block's parse (as --parse-cpu) */
     unsigned property_inputs;         /* budgets.property_inputs */
     double property_seconds;          /* budgets.property_seconds */
 } sg_policy_info;
@@ -389,6 +391,10 @@ SG_API const sg_policy_info *sg_policy_get(const sg_policy *policy);
  * walk, resolved against the current directory)? A glob with a '/' matches the path relative to the
  * policy's directory ('*' also matches '/'); one without matches any path component's name. */
 SG_API bool sg_policy_excludes(const sg_policy *policy, const char *path);
+
+/* A duration: "10s", "500ms", or a bare number of seconds ("2.5"); more than 0 and at most one
+ * hour. SG_ERR_INVALID_ARG for anything else. */
+SG_API sg_status sg_duration_parse(const char *s, double *ret_seconds);
 
 /* A size with an optional unit, as `run --memory` takes it: "8388608", "512K", "8M", "1G", "100B";
  * a bare number is `default_unit` bytes. SG_ERR_INVALID_ARG for anything else. */

@@ -226,6 +226,107 @@ def errors_printed_once():
     expect(j["stats"]["checked_files"] == 1 and j["stats"]["files"] == 2, f"stats {j['stats']}")
 
 
+# ------------------------------------------------------------------------------ caps and limits
+
+DATA = os.path.join(ROOT, "..", "shared", "data")
+
+
+@check
+def binding_cap_not_hit_by_ordinary_code():
+    p = write("caps/rebind.py", "x = 1\n" * 300)
+    rc, j, _ = check_json(p)
+    expect(rc == 0, f"`x = 1` 300 times: exit {rc}, reasons {j['reasons']}")
+    # seven self-rebindings in 300 functions: linear, no cap (was factorial in the chain length)
+    body = "".join(f"    t = t.replace('{i}', 'x')\n    t.strip()\n" for i in range(12))
+    p = write("caps/selfref.py", "".join(f"def f{k}(t):\n{body}    return t\n" for k in range(300)))
+    rc, j, _ = check_json(p)
+    expect(rc == 0, f"self-rebinding chains: exit {rc}, reasons {j['reasons'][:2]}")
+    # a hostile chain still blocks, and the message names no option that does not help
+    p = write("caps/hostile.py", "".join(f"x = {i}\n" for i in range(5000)) + "x()\n")
+    rc, j, _ = check_json(p)
+    msgs = [x["message"] for f in j["files"] for x in f["findings"] if x["rule_id"] == "SG002"]
+    expect(rc == 1 and msgs, f"5000 distinct rebindings: exit {rc}")
+    expect("no option raises it" in msgs[0] and "--max-depth" not in msgs[0], f"SG002 message: {msgs[0]}")
+
+
+@check
+def every_cap_names_the_flag_that_raises_it():
+    deep = write("caps/deep.py", "x = " + "-" * 600 + "1\n")
+    rc, j, _ = check_json(deep)
+    m = [x["message"] for x in j["files"][0]["findings"] if x["rule_id"] == "SG002"]
+    expect(m and "--max-depth" in m[0], f"depth cap: {m}")
+    rc, j, _ = check_json(deep, "--max-depth", "1000")
+    expect(rc == 0, f"--max-depth 1000 did not raise the cap: {j['reasons']}")
+    import random
+    rng = random.Random(1)
+    rnd = write("caps/noise.py", "".join(rng.choice("abc()[]{}:=,.'\" \n\tdef if else lambda") for _ in range(200000)))
+    rc, j, _ = check_json(rnd, "--parse-cpu", "1ms")
+    m = [x["message"] for f in j["files"] for x in f["findings"] if x["rule_id"] == "SG002"]
+    expect(m and "--parse-cpu" in m[0], f"parse cap: {m}")
+
+
+@check
+def same_verdict_under_parallel_load():
+    """A 7 MB file: alone, and four at once next to two busy loops (the parse limit is CPU time of
+    the checking thread; a wall-clock limit blocked it under load)."""
+    block = "".join(f"def f{{k}}_{i}(a, b):\n    if a > b:\n        return [a * {i} for _ in range(b)]\n"
+                    f"    return {{'k': a, 'v': b + {i}}}\n\n" for i in range(20))
+    text = "".join(block.replace("{k}", str(k)) for k in range(3300))
+    p = write("load/big.py", text)
+    expect(os.path.getsize(p) > 7_000_000, f"{os.path.getsize(p)} bytes")
+    rc0, j0, _ = check_json(p, "-j", "1")
+    expect(rc0 == 0 and j0["verdict"] == "pass", f"alone: exit {rc0}, {j0['reasons'][:2]}")
+    burn = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        procs = [subprocess.Popen([SG, "check", "--format", "json", "-j", "1", p], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE) for _ in range(4)]
+        outs = [(q.wait(timeout=600), q.stdout.read()) for q in procs]
+        for q in procs:
+            q.stdout.close()
+            q.stderr.close()
+    finally:
+        for b in burn:
+            b.kill()
+            b.wait()
+    for rc, out in outs:
+        j = json.loads(out)
+        validate(j, "parallel")
+        expect((rc, j["verdict"], j["reasons"]) == (rc0, j0["verdict"], j0["reasons"]),
+               f"under load: exit {rc}, {j['verdict']}, {j['reasons'][:2]} (alone: {rc0})")
+
+
+@check
+def zero_sg002_on_the_standard_library_and_the_datasets():
+    targets = []
+    if os.path.isdir("/usr/lib/python3.11"):
+        targets.append("/usr/lib/python3.11")
+    else:
+        print("SKIP (loudly): /usr/lib/python3.11 is missing")
+    if os.path.isdir(DATA):
+        import gzip
+        d = os.path.join(TMP, "datasets")
+        os.makedirs(d, exist_ok=True)
+        with gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt") as f:
+            for i, line in enumerate(f):
+                t = json.loads(line)
+                write(f"datasets/he_{i}.py", t["prompt"] + t["canonical_solution"] + "\n" + t["test"])
+        for name in ("mbpp.jsonl", "MbppPlus-dev-767efcc.jsonl"):
+            with open(os.path.join(DATA, name), encoding="utf-8") as f:
+                for i, line in enumerate(f):
+                    t = json.loads(line)
+                    code = t["code"] if "code" in t else t["prompt"] + t["canonical_solution"]
+                    write(f"datasets/{name[:4]}_{i}.py", code.replace("\r\n", "\n") + "\n")
+        targets.append(d)
+    else:
+        print(f"SKIP (loudly): {DATA} is missing: the datasets are not scanned")
+    expect(targets, "nothing to scan")
+    rc, j, _ = check_json(*targets, "--no-config")
+    sg002 = [(f["path"], x["line"], x["message"][-90:]) for f in j["files"] for x in f["findings"]
+             if x["rule_id"] == "SG002"]
+    expect(not sg002, f"{len(sg002)} SG002 on real code: {sg002[:5]}")
+    expect(j["stats"]["checked_files"] > 600, f"only {j['stats']['checked_files']} files checked")
+
+
 # ------------------------------------------------------------------------------ policy files
 
 def policy_tree(name, policy):

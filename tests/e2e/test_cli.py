@@ -16,6 +16,9 @@ import sys
 import tempfile
 import traceback
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sarif_schema  # noqa: E402  (validates every SARIF verdict this driver produces)
+
 SG = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 SEED = os.path.join(ROOT, "tests", "cases", "seed")
@@ -46,7 +49,10 @@ def expect(cond, what):
 def run(*args, stdin=None, cwd=None):
     """Run snipgate; the guard timeout only keeps a hang from blocking the suite forever."""
     p = subprocess.run([SG, *args], input=stdin, capture_output=True, cwd=cwd, timeout=300)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    out = p.stdout.decode("utf-8", "replace")
+    bad = sarif_schema.validate_if_sarif(ROOT, args, out) if p.returncode in (0, 1, 2, 3) else []
+    expect(not bad, f"SARIF not valid against the 2.1.0 schema: {bad[:3]}")
+    return p.returncode, out, p.stderr.decode("utf-8", "replace")
 
 
 def sane_stderr(rc, err):

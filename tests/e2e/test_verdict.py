@@ -16,6 +16,9 @@ import sys
 import tempfile
 import traceback
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sarif_schema  # noqa: E402  (validates every SARIF verdict this driver produces)
+
 try:
     import jsonschema
 except ImportError:  # the package is a dependency: a missing one is a failure, said loudly
@@ -58,6 +61,8 @@ def run(*args, stdin=None, cwd=None, env=None, timeout=300):
     expect(p.returncode >= 0, f"killed by signal {-p.returncode}")
     for bad in ("Traceback", "Segmentation", "AddressSanitizer", "runtime error", "core dumped"):
         expect(bad not in err, f"stderr shows a crash: {err[:300]}")
+    bad = sarif_schema.validate_if_sarif(ROOT, args, out)
+    expect(not bad, f"SARIF not valid against the 2.1.0 schema: {bad[:3]}")
     return p.returncode, out, err
 
 
@@ -224,6 +229,56 @@ def errors_printed_once():
     expect("not_found" in out and "0 files checked" in out, f"the text verdict: {out}")
     rc, j, _ = check_json(os.path.join(TMP, "no-such-file.py"), write("e/ok.py", CLEAN))
     expect(j["stats"]["checked_files"] == 1 and j["stats"]["files"] == 2, f"stats {j['stats']}")
+
+
+# ------------------------------------------------------------------------------ SARIF
+
+def sarif(*args, cwd=None):
+    rc, out, err = run("check", "--format", "sarif", *args, cwd=cwd)  # validated by run()
+    return rc, json.loads(out), err
+
+
+@check
+def sarif_valid_in_every_case():
+    p = write("sarif/snip.py", "import os\n\n\nos.system('x')\n")
+    rc, j, _ = sarif("--line-offset", "-95", p)
+    res = j["runs"][0]["results"]
+    expect(res and all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1 for r in res),
+           f"negative --line-offset: regions {[r['locations'][0]['physicalLocation']['region'] for r in res]}")
+    expect(res[0]["properties"]["line"] == 4 - 95, f"the computed line is kept in properties: {res[0]['properties']}")
+    rc, j, _ = sarif(p, os.path.join(TMP, "sarif", "missing.py"))
+    inv = j["runs"][0]["invocations"][0]
+    expect(inv["executionSuccessful"] is False, f"an unreadable input: executionSuccessful {inv}")
+    rc, j, _ = sarif(p)
+    expect(j["runs"][0]["invocations"][0]["executionSuccessful"] is True, "a clean run is not successful")
+    drv = j["runs"][0]["tool"]["driver"]
+    expect("informationUri" not in drv, f"made-up informationUri: {drv.get('informationUri')}")
+
+
+@check
+def sarif_relative_uris_and_fingerprints():
+    d = os.path.join(TMP, "sarifrel")
+    write("sarifrel/a/snip.py", "import os\nos.system('x')\nos.system('x')\n")
+    rc, j, _ = sarif("a/snip.py", cwd=d)
+    run0 = j["runs"][0]
+    loc = run0["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    expect(loc == {"uri": "a/snip.py", "uriBaseId": "%SRCROOT%"}, f"artifactLocation {loc}")
+    base = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    expect(base.startswith("file:///") and base.endswith("/sarifrel/"), f"originalUriBaseIds {base}")
+    rc, j2, _ = sarif(os.path.join(d, "a", "snip.py"), cwd=d)
+    loc2 = j2["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    expect(loc2 == loc, f"an absolute path under the working directory: {loc2}")
+    fps = [r["partialFingerprints"]["snipgate/v1"] for r in run0["results"]]
+    expect(len(fps) == 2 and len(set(fps)) == 2, f"fingerprints {fps}")
+    # the same finding moved down by a line keeps its fingerprint
+    write("sarifrel/a/snip.py", "import os\n\n# moved\nos.system('x')\nos.system('x')\n")
+    rc, j3, _ = sarif("a/snip.py", cwd=d)
+    fps3 = [r["partialFingerprints"]["snipgate/v1"] for r in j3["runs"][0]["results"]]
+    expect(fps3 == fps, f"fingerprints changed when the code moved: {fps} -> {fps3}")
+    rc, j4, _ = sarif("/nonexistent-dir/x.py", cwd=d)
+    notes = j4["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    loc4 = notes[0]["locations"][0]["physicalLocation"]["artifactLocation"] if notes else None
+    expect(loc4 == {"uri": "file:///nonexistent-dir/x.py"}, f"a path outside: {loc4}")
 
 
 # ------------------------------------------------------------------------------ caps and limits
@@ -474,7 +529,8 @@ def main():
             failed += 1
             print(f"FAIL {fn.__name__}: {why}")
     shutil.rmtree(TMP, ignore_errors=True)
-    print(f"{VALIDATED[0]} JSON verdicts validated against docs/verdict.schema.json")
+    print(f"{VALIDATED[0]} JSON verdicts validated against docs/verdict.schema.json, "
+          f"{sarif_schema.count()} SARIF verdicts against the SARIF 2.1.0 schema")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -57,7 +57,8 @@ static void check__help(FILE *out)
           "                             code must not switch the gate off)\n"
           "  --line-offset N            add N to every reported line (snippet cut from a larger file)\n"
           "  --lang auto|python|markdown  how to read inputs (default auto: by extension, then content)\n"
-          "  --max-bytes N              refuse inputs larger than N bytes (default 8388608)\n"
+          "  --max-bytes N              refuse inputs larger than N (default 8M; units as run --memory: 512K, 8M,\n"
+          "                             1G, 100B; a bare number is bytes)\n"
           "  --max-depth N              block code nested deeper than N syntax levels (default 400)\n"
           "  --parse-cpu T              block code whose parse takes more CPU time than T (10s, 500ms; default\n"
           "                             10s): CPU time of the checking thread, so a busy machine does not\n"
@@ -348,7 +349,16 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
     size_t len = 0;
     sg_status st;
     const char *label = path ? path : (co->stdin_name ? co->stdin_name : "<stdin>");
-    st = sg_read_input(path, co->opts.max_bytes, &buf, &len, &d);
+    struct stat sb;
+    if (path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        /* a FIFO, socket or device would block or never end: an input error, never a hang */
+        d.status = st = SG_ERR_IO;
+        d.sys_errno = ESPIPE;
+        snprintf(d.path, sizeof d.path, "%s", path);
+        snprintf(d.message, sizeof d.message, "not a regular file (a FIFO, socket or device): not read");
+    } else {
+        st = sg_read_input(path, co->opts.max_bytes, &buf, &len, &d);
+    }
     sg_report *rep = NULL;
     const char *text = buf;
     size_t tlen = len;
@@ -711,14 +721,17 @@ int sg_cli_check(int argc, char **argv)
                 goto out_free;
             }
             break;
-        case OPT_MAX_BYTES:
+        case OPT_MAX_BYTES: {
             max_bytes_given = true;
-            if (sg_cli_parse_ulong(optarg, 1UL << 31, &ul) || ul == 0) {
-                sg_cli_error("check", "--max-bytes must be from 1 to %lu (got '%s')", 1UL << 31, optarg);
+            uint64_t b = 0;
+            if (sg_size_parse(optarg, 1, &b) || b == 0 || b > (1ULL << 31)) {
+                sg_cli_error("check", "--max-bytes must be a size from 1 byte to 2G: 8388608, 512K, 8M (got '%s')",
+                             optarg);
                 goto out_free;
             }
-            co.opts.max_bytes = ul;
+            co.opts.max_bytes = (size_t)b;
             break;
+        }
         case OPT_MAX_DEPTH:
             max_depth_given = true;
             if (sg_cli_parse_ulong(optarg, 100000, &ul) || ul < 8) {
@@ -970,6 +983,8 @@ int sg_cli_check(int argc, char **argv)
             }
         }
     }
+    if (co.output && !strcmp(co.output, "-"))
+        co.output = NULL; /* -o - is stdout */
     if (co.output) {
         out = fopen(co.output, "we");
         if (!out) {
@@ -980,8 +995,11 @@ int sg_cli_check(int argc, char **argv)
             goto out_free;
         }
     }
-    sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) &&
-                                                    !getenv("NO_COLOR")),
+    /* colour: --color / --no-color, else on a terminal unless NO_COLOR is set and not empty
+     * (no-color.org) or TERM is dumb */
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+    bool color_env = !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+    sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) && color_env),
                          .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
                          /* each input error is printed once, on stderr; the text verdict names it */
                          .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output,

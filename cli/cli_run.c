@@ -198,7 +198,48 @@ static int run__parse_ids(const char *s, uint32_t *uid, uint32_t *gid)
     return 0;
 }
 
+static int run__main(int argc, char **argv);
+
+/* `--opt=value` is `--opt value`, as with every other verb (getopt_long): split it before the
+ * options are read (up to a lone "--"). */
 int sg_cli_run(int argc, char **argv)
+{
+    char **args = calloc((size_t)argc * 2 + 1, sizeof *args);
+    char **owned = calloc((size_t)argc + 1, sizeof *owned);
+    if (!args || !owned) {
+        free(args);
+        free(owned);
+        sg_cli_error("run", "out of memory");
+        return SG_EXIT_INTERNAL;
+    }
+    int n = 0, no = 0, rc;
+    bool opts = true;
+    for (int a = 0; a < argc; a++) {
+        const char *eq = argv[a] ? strchr(argv[a], '=') : NULL;
+        if (a > 0 && opts && !strcmp(argv[a], "--"))
+            opts = false;
+        if (a > 0 && opts && !strncmp(argv[a], "--", 2) && eq && eq > argv[a] + 2) {
+            if (!(owned[no] = strndup(argv[a], (size_t)(eq - argv[a])))) {
+                sg_cli_error("run", "out of memory");
+                rc = SG_EXIT_INTERNAL;
+                goto out_free;
+            }
+            args[n++] = owned[no++];
+            args[n++] = (char *)eq + 1;
+        } else {
+            args[n++] = argv[a];
+        }
+    }
+    rc = run__main(n, args);
+out_free:
+    for (int i = 0; i < no; i++)
+        free(owned[i]);
+    free(owned);
+    free(args);
+    return rc;
+}
+
+static int run__main(int argc, char **argv)
 {
     uint32_t host_uid = 0, host_gid = 0;
     bool have_ids = false, no_more_options = false;

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <unistr.h>
+#include <uniwidth.h>
+
 #include "report.h"
 #include "rules/pack.h"
 
@@ -74,17 +77,34 @@ static void render__caret(FILE *out, const sg_finding *f)
     fprintf(out, "%6ld | ", f->line);
     render__safe(out, s, len);
     fputs("\n       | ", out);
-    /* Walk code points up to the column, keeping tabs so that the caret lines up. */
+    /* Walk code points up to the column, keeping tabs and padding by each character's display
+     * width (two cells for CJK and most emoji, none for combining marks), so that the caret lines
+     * up under the finding in a terminal. */
     long col = 1;
     size_t i = 0;
     while (i < len && col < f->column) {
-        fputc(s[i] == '\t' ? '\t' : ' ', out);
-        i++;
-        while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
-            i++;
+        ucs4_t uc = 0;
+        int n = u8_mbtouc(&uc, (const uint8_t *)s + i, len - i);
+        if (s[i] == '\t') {
+            fputc('\t', out);
+        } else {
+            int w = uc_width(uc, "UTF-8");
+            for (int k = 0; k < (w < 0 ? 1 : w); k++)
+                fputc(' ', out);
+        }
+        i += n > 0 ? (size_t)n : 1;
         col++;
     }
-    long width = f->end_line == f->line ? f->end_column - f->column : (long)sg_utf8_count(s + i, len - i);
+    /* the underline: the display width of the finding's characters on this line */
+    long cps = f->end_line == f->line ? f->end_column - f->column : (long)sg_utf8_count(s + i, len - i);
+    long width = 0;
+    for (size_t j = i; j < len && cps > 0; cps--) {
+        ucs4_t uc = 0;
+        int n = u8_mbtouc(&uc, (const uint8_t *)s + j, len - j);
+        int w = s[j] == '\t' ? 1 : uc_width(uc, "UTF-8");
+        width += w < 0 ? 1 : w;
+        j += n > 0 ? (size_t)n : 1;
+    }
     if (width < 1)
         width = 1;
     if (width > 120)

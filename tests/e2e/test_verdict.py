@@ -231,6 +231,99 @@ def errors_printed_once():
     expect(j["stats"]["checked_files"] == 1 and j["stats"]["files"] == 2, f"stats {j['stats']}")
 
 
+# ------------------------------------------------------------------------------ the command line
+
+@check
+def fifo_and_socket_never_hang():
+    import socket
+    d = os.path.join(TMP, "special")
+    os.makedirs(d, exist_ok=True)
+    fifo = os.path.join(d, "pipe.py")
+    os.mkfifo(fifo)
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(os.path.join(d, "sock.py"))
+    write("special/ok.py", CLEAN)
+    try:
+        rc, j, err = check_json(fifo, os.path.join(d, "sock.py"))  # run() has a timeout: a hang fails
+        expect(rc == 2 and [f["error"]["code"] for f in j["files"]] == ["not_regular", "not_regular"],
+               f"named FIFO/socket: exit {rc}, {[f['error'] for f in j['files']]}")
+        rc, j, err = check_json(d)
+        expect(rc == 0 and [os.path.basename(f["path"]) for f in j["files"]] == ["ok.py"],
+               f"walk: exit {rc}, files {[f['path'] for f in j['files']]}")
+    finally:
+        sock.close()
+
+
+@check
+def options_parse_the_same_way_everywhere():
+    p = write("cli/snip.py", "def f(x):\n    return x\n")
+    rc, out, err = run("run", p, "--format=json", "--timeout=5")
+    expect(rc in (0, 3) and (rc == 3 or json.loads(out)["outcome"] == "ok"), f"run --format=json: {rc} {err[:200]}")
+    rc, out, err = run("check", "-o", "-", "--format=json", p, cwd=os.path.dirname(p))
+    expect(rc == 0 and json.loads(out)["verdict"] == "pass", f"-o -: exit {rc}")
+    expect(not os.path.exists(os.path.join(os.path.dirname(p), "-")), "-o - wrote a file named '-'")
+    big = write("cli/big.py", "x = 1\n" * 400)
+    rc, j, _ = check_json("--max-bytes", "1K", big)
+    expect(rc == 2 and j["files"][0]["error"]["code"] == "too_large", f"--max-bytes 1K: exit {rc}")
+    rc, j, _ = check_json("--max-bytes=4K", big)
+    expect(rc == 0, f"--max-bytes=4K: exit {rc}")
+    for verb in ("check", "rules", "run", "eval"):
+        rc, out, err = run("help", verb)
+        rc2, out2, _ = run(verb, "--help")
+        expect(rc == 0 and out == out2 and "usage: snipgate " + verb in out, f"help {verb}: {rc} {out[:100]}")
+    rc, out, _ = run("--help")
+    expect("-V, --version" in out, f"-V missing from the help: {out}")
+    rc, out, _ = run("-V")
+    expect(rc == 0 and out.startswith("snipgate "), f"-V: {out}")
+
+
+@check
+def no_color_and_dumb_terminals():
+    import pty
+    p = write("color/snip.py", HOSTILE)
+
+    def on_tty(env_over):
+        env = dict(os.environ)
+        env.pop("NO_COLOR", None)
+        env.update(env_over)
+        master, slave = pty.openpty()
+        q = subprocess.Popen([SG, "check", p], stdout=slave, stderr=subprocess.DEVNULL, env=env)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                b = os.read(master, 65536)
+            except OSError:
+                break
+            if not b:
+                break
+            chunks.append(b)
+        q.wait(timeout=60)
+        os.close(master)
+        return b"".join(chunks)
+
+    expect(b"\033[" in on_tty({"TERM": "xterm"}), "no colour on a terminal")
+    expect(b"\033[" in on_tty({"TERM": "xterm", "NO_COLOR": ""}), "an empty NO_COLOR turned colour off")
+    expect(b"\033[" not in on_tty({"TERM": "xterm", "NO_COLOR": "1"}), "NO_COLOR=1 kept colour")
+    expect(b"\033[" not in on_tty({"TERM": "dumb"}), "TERM=dumb kept colour")
+
+
+@check
+def caret_lines_up_under_wide_characters():
+    p = write("wide/snip.py", 'x = "日本語🙂"; eval(x)\n')
+    rc, out, _ = run("check", "--no-color", p)
+    lines = out.splitlines()
+    src = [l for l in lines if l.startswith("     1 | ")][0]
+    caret = [l for l in lines if l.strip().startswith("| ") and "^" in l][0]
+    import unicodedata
+
+    def width(t):
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
+    col = width(src[:src.index("eval")])
+    expect(width(caret[:caret.index("^")]) == col and caret.count("~") == 3,
+           f"caret at cell {width(caret[:caret.index('^')])}, eval at {col}:\n{src}\n{caret}")
+
+
 # ------------------------------------------------------------------------------ SARIF
 
 def sarif(*args, cwd=None):

@@ -3,6 +3,7 @@
  * with tree-sitter, bind names across blocks (parsers/resolve), run the rules (rules/engine),
  * then map every hit back to the document's own lines and columns.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <time.h>
 #include <stdlib.h>
@@ -238,7 +239,23 @@ static void check__sort_dedupe(sg_report *rep)
     rep->findings.len = w;
 }
 
-/* Suppression comments: honoured (finding silenced) or reported (SG003) per the options. */
+/* Does the comment text name `rule` as a whole word (SG201, not SG2011)? */
+static bool check__names_rule(const char *t, size_t n, const char *rule)
+{
+    size_t rl = strlen(rule);
+    for (size_t i = 0; rl && i + rl <= n; i++) {
+        if (strncmp(t + i, rule, rl))
+            continue;
+        bool before = i == 0 || !(isalnum((unsigned char)t[i - 1]) || t[i - 1] == '-' || t[i - 1] == '_');
+        bool after = i + rl == n || !(isalnum((unsigned char)t[i + rl]) || t[i + rl] == '-' || t[i + rl] == '_');
+        if (before && after)
+            return true;
+    }
+    return false;
+}
+
+/* Suppression comments: honoured for the rules they name (finding silenced) or reported (SG003)
+ * per the options. */
 static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb,
                                      const sg_engine_out *out, size_t first)
 {
@@ -247,19 +264,47 @@ static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc,
         TSPoint p = out->suppressions.items[s];
         long line, col;
         check__map(c, cb, p, &line, &col);
-        bool any = false;
+        /* the comment's text, to its end of line */
+        const char *ct = "";
+        size_t cl = 0;
+        if (p.row < cb->nlines) {
+            size_t off = cb->line_starts[p.row] + p.column;
+            if (off < cb->b->len) {
+                ct = cb->b->text + off;
+                cl = strcspn(ct, "\n");
+                if (cl > cb->b->len - off)
+                    cl = cb->b->len - off;
+            }
+        }
+        bool any = false, unnamed = false;
         for (size_t i = first; i < rep->findings.len; i++) {
             sg_finding *f = &rep->findings.items[i];
             if (f->line != line || !strcmp(f->rule_id, ign ? ign->info.id : ""))
                 continue;
             any = true;
-            if (c->opts.honor_suppressions) {
+            /* only for the rules the comment names (# nosec SG201, # noqa: SG201,SG101): a bare
+             * marker or another tool's code (# noqa: S605) silences nothing */
+            if (c->opts.honor_suppressions && check__names_rule(ct, cl, f->rule_id)) {
                 f->suppressed = true;
                 f->blocking = false;
+            } else {
+                unnamed = true;
             }
         }
-        if (any && c->opts.honor_suppressions)
+        if (any && c->opts.honor_suppressions && !unnamed)
             rep->suppressed++;
+        if (any && c->opts.honor_suppressions && unnamed && ign) {
+            sg_hit h = {ign, p, p,
+                        sg_arena_printf(rep->arena, "%s: the # nosec / # noqa comment on line %ld does not name the "
+                                                    "rule of a finding there (name it: # nosec SG201)",
+                                        ign->info.message, line),
+                        NULL};
+            if (!h.message)
+                return SG_ERR_NOMEM;
+            sg_status st = check__add(c, rep, doc, cb, &h);
+            if (st)
+                return st;
+        }
         if (any && !c->opts.honor_suppressions && ign) {
             sg_hit h = {ign, p, p,
                         sg_arena_printf(rep->arena, "%s: a # nosec / # noqa comment on line %ld did not silence the "

@@ -47,6 +47,9 @@ static void check__help(FILE *out)
           "                             nearest parent that has one; docs/policy.md). Options given here win\n"
           "                             over it; lists (rules, disabled rules, hosts) add up\n"
           "  --no-config                use no policy file\n"
+          "  --baseline FILE            a previous JSON verdict (--format json): its findings are reported as\n"
+          "                             [baseline] and do not block; only new ones do (matched by path, rule\n"
+          "                             and source line, wherever the line moved)\n"
           "  --fail-on SEVERITY         block on findings at or above low|medium|high|critical (default medium)\n"
           "  --rules FILE               load a YAML rule pack on top of the default (repeatable;\n"
           "                             a rule with an existing id replaces it)\n"
@@ -550,7 +553,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -645,6 +648,7 @@ int sg_cli_check(int argc, char **argv)
         {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
@@ -662,6 +666,8 @@ int sg_cli_check(int argc, char **argv)
          parse_cpu_given = false;
     sg_policy *policy = NULL;
     size_t excluded = 0;
+    const char *baseline_path = NULL;
+    sg_baseline *baseline = NULL;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     co.jobs = nproc > 0 ? nproc : 1;
 
@@ -683,6 +689,9 @@ int sg_cli_check(int argc, char **argv)
             break;
         case OPT_CONFIG:
             config = optarg;
+            break;
+        case OPT_BASELINE:
+            baseline_path = optarg;
             break;
         case OPT_NO_CONFIG:
             no_config = true;
@@ -827,6 +836,16 @@ int sg_cli_check(int argc, char **argv)
             check__merge(&hosts, &nhosts, pi->allow_hosts, pi->n_allow_hosts))
             goto out_nomem;
     }
+    if (baseline_path) {
+        sg_diag bd;
+        sg_diag_init(&bd);
+        sg_status bst = sg_baseline_load_file(baseline_path, &baseline, &bd);
+        if (bst) {
+            sg_cli_error("check", "--baseline %s: %s", baseline_path, bd.message[0] ? bd.message : sg_strerror(bst));
+            rc = bst == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+            goto out_free;
+        }
+    }
     if ((rc = check__load_task(&co, &suite)))
         goto out_free;
     rc = SG_EXIT_USAGE;
@@ -953,6 +972,10 @@ int sg_cli_check(int argc, char **argv)
         fprintf(stderr, "snipgate: check: note: %zu Markdown file%s without Python skipped\n", skipped,
                 skipped == 1 ? "" : "s");
 
+    /* findings of the baseline are reported, not blocking: only new ones block */
+    for (size_t i = 0; baseline && i < list.len; i++)
+        if (sg_baseline_apply(baseline, list.items[i].report, NULL) != SG_OK)
+            goto out_nomem;
     /* stages the policy requires that did not run on a file */
     for (size_t i = 0; pi && i < list.len; i++) {
         sg_report *r = list.items[i].report;
@@ -1004,7 +1027,7 @@ int sg_cli_check(int argc, char **argv)
                          .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
                          /* each input error is printed once, on stderr; the text verdict names it */
                          .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output,
-                         .policy_path = pi ? pi->path : NULL};
+                         .policy_path = pi ? pi->path : NULL, .baseline = baseline != NULL};
     sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
     bool blocked = sg_reports_blocked(reps, list.len);
     free(reps);
@@ -1061,6 +1084,7 @@ out_free:
     sg_sandbox_free(co.sandbox);
     sg_golden_suite_free(suite);
     sg_policy_free(policy);
+    sg_baseline_free(baseline);
     return rc;
 }
 

@@ -318,7 +318,9 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             fprintf(out, "%s%s%s %s ", o->color ? render__color(f->severity) : "", sev, o->color ? "\033[0m" : "",
                     f->rule_id);
             render__safe_str(out, f->message);
-            if (f->suppressed)
+            if (f->baseline)
+                fputs(" [baseline]", out);
+            else if (f->suppressed)
                 fputs(" [suppressed]", out);
             else if (!f->blocking)
                 fputs(" [advisory]", out);
@@ -480,13 +482,18 @@ static json_t *render__finding_criterion(const sg_finding *f);
 
 static json_t *render__finding(const sg_finding *f)
 {
-    return json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b, s:o}", "rule_id",
+    json_t *j = json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b, s:o}", "rule_id",
                      render__str(f->rule_id), "name", render__str(f->name), "severity", sg_severity_name(f->severity),
                      "confidence", render__str(f->confidence), "cwe", render__cwe(f->cwe), "line", (json_int_t)f->line,
                      "column", (json_int_t)f->column, "end_line", (json_int_t)f->end_line, "end_column",
                      (json_int_t)f->end_column, "message", render__str(f->message), "snippet", render__str(f->snippet),
                      "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed, "criterion",
                      render__finding_criterion(f));
+    if (j && f->baseline && json_object_set_new(j, "baseline", json_true())) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
 static json_t *render__str_or_null(const char *s)
@@ -679,7 +686,8 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     size_t crit_counts[SG_CRIT_COUNT] = {0};
     bool failed = false;
     json_t *files = render__check(&failed, json_array());
-    size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0;
+    size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0,
+           in_baseline = 0;
     size_t by_sev[4] = {0};
     size_t gs[4] = {0}; /* golden: indexed by sg_golden_verdict (pass, fail, error), then skipped */
     bool golden = false;
@@ -692,6 +700,7 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
             nfind++;
             nblock += f->blocking;
             suppressed += f->suppressed;
+            in_baseline += f->baseline;
             by_sev[f->severity & 3]++;
         }
         bool blocked = sg_report_blocked(rep);
@@ -752,6 +761,8 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     if (stats) {
         render__set(&failed, stats, "by_criterion", by_crit);
         render__set(&failed, stats, "checked_files", json_integer((json_int_t)(n - nerr)));
+        if (o->baseline)
+            render__set(&failed, stats, "baseline_matched", json_integer((json_int_t)in_baseline));
     }
     else
         json_decref(by_crit);
@@ -1095,6 +1106,8 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 sg_severity_name(f->severity), "blocking", f->blocking, "line", (json_int_t)f->line);
             if (f->suppressed && res)
                 render__set(&failed, res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+            if (o->baseline && res)
+                render__set(&failed, res, "baselineState", json_string(f->baseline ? "unchanged" : "new"));
             if (f->blocking && res)
                 render__set(&failed, json_object_get(res, "properties"), "criterion", render__finding_criterion(f));
             render__append(&failed, results, res);

@@ -170,6 +170,7 @@ typedef struct sg_finding {
     const char *snippet; /* the source line of `line`, without its newline */
     bool blocking;       /* severity >= fail_on */
     bool suppressed;     /* silenced by an honoured # nosec / # noqa (then not blocking) */
+    bool baseline;       /* in the baseline (sg_baseline_apply): reported, not blocking */
 } sg_finding;
 
 typedef struct sg_report sg_report;
@@ -231,6 +232,7 @@ typedef struct sg_render_opts {
     bool no_times;        /* JSON: every stage's time_ms is 0, so that the same input renders the
                              same document on every run (audit's resume, shards and serve compare
                              documents; pass elapsed_ms 0 as well) */
+    bool baseline;           /* a baseline was applied (JSON stats.baseline_matched, SARIF baselineState) */
 } sg_render_opts;
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
@@ -395,6 +397,19 @@ SG_API bool sg_policy_excludes(const sg_policy *policy, const char *path);
 /* A duration: "10s", "500ms", or a bare number of seconds ("2.5"); more than 0 and at most one
  * hour. SG_ERR_INVALID_ARG for anything else. */
 SG_API sg_status sg_duration_parse(const char *s, double *ret_seconds);
+
+/* Baselines: a previous JSON verdict (`check --format json`); its findings are known, and only
+ * new ones block. A finding matches a baseline one with the same path, rule and source line
+ * (blanks around it ignored) and the same rank among such equal findings of the file, wherever the
+ * line moved. */
+typedef struct sg_baseline sg_baseline;
+/* SG_ERR_IO, SG_ERR_TOO_LARGE, SG_ERR_INVALID_ARG (not a JSON verdict: the reason in diag),
+ * SG_ERR_NOMEM. */
+SG_API sg_status sg_baseline_load_file(const char *path, sg_baseline **ret_baseline, sg_diag *diag);
+SG_API void sg_baseline_free(sg_baseline *baseline);
+/* Mark the report's findings found in the baseline (`baseline`, no longer blocking); returns how
+ * many (ret_matched may be NULL). */
+SG_API sg_status sg_baseline_apply(const sg_baseline *baseline, sg_report *report, size_t *ret_matched);
 
 /* A size with an optional unit, as `run --memory` takes it: "8388608", "512K", "8M", "1G", "100B";
  * a bare number is `default_unit` bytes. SG_ERR_INVALID_ARG for anything else. */

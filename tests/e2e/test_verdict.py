@@ -324,6 +324,30 @@ def caret_lines_up_under_wide_characters():
            f"caret at cell {width(caret[:caret.index('^')])}, eval at {col}:\n{src}\n{caret}")
 
 
+@check
+def baseline_blocks_only_new_findings():
+    d = os.path.join(TMP, "bl")
+    write("bl/a.py", "import os\nos.system('a')\n")
+    rc, out, _ = run("check", "--format", "json", "-o", "base.json", "a.py", cwd=d)
+    expect(rc == 1, f"the baseline run: exit {rc}")
+    write("bl/a.py", "import os\n\n# moved down\nos.system('a')\n")
+    rc, j, _ = check_json("--baseline", "base.json", "a.py", cwd=d)
+    f = j["files"][0]["findings"]
+    expect(rc == 0 and f and f[0].get("baseline") is True and not f[0]["blocking"],
+           f"a known finding that moved: exit {rc}, {f}")
+    expect(j["stats"]["baseline_matched"] == 1, f"stats {j['stats']}")
+    write("bl/a.py", "import os\n\nos.system('a')\nos.system('a')\neval('x')\n")
+    rc, j, _ = check_json("--baseline", "base.json", "a.py", cwd=d)
+    new = sorted((x["rule_id"], x["line"]) for x in j["files"][0]["findings"] if x["blocking"])
+    expect(rc == 1 and new == [("SG101", 5), ("SG201", 4)], f"new findings: exit {rc}, {new}")
+    rc, out, _ = run("check", "--format", "sarif", "--baseline", "base.json", "a.py", cwd=d)
+    states = sorted(r["baselineState"] for r in json.loads(out)["runs"][0]["results"])
+    expect(states == ["new", "new", "unchanged"], f"SARIF baselineState {states}")
+    write("bl/bad.json", "[1, 2")
+    rc, out, err = run("check", "--baseline", "bad.json", "a.py", cwd=d)
+    expect(rc == 2 and "bad.json" in err, f"a malformed baseline: exit {rc}, {err[:200]}")
+
+
 # ------------------------------------------------------------------------------ SARIF
 
 def sarif(*args, cwd=None):

@@ -1,5 +1,7 @@
 /* `snipgate check` and `snipgate rules`: the static gate from the command line. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -47,6 +49,8 @@ static void check__help(FILE *out)
           "                             nearest parent that has one; docs/policy.md). Options given here win\n"
           "                             over it; lists (rules, disabled rules, hosts) add up\n"
           "  --no-config                use no policy file\n"
+          "  --changed-since REV        check only the inputs changed since the merge base of REV and HEAD\n"
+          "                             (committed, uncommitted and untracked files; git)\n"
           "  --baseline FILE            a previous JSON verdict (--format json): its findings are reported as\n"
           "                             [baseline] and do not block; only new ones do (matched by path, rule\n"
           "                             and source line, wherever the line moved)\n"
@@ -553,7 +557,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -586,6 +590,119 @@ static int check__policy(check__opts *co, const char *config, bool no_config, sg
     }
     free(found);
     return rc;
+}
+
+/* Run git with `argv` (no shell), its stdout into a malloc'd NUL-terminated buffer. Returns the
+ * exit status (-1 if it could not run). */
+static int check__git(char *const argv[], char **ret_out, size_t *ret_len)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        execvp("git", argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    ssize_t r = 0;
+    while (buf && (r = read(fds[0], buf + len, cap - len - 1)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        len += (size_t)r;
+        if (cap - len < 2) {
+            char *nb = cap < (256u << 20) ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!buf)
+        return -1;
+    buf[len] = 0;
+    *ret_out = buf;
+    *ret_len = len;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The files changed since REV: against the merge base of REV and HEAD (what a pull request
+ * changed, not what its target branch did since), the working tree included, plus untracked
+ * files. Real paths, sorted. Prints the error and returns an exit code on failure. */
+static int check__changed_since(const char *rev, char ***ret, size_t *ret_n)
+{
+    char *out = NULL;
+    size_t len = 0;
+    char *mb[] = {"git", "merge-base", (char *)rev, "HEAD", NULL};
+    if (rev[0] == '-' || check__git(mb, &out, &len) != 0 || len < 7) {
+        sg_cli_error("check", "--changed-since: no merge base of '%s' and HEAD (is this a git work tree, and "
+                              "is %s a revision?)", rev, rev);
+        free(out);
+        return SG_EXIT_USAGE;
+    }
+    out[strcspn(out, "\n")] = 0;
+    char base[128];
+    snprintf(base, sizeof base, "%s", out);
+    free(out);
+    char *diff[] = {"git", "diff", "--name-only", "-z", "--relative", "--diff-filter=ACMRT", base, "--", NULL};
+    char *untracked[] = {"git", "ls-files", "-z", "--others", "--exclude-standard", NULL};
+    char **list = NULL;
+    size_t n = 0, cap = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (check__git(pass ? untracked : diff, &out, &len) != 0) {
+            sg_cli_error("check", "--changed-since: git %s failed", pass ? "ls-files" : "diff");
+            free(out);
+            goto out_fail;
+        }
+        for (size_t i = 0; i < len;) {
+            const char *name = out + i;
+            size_t l = strlen(name);
+            i += l + 1;
+            char *real = l ? realpath(name, NULL) : NULL;
+            if (!real)
+                continue; /* deleted since */
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                char **p = realloc(list, nc * sizeof *p);
+                if (!p) {
+                    free(real);
+                    free(out);
+                    goto out_fail;
+                }
+                list = p;
+                cap = nc;
+            }
+            list[n++] = real;
+        }
+        free(out);
+    }
+    if (n)
+        qsort(list, n, sizeof *list, check__cmpstr);
+    *ret = list;
+    *ret_n = n;
+    return 0;
+out_fail:
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+    return SG_EXIT_USAGE;
 }
 
 /* Append `n` borrowed strings to a list of option values. */
@@ -649,6 +766,7 @@ int sg_cli_check(int argc, char **argv)
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"changed-since", required_argument, NULL, OPT_CHANGED_SINCE},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
@@ -666,7 +784,9 @@ int sg_cli_check(int argc, char **argv)
          parse_cpu_given = false;
     sg_policy *policy = NULL;
     size_t excluded = 0;
-    const char *baseline_path = NULL;
+    const char *baseline_path = NULL, *changed_since = NULL;
+    char **changed = NULL;
+    size_t nchanged = 0;
     sg_baseline *baseline = NULL;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     co.jobs = nproc > 0 ? nproc : 1;
@@ -692,6 +812,9 @@ int sg_cli_check(int argc, char **argv)
             break;
         case OPT_BASELINE:
             baseline_path = optarg;
+            break;
+        case OPT_CHANGED_SINCE:
+            changed_since = optarg;
             break;
         case OPT_NO_CONFIG:
             no_config = true;
@@ -882,6 +1005,28 @@ int sg_cli_check(int argc, char **argv)
             if (!dup || check__push(&list, dup, false))
                 goto out_nomem;
         }
+    }
+    if (changed_since) {
+        if ((rc = check__changed_since(changed_since, &changed, &nchanged)))
+            goto out_free;
+        rc = SG_EXIT_USAGE;
+        /* keep the inputs that changed (stdin is always checked) */
+        size_t kept = 0, dropped = 0;
+        for (size_t i = 0; i < list.len; i++) {
+            char *real = list.items[i].path ? realpath(list.items[i].path, NULL) : NULL;
+            bool keep = !list.items[i].path ||
+                        (real && bsearch(&real, changed, nchanged, sizeof *changed, check__cmpstr));
+            free(real);
+            if (keep) {
+                list.items[kept++] = list.items[i];
+            } else {
+                free(list.items[i].path);
+                dropped++;
+            }
+        }
+        list.len = kept;
+        fprintf(stderr, "snipgate: check: note: %zu input%s changed since %s (%zu unchanged left out)\n", kept,
+                kept == 1 ? "" : "s", changed_since, dropped);
     }
     if (excluded)
         fprintf(stderr, "snipgate: check: note: %zu file%s excluded by %s\n", excluded, excluded == 1 ? "" : "s",
@@ -1085,6 +1230,9 @@ out_free:
     sg_golden_suite_free(suite);
     sg_policy_free(policy);
     sg_baseline_free(baseline);
+    for (size_t i = 0; i < nchanged; i++)
+        free(changed[i]);
+    free(changed);
     return rc;
 }
 

@@ -348,6 +348,36 @@ def baseline_blocks_only_new_findings():
     expect(rc == 2 and "bad.json" in err, f"a malformed baseline: exit {rc}, {err[:200]}")
 
 
+@check
+def changed_since_is_merge_base_aware():
+    d = os.path.join(TMP, "git")
+    os.makedirs(d, exist_ok=True)
+
+    def git(*a):
+        subprocess.run(["git", "-c", "user.email=t@e", "-c", "user.name=t", *a], cwd=d, check=True,
+                       capture_output=True)
+    write("git/keep.py", "x = 1\n")
+    write("git/old.py", "import os\nos.system('x')\n")
+    git("init", "-q", "-b", "main")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    git("checkout", "-qb", "feature")
+    write("git/new.py", "eval('1')\n")
+    git("add", "new.py")
+    git("commit", "-qm", "feature")
+    git("checkout", "-q", "main")
+    write("git/keep.py", "import pickle\npickle.loads(b'')\n")   # changed on main after the branch point
+    git("commit", "-qam", "main moves on")
+    git("checkout", "-q", "feature")
+    write("git/untracked.py", "exec('1')\n")
+    rc, j, err = check_json("--changed-since", "main", ".", cwd=d)
+    paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+    expect(paths == ["new.py", "untracked.py"], f"changed since the merge base: {paths} ({err[:200]})")
+    expect(rc == 1, f"exit {rc}")
+    rc, out, err = run("check", "--changed-since", "no-such-rev", ".", cwd=d)
+    expect(rc == 2 and "no-such-rev" in err, f"a bad revision: exit {rc}, {err[:200]}")
+
+
 # ------------------------------------------------------------------------------ SARIF
 
 def sarif(*args, cwd=None):

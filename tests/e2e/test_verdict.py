@@ -378,6 +378,42 @@ def changed_since_is_merge_base_aware():
     expect(rc == 2 and "no-such-rev" in err, f"a bad revision: exit {rc}, {err[:200]}")
 
 
+@check
+def pre_commit_hook_blocks_a_commit():
+    """The repo's .pre-commit-hooks.yaml with the real `pre-commit` (Debian package)."""
+    if not shutil.which("pre-commit"):
+        raise Failure("pre-commit is not installed (bash scripts/setup.sh installs it)")
+    hooks = os.path.join(TMP, "hookrepo")
+    repo = os.path.join(TMP, "precommit")
+    os.makedirs(hooks, exist_ok=True)
+    os.makedirs(repo, exist_ok=True)
+    env = dict(os.environ, PATH=os.path.dirname(SG) + ":" + os.environ.get("PATH", ""),
+               PRE_COMMIT_HOME=os.path.join(TMP, "pre-commit-home"), GIT_AUTHOR_NAME="t",
+               GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@e")
+
+    def sh(cwd, *a):
+        return subprocess.run(list(a), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    shutil.copy(os.path.join(ROOT, ".pre-commit-hooks.yaml"), hooks)
+    for a in (("git", "init", "-q", "-b", "main"), ("git", "add", "."), ("git", "commit", "-qm", "hooks")):
+        expect(sh(hooks, *a).returncode == 0, f"hook repo: {a}")
+    rev = sh(hooks, "git", "rev-parse", "HEAD").stdout.strip()
+    write("precommit/.pre-commit-config.yaml",
+          f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: snipgate\n")
+    expect(sh(repo, "git", "init", "-q", "-b", "main").returncode == 0, "git init")
+    r = sh(repo, "pre-commit", "install")
+    expect(r.returncode == 0, f"pre-commit install: {r.stdout} {r.stderr}")
+    write("precommit/clean.py", CLEAN)
+    sh(repo, "git", "add", ".")
+    r = sh(repo, "git", "commit", "-qm", "clean")
+    expect(r.returncode == 0, f"a clean snippet did not commit: {r.stdout[-500:]} {r.stderr[-500:]}")
+    write("precommit/answer.md", ANSWER_MD)
+    sh(repo, "git", "add", "answer.md")
+    r = sh(repo, "git", "commit", "-qm", "hostile")
+    expect(r.returncode != 0 and "SG206" in r.stdout + r.stderr,
+           f"a blocked snippet was committed: {r.returncode} {r.stdout[-500:]} {r.stderr[-300:]}")
+    expect("answer.md" not in sh(repo, "git", "log", "--name-only").stdout, "answer.md is in the history")
+
+
 # ------------------------------------------------------------------------------ SARIF
 
 def sarif(*args, cwd=None):

@@ -59,7 +59,8 @@ static void check__help(FILE *out)
           "                             a rule with an existing id replaces it)\n"
           "  --no-default-rules         start from an empty rule set\n"
           "  --disable ID[,ID...]       disable rules by id (repeatable)\n"
-          "  --allow-host HOST          allow network calls to HOST or *.DOMAIN (repeatable)\n"
+          "  --allow-host HOST          allow network calls to HOST or *.DOMAIN (repeatable), on any port;\n"
+          "                             '*' and HOST:PORT are refused\n"
           "  --honor-suppressions       let # nosec SG201 / # noqa: SG201 silence the rules they name on their\n"
           "                             line (a bare marker or another tool's code silences nothing; off by\n"
           "                             default: generated code must not switch the gate off)\n"
@@ -184,6 +185,17 @@ int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t n
         free(list);
     }
     for (size_t i = 0; i < nhosts; i++) {
+        /* refused rather than silently matching nothing */
+        if (!strcmp(hosts[i], "*") || strchr(hosts[i], ':')) {
+            sg_cli_error(verb, "--allow-host / network.allow_hosts: '%s' is refused: %s", hosts[i],
+                         hosts[i][0] == '*' && !hosts[i][1]
+                             ? "allowing every host is turning the network rules off; disable them by id instead "
+                               "(--disable, `snipgate rules` lists them)"
+                             : "give the host without a port (api.example.com): an allowed host is allowed on every "
+                               "port");
+            sg_rules_free(rules);
+            return SG_EXIT_USAGE;
+        }
         st = sg_rules_allow_host(rules, hosts[i]);
         if (st) {
             sg_cli_error(verb, "--allow-host: '%s' is not a host name (use example.com or *.example.com)", hosts[i]);

@@ -278,6 +278,16 @@ def options_parse_the_same_way_everywhere():
 
 
 @check
+def allow_host_star_and_port_are_refused():
+    p = write("hosts/h.py", "import requests\nrequests.get('https://api.example.com:8443/x')\n")
+    for h in ("*", "api.example.com:8443"):
+        rc, out, err = run("check", "--allow-host", h, p)
+        expect(rc == 2 and "refused" in err, f"--allow-host {h!r}: exit {rc}, {err[:200]}")
+    rc, j, _ = check_json("--allow-host", "api.example.com", p)
+    expect(rc == 0, f"an allowed host on another port: exit {rc}, {j['reasons']}")
+
+
+@check
 def no_color_and_dumb_terminals():
     import pty
     p = write("color/snip.py", HOSTILE)

@@ -411,6 +411,15 @@ SG_API void sg_baseline_free(sg_baseline *baseline);
  * many (ret_matched may be NULL). */
 SG_API sg_status sg_baseline_apply(const sg_baseline *baseline, sg_report *report, size_t *ret_matched);
 
+/* The Python program a document holds, as `snipgate run` executes it: a Python file as it is;
+ * Markdown (by name: .md, .markdown; or fences in a file of another name) its ```python / ```py
+ * fences (unlabeled ones only when there is no labeled one), each at its own lines with every
+ * other line blank, so that line numbers stay the document's. The text is malloc'd and
+ * NUL-terminated (free() it). Fails like sg_checker_check's input validation (SG_ERR_EMPTY with
+ * "no Python" for Markdown without a Python fence, SG_ERR_BINARY, SG_ERR_ENCODING) or SG_ERR_NOMEM. */
+SG_API sg_status sg_document_program(const char *path, const char *buf, size_t len, char **ret_text,
+                                     size_t *ret_len, sg_diag *diag);
+
 /* A size with an optional unit, as `run --memory` takes it: "8388608", "512K", "8M", "1G", "100B";
  * a bare number is `default_unit` bytes. SG_ERR_INVALID_ARG for anything else. */
 SG_API sg_status sg_size_parse(const char *s, uint64_t default_unit, uint64_t *ret_bytes);

@@ -663,6 +663,24 @@ def policy_excluding_everything_is_nothing_checked():
 # ------------------------------------------------------------------------------ the pipeline, with the sandbox
 
 @check
+def run_on_markdown_runs_its_fences():
+    if not SANDBOX:
+        print("SKIP run_on_markdown_runs_its_fences: SNIPGATE_SKIP_SANDBOX=1")
+        return
+    p = write("runmd/ans.md", "# Answer\n\nText.\n\n```python\ndef f(x):\n    return x * 2\n```\n\nThen:\n\n"
+                              "```bash\nls -l\n```\n\n```python\nprint(f(21))\nraise ValueError('boom')\n```\n")
+    rc, out, err = run("run", p, "--format=json")
+    if rc == 3:
+        raise Failure(f"the sandbox could not be set up: {err[:300]}")
+    j = json.loads(out)
+    expect(j["outcome"] == "exception" and j["stdout"] == "42\n", f"outcome {j['outcome']}, stdout {j['stdout']!r}")
+    expect(j["exception"]["type"] == "ValueError" and j["exception"]["line"] == 18,
+           f"the exception's line is the document's: {j['exception']}")
+    rc, out, err = run("run", write("runmd/none.md", README_MD.replace("bash", "text")))
+    expect(rc == 2 and "no Python" in err, f"Markdown without Python: exit {rc}, {err[:200]}")
+
+
+@check
 def mixed_folder_matches_the_blocking_table():
     """Hostile and clean files, Markdown answers and a task: stage by stage, as docs/blocking.md says."""
     if not SANDBOX:

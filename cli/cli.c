@@ -31,7 +31,8 @@ static void cli__usage(FILE *out)
     fprintf(out, "usage: snipgate <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof cli__verbs / sizeof cli__verbs[0]; i++)
         fprintf(out, "  %-8s %s\n", cli__verbs[i].name, cli__verbs[i].summary);
-    fprintf(out, "\n'snipgate <command> --help' describes a command.\n"
+    fprintf(out, "\noptions:\n  -V, --version  print the version\n  -h, --help     this help\n"
+                 "\n'snipgate help <command>' or 'snipgate <command> --help' describes a command and every option.\n"
                  "exit codes: 0 pass, 1 blocked, 2 bad usage or input, 3 internal error\n");
 }
 
@@ -42,6 +43,17 @@ int sg_cli_main(int argc, char **argv)
         return SG_EXIT_USAGE;
     }
     const char *verb = argv[1];
+    if (!strcmp(verb, "help") && argc >= 3) {
+        /* snipgate help VERB: the verb's own --help */
+        for (size_t i = 0; i < sizeof cli__verbs / sizeof cli__verbs[0]; i++)
+            if (!strcmp(argv[2], cli__verbs[i].name)) {
+                char *args[] = {argv[2], (char *)"--help", NULL};
+                return cli__verbs[i].fn(2, args);
+            }
+        fprintf(stderr, "snipgate: help: unknown command '%s'\n", argv[2]);
+        cli__usage(stderr);
+        return SG_EXIT_USAGE;
+    }
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
         cli__usage(stdout);
         return SG_EXIT_PASS;

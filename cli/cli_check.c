@@ -1,5 +1,7 @@
 /* `snipgate check` and `snipgate rules`: the static gate from the command line. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -47,19 +49,29 @@ static void check__help(FILE *out)
           "                             nearest parent that has one; docs/policy.md). Options given here win\n"
           "                             over it; lists (rules, disabled rules, hosts) add up\n"
           "  --no-config                use no policy file\n"
+          "  --changed-since REV        check only the inputs changed since the merge base of REV and HEAD\n"
+          "                             (committed, uncommitted and untracked files; git)\n"
+          "  --baseline FILE            a previous JSON verdict (--format json): its findings are reported as\n"
+          "                             [baseline] and do not block; only new ones do (matched by path, rule\n"
+          "                             and source line, wherever the line moved)\n"
           "  --fail-on SEVERITY         block on findings at or above low|medium|high|critical (default medium)\n"
           "  --rules FILE               load a YAML rule pack on top of the default (repeatable;\n"
           "                             a rule with an existing id replaces it)\n"
           "  --no-default-rules         start from an empty rule set\n"
           "  --disable ID[,ID...]       disable rules by id (repeatable)\n"
-          "  --allow-host HOST          allow network calls to HOST or *.DOMAIN (repeatable)\n"
-          "  --honor-suppressions       let # nosec / # noqa in the code silence findings (off: generated\n"
-          "                             code must not switch the gate off)\n"
+          "  --allow-host HOST          allow network calls to HOST or *.DOMAIN (repeatable), on any port;\n"
+          "                             '*' and HOST:PORT are refused\n"
+          "  --honor-suppressions       let # nosec SG201 / # noqa: SG201 silence the rules they name on their\n"
+          "                             line (a bare marker or another tool's code silences nothing; off by\n"
+          "                             default: generated code must not switch the gate off)\n"
           "  --line-offset N            add N to every reported line (snippet cut from a larger file)\n"
           "  --lang auto|python|markdown  how to read inputs (default auto: by extension, then content)\n"
-          "  --max-bytes N              refuse inputs larger than N bytes (default 8388608)\n"
+          "  --max-bytes N              refuse inputs larger than N (default 8M; units as run --memory: 512K, 8M,\n"
+          "                             1G, 100B; a bare number is bytes)\n"
           "  --max-depth N              block code nested deeper than N syntax levels (default 400)\n"
-          "  --parse-timeout MS         block code whose parse takes longer (default 5000)\n"
+          "  --parse-cpu T              block code whose parse takes more CPU time than T (10s, 500ms; default\n"
+          "                             10s): CPU time of the checking thread, so a busy machine does not\n"
+          "                             change the verdict (--parse-timeout MS: the same, in milliseconds)\n"
           "  --stdin-name NAME          name stdin in reports (default <stdin>)\n"
           "  -j, --jobs N               check files with N threads (default: online CPUs)\n"
           "  --color / --no-color       colour text output (default: when stdout is a terminal)\n"
@@ -173,6 +185,17 @@ int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t n
         free(list);
     }
     for (size_t i = 0; i < nhosts; i++) {
+        /* refused rather than silently matching nothing */
+        if (!strcmp(hosts[i], "*") || strchr(hosts[i], ':')) {
+            sg_cli_error(verb, "--allow-host / network.allow_hosts: '%s' is refused: %s", hosts[i],
+                         hosts[i][0] == '*' && !hosts[i][1]
+                             ? "allowing every host is turning the network rules off; disable them by id instead "
+                               "(--disable, `snipgate rules` lists them)"
+                             : "give the host without a port (api.example.com): an allowed host is allowed on every "
+                               "port");
+            sg_rules_free(rules);
+            return SG_EXIT_USAGE;
+        }
         st = sg_rules_allow_host(rules, hosts[i]);
         if (st) {
             sg_cli_error(verb, "--allow-host: '%s' is not a host name (use example.com or *.example.com)", hosts[i]);
@@ -346,7 +369,16 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
     size_t len = 0;
     sg_status st;
     const char *label = path ? path : (co->stdin_name ? co->stdin_name : "<stdin>");
-    st = sg_read_input(path, co->opts.max_bytes, &buf, &len, &d);
+    struct stat sb;
+    if (path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        /* a FIFO, socket or device would block or never end: an input error, never a hang */
+        d.status = st = SG_ERR_IO;
+        d.sys_errno = ESPIPE;
+        snprintf(d.path, sizeof d.path, "%s", path);
+        snprintf(d.message, sizeof d.message, "not a regular file (a FIFO, socket or device): not read");
+    } else {
+        st = sg_read_input(path, co->opts.max_bytes, &buf, &len, &d);
+    }
     sg_report *rep = NULL;
     const char *text = buf;
     size_t tlen = len;
@@ -537,7 +569,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -570,6 +602,119 @@ static int check__policy(check__opts *co, const char *config, bool no_config, sg
     }
     free(found);
     return rc;
+}
+
+/* Run git with `argv` (no shell), its stdout into a malloc'd NUL-terminated buffer. Returns the
+ * exit status (-1 if it could not run). */
+static int check__git(char *const argv[], char **ret_out, size_t *ret_len)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        execvp("git", argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    ssize_t r = 0;
+    while (buf && (r = read(fds[0], buf + len, cap - len - 1)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        len += (size_t)r;
+        if (cap - len < 2) {
+            char *nb = cap < (256u << 20) ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!buf)
+        return -1;
+    buf[len] = 0;
+    *ret_out = buf;
+    *ret_len = len;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The files changed since REV: against the merge base of REV and HEAD (what a pull request
+ * changed, not what its target branch did since), the working tree included, plus untracked
+ * files. Real paths, sorted. Prints the error and returns an exit code on failure. */
+static int check__changed_since(const char *rev, char ***ret, size_t *ret_n)
+{
+    char *out = NULL;
+    size_t len = 0;
+    char *mb[] = {"git", "merge-base", (char *)rev, "HEAD", NULL};
+    if (rev[0] == '-' || check__git(mb, &out, &len) != 0 || len < 7) {
+        sg_cli_error("check", "--changed-since: no merge base of '%s' and HEAD (is this a git work tree, and "
+                              "is %s a revision?)", rev, rev);
+        free(out);
+        return SG_EXIT_USAGE;
+    }
+    out[strcspn(out, "\n")] = 0;
+    char base[128];
+    snprintf(base, sizeof base, "%s", out);
+    free(out);
+    char *diff[] = {"git", "diff", "--name-only", "-z", "--relative", "--diff-filter=ACMRT", base, "--", NULL};
+    char *untracked[] = {"git", "ls-files", "-z", "--others", "--exclude-standard", NULL};
+    char **list = NULL;
+    size_t n = 0, cap = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (check__git(pass ? untracked : diff, &out, &len) != 0) {
+            sg_cli_error("check", "--changed-since: git %s failed", pass ? "ls-files" : "diff");
+            free(out);
+            goto out_fail;
+        }
+        for (size_t i = 0; i < len;) {
+            const char *name = out + i;
+            size_t l = strlen(name);
+            i += l + 1;
+            char *real = l ? realpath(name, NULL) : NULL;
+            if (!real)
+                continue; /* deleted since */
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                char **p = realloc(list, nc * sizeof *p);
+                if (!p) {
+                    free(real);
+                    free(out);
+                    goto out_fail;
+                }
+                list = p;
+                cap = nc;
+            }
+            list[n++] = real;
+        }
+        free(out);
+    }
+    if (n)
+        qsort(list, n, sizeof *list, check__cmpstr);
+    *ret = list;
+    *ret_n = n;
+    return 0;
+out_fail:
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+    return SG_EXIT_USAGE;
 }
 
 /* Append `n` borrowed strings to a list of option values. */
@@ -628,9 +773,12 @@ int sg_cli_check(int argc, char **argv)
         {"line-offset", required_argument, NULL, OPT_OFFSET}, {"lang", required_argument, NULL, OPT_LANG},
         {"max-bytes", required_argument, NULL, OPT_MAX_BYTES}, {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
         {"parse-timeout", required_argument, NULL, OPT_PARSE_TIMEOUT},
+        {"parse-cpu", required_argument, NULL, OPT_PARSE_CPU},
         {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"changed-since", required_argument, NULL, OPT_CHANGED_SINCE},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
@@ -644,9 +792,14 @@ int sg_cli_check(int argc, char **argv)
     check__list list = {0};
     FILE *out = stdout;
     const char *config = NULL;
-    bool no_config = false, fail_on_given = false, max_bytes_given = false, max_depth_given = false;
+    bool no_config = false, fail_on_given = false, max_bytes_given = false, max_depth_given = false,
+         parse_cpu_given = false;
     sg_policy *policy = NULL;
     size_t excluded = 0;
+    const char *baseline_path = NULL, *changed_since = NULL;
+    char **changed = NULL;
+    size_t nchanged = 0;
+    sg_baseline *baseline = NULL;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     co.jobs = nproc > 0 ? nproc : 1;
 
@@ -668,6 +821,12 @@ int sg_cli_check(int argc, char **argv)
             break;
         case OPT_CONFIG:
             config = optarg;
+            break;
+        case OPT_BASELINE:
+            baseline_path = optarg;
+            break;
+        case OPT_CHANGED_SINCE:
+            changed_since = optarg;
             break;
         case OPT_NO_CONFIG:
             no_config = true;
@@ -707,14 +866,17 @@ int sg_cli_check(int argc, char **argv)
                 goto out_free;
             }
             break;
-        case OPT_MAX_BYTES:
+        case OPT_MAX_BYTES: {
             max_bytes_given = true;
-            if (sg_cli_parse_ulong(optarg, 1UL << 31, &ul) || ul == 0) {
-                sg_cli_error("check", "--max-bytes must be from 1 to %lu (got '%s')", 1UL << 31, optarg);
+            uint64_t b = 0;
+            if (sg_size_parse(optarg, 1, &b) || b == 0 || b > (1ULL << 31)) {
+                sg_cli_error("check", "--max-bytes must be a size from 1 byte to 2G: 8388608, 512K, 8M (got '%s')",
+                             optarg);
                 goto out_free;
             }
-            co.opts.max_bytes = ul;
+            co.opts.max_bytes = (size_t)b;
             break;
+        }
         case OPT_MAX_DEPTH:
             max_depth_given = true;
             if (sg_cli_parse_ulong(optarg, 100000, &ul) || ul < 8) {
@@ -724,12 +886,23 @@ int sg_cli_check(int argc, char **argv)
             co.opts.max_depth = (unsigned)ul;
             break;
         case OPT_PARSE_TIMEOUT:
+            parse_cpu_given = true;
             if (sg_cli_parse_ulong(optarg, 3600000, &ul) || ul == 0) {
-                sg_cli_error("check", "--parse-timeout must be from 1 to 3600000 ms (got '%s')", optarg);
+                sg_cli_error("check", "--parse-timeout must be from 1 to 3600000 ms of CPU time (got '%s')", optarg);
                 goto out_free;
             }
             co.opts.parse_timeout_ms = (uint32_t)ul;
             break;
+        case OPT_PARSE_CPU: {
+            double sec = 0;
+            parse_cpu_given = true;
+            if (sg_duration_parse(optarg, &sec) || sec * 1000 < 1) {
+                sg_cli_error("check", "--parse-cpu must be a CPU time from 1ms to 3600s: 10s, 500ms (got '%s')", optarg);
+                goto out_free;
+            }
+            co.opts.parse_timeout_ms = (uint32_t)(sec * 1000 + 0.5);
+            break;
+        }
         case OPT_STDIN_NAME:
             co.stdin_name = optarg;
             break;
@@ -786,6 +959,8 @@ int sg_cli_check(int argc, char **argv)
             co.opts.max_bytes = (size_t)pi->max_bytes;
         if (pi->max_depth && !max_depth_given)
             co.opts.max_depth = pi->max_depth;
+        if (pi->parse_cpu_ms && !parse_cpu_given)
+            co.opts.parse_timeout_ms = pi->parse_cpu_ms;
         if ((pi->property_inputs || pi->property_seconds > 0) && !co.golden.budget_given) {
             co.golden.opts.max_inputs = pi->property_inputs;
             co.golden.opts.max_seconds = pi->property_seconds;
@@ -795,6 +970,16 @@ int sg_cli_check(int argc, char **argv)
             check__merge(&disables, &ndisables, pi->disable, pi->n_disable) ||
             check__merge(&hosts, &nhosts, pi->allow_hosts, pi->n_allow_hosts))
             goto out_nomem;
+    }
+    if (baseline_path) {
+        sg_diag bd;
+        sg_diag_init(&bd);
+        sg_status bst = sg_baseline_load_file(baseline_path, &baseline, &bd);
+        if (bst) {
+            sg_cli_error("check", "--baseline %s: %s", baseline_path, bd.message[0] ? bd.message : sg_strerror(bst));
+            rc = bst == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+            goto out_free;
+        }
     }
     if ((rc = check__load_task(&co, &suite)))
         goto out_free;
@@ -832,6 +1017,28 @@ int sg_cli_check(int argc, char **argv)
             if (!dup || check__push(&list, dup, false))
                 goto out_nomem;
         }
+    }
+    if (changed_since) {
+        if ((rc = check__changed_since(changed_since, &changed, &nchanged)))
+            goto out_free;
+        rc = SG_EXIT_USAGE;
+        /* keep the inputs that changed (stdin is always checked) */
+        size_t kept = 0, dropped = 0;
+        for (size_t i = 0; i < list.len; i++) {
+            char *real = list.items[i].path ? realpath(list.items[i].path, NULL) : NULL;
+            bool keep = !list.items[i].path ||
+                        (real && bsearch(&real, changed, nchanged, sizeof *changed, check__cmpstr));
+            free(real);
+            if (keep) {
+                list.items[kept++] = list.items[i];
+            } else {
+                free(list.items[i].path);
+                dropped++;
+            }
+        }
+        list.len = kept;
+        fprintf(stderr, "snipgate: check: note: %zu input%s changed since %s (%zu unchanged left out)\n", kept,
+                kept == 1 ? "" : "s", changed_since, dropped);
     }
     if (excluded)
         fprintf(stderr, "snipgate: check: note: %zu file%s excluded by %s\n", excluded, excluded == 1 ? "" : "s",
@@ -922,6 +1129,10 @@ int sg_cli_check(int argc, char **argv)
         fprintf(stderr, "snipgate: check: note: %zu Markdown file%s without Python skipped\n", skipped,
                 skipped == 1 ? "" : "s");
 
+    /* findings of the baseline are reported, not blocking: only new ones block */
+    for (size_t i = 0; baseline && i < list.len; i++)
+        if (sg_baseline_apply(baseline, list.items[i].report, NULL) != SG_OK)
+            goto out_nomem;
     /* stages the policy requires that did not run on a file */
     for (size_t i = 0; pi && i < list.len; i++) {
         sg_report *r = list.items[i].report;
@@ -953,6 +1164,8 @@ int sg_cli_check(int argc, char **argv)
             }
         }
     }
+    if (co.output && !strcmp(co.output, "-"))
+        co.output = NULL; /* -o - is stdout */
     if (co.output) {
         out = fopen(co.output, "we");
         if (!out) {
@@ -963,12 +1176,15 @@ int sg_cli_check(int argc, char **argv)
             goto out_free;
         }
     }
-    sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) &&
-                                                    !getenv("NO_COLOR")),
+    /* colour: --color / --no-color, else on a terminal unless NO_COLOR is set and not empty
+     * (no-color.org) or TERM is dumb */
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+    bool color_env = !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+    sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) && color_env),
                          .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
                          /* each input error is printed once, on stderr; the text verdict names it */
                          .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output,
-                         .policy_path = pi ? pi->path : NULL};
+                         .policy_path = pi ? pi->path : NULL, .baseline = baseline != NULL};
     sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
     bool blocked = sg_reports_blocked(reps, list.len);
     free(reps);
@@ -1025,6 +1241,10 @@ out_free:
     sg_sandbox_free(co.sandbox);
     sg_golden_suite_free(suite);
     sg_policy_free(policy);
+    sg_baseline_free(baseline);
+    for (size_t i = 0; i < nchanged; i++)
+        free(changed[i]);
+    free(changed);
     return rc;
 }
 

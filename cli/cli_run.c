@@ -19,9 +19,10 @@ static void run__usage(FILE *out)
     fprintf(out,
             "usage: snipgate run FILE [options]\n"
             "\n"
-            "Execute FILE (Python; '-' for stdin) in the sandbox and report the outcome:\n"
-            "ok, exception, timeout, memory_limit, output_limit, forbidden_syscall, signal or\n"
-            "setup_error. Nothing runs if the kernel refuses any isolation layer.\n"
+            "Execute FILE (Python; a Markdown answer, *.md, runs its Python fences at their own lines;\n"
+            "'-' for stdin) in the sandbox and report the outcome: ok, exception, timeout, memory_limit,\n"
+            "output_limit, forbidden_syscall, signal or setup_error. Nothing runs if the kernel refuses\n"
+            "any isolation layer.\n"
             "\n"
             "options:\n"
             "  --call EXPR        after running FILE's top level, evaluate EXPR (e.g. 'f(1, 2)')\n"
@@ -198,7 +199,48 @@ static int run__parse_ids(const char *s, uint32_t *uid, uint32_t *gid)
     return 0;
 }
 
+static int run__main(int argc, char **argv);
+
+/* `--opt=value` is `--opt value`, as with every other verb (getopt_long): split it before the
+ * options are read (up to a lone "--"). */
 int sg_cli_run(int argc, char **argv)
+{
+    char **args = calloc((size_t)argc * 2 + 1, sizeof *args);
+    char **owned = calloc((size_t)argc + 1, sizeof *owned);
+    if (!args || !owned) {
+        free(args);
+        free(owned);
+        sg_cli_error("run", "out of memory");
+        return SG_EXIT_INTERNAL;
+    }
+    int n = 0, no = 0, rc;
+    bool opts = true;
+    for (int a = 0; a < argc; a++) {
+        const char *eq = argv[a] ? strchr(argv[a], '=') : NULL;
+        if (a > 0 && opts && !strcmp(argv[a], "--"))
+            opts = false;
+        if (a > 0 && opts && !strncmp(argv[a], "--", 2) && eq && eq > argv[a] + 2) {
+            if (!(owned[no] = strndup(argv[a], (size_t)(eq - argv[a])))) {
+                sg_cli_error("run", "out of memory");
+                rc = SG_EXIT_INTERNAL;
+                goto out_free;
+            }
+            args[n++] = owned[no++];
+            args[n++] = (char *)eq + 1;
+        } else {
+            args[n++] = argv[a];
+        }
+    }
+    rc = run__main(n, args);
+out_free:
+    for (int i = 0; i < no; i++)
+        free(owned[i]);
+    free(owned);
+    free(args);
+    return rc;
+}
+
+static int run__main(int argc, char **argv)
 {
     uint32_t host_uid = 0, host_gid = 0;
     bool have_ids = false, no_more_options = false;
@@ -318,6 +360,23 @@ int sg_cli_run(int argc, char **argv)
     if (run__read_file(file, &src, &src_len) < 0 || (stdin_path && run__read_file(stdin_path, &in, &in_len) < 0)) {
         rc = SG_EXIT_USAGE;
         goto out_free;
+    }
+    /* a Markdown answer runs its Python fences, as `check` reads them (lines stay the document's) */
+    const char *dot = strcmp(file, "-") ? strrchr(file, '.') : NULL;
+    if (dot && (!strcmp(dot, ".md") || !strcmp(dot, ".markdown"))) {
+        char *prog = NULL;
+        size_t plen = 0;
+        sg_diag md;
+        sg_diag_init(&md);
+        sg_status mst = sg_document_program(file, src, src_len, &prog, &plen, &md);
+        if (mst != SG_OK) {
+            sg_cli_error("run", "%s: %s", file, md.message[0] ? md.message : sg_strerror(mst));
+            rc = mst == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
+            goto out_free;
+        }
+        free(src);
+        src = prog;
+        src_len = plen;
     }
     sg_status st = sg_sandbox_new(interpreter, &sb, &diag);
     if (st == SG_OK && have_ids)

@@ -3,7 +3,9 @@
  * with tree-sitter, bind names across blocks (parsers/resolve), run the rules (rules/engine),
  * then map every hit back to the document's own lines and columns.
  */
+#include <ctype.h>
 #include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <tree_sitter/api.h>
@@ -205,7 +207,8 @@ static sg_status check__truncated(sg_checker *c, sg_report *rep, sg_doc *doc, co
     const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
     sg_hit h = {lim, {0, 0}, {0, 0},
                 sg_arena_printf(rep->arena, "%s: more than %d findings in one block or %d in the document; the "
-                                            "rest were not recorded, so the snippet cannot be passed",
+                                            "rest were not recorded, so the snippet cannot be passed (a fixed "
+                                            "limit: no option raises it)",
                                 lim->info.message, SG_ENGINE_MAX_HITS, SG_ENGINE_MAX_HITS * 2),
                 NULL};
     return check__add_ex(c, rep, doc, cb, &h, true);
@@ -236,7 +239,23 @@ static void check__sort_dedupe(sg_report *rep)
     rep->findings.len = w;
 }
 
-/* Suppression comments: honoured (finding silenced) or reported (SG003) per the options. */
+/* Does the comment text name `rule` as a whole word (SG201, not SG2011)? */
+static bool check__names_rule(const char *t, size_t n, const char *rule)
+{
+    size_t rl = strlen(rule);
+    for (size_t i = 0; rl && i + rl <= n; i++) {
+        if (strncmp(t + i, rule, rl))
+            continue;
+        bool before = i == 0 || !(isalnum((unsigned char)t[i - 1]) || t[i - 1] == '-' || t[i - 1] == '_');
+        bool after = i + rl == n || !(isalnum((unsigned char)t[i + rl]) || t[i + rl] == '-' || t[i + rl] == '_');
+        if (before && after)
+            return true;
+    }
+    return false;
+}
+
+/* Suppression comments: honoured for the rules they name (finding silenced) or reported (SG003)
+ * per the options. */
 static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb,
                                      const sg_engine_out *out, size_t first)
 {
@@ -245,19 +264,47 @@ static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc,
         TSPoint p = out->suppressions.items[s];
         long line, col;
         check__map(c, cb, p, &line, &col);
-        bool any = false;
+        /* the comment's text, to its end of line */
+        const char *ct = "";
+        size_t cl = 0;
+        if (p.row < cb->nlines) {
+            size_t off = cb->line_starts[p.row] + p.column;
+            if (off < cb->b->len) {
+                ct = cb->b->text + off;
+                cl = strcspn(ct, "\n");
+                if (cl > cb->b->len - off)
+                    cl = cb->b->len - off;
+            }
+        }
+        bool any = false, unnamed = false;
         for (size_t i = first; i < rep->findings.len; i++) {
             sg_finding *f = &rep->findings.items[i];
             if (f->line != line || !strcmp(f->rule_id, ign ? ign->info.id : ""))
                 continue;
             any = true;
-            if (c->opts.honor_suppressions) {
+            /* only for the rules the comment names (# nosec SG201, # noqa: SG201,SG101): a bare
+             * marker or another tool's code (# noqa: S605) silences nothing */
+            if (c->opts.honor_suppressions && check__names_rule(ct, cl, f->rule_id)) {
                 f->suppressed = true;
                 f->blocking = false;
+            } else {
+                unnamed = true;
             }
         }
-        if (any && c->opts.honor_suppressions)
+        if (any && c->opts.honor_suppressions && !unnamed)
             rep->suppressed++;
+        if (any && c->opts.honor_suppressions && unnamed && ign) {
+            sg_hit h = {ign, p, p,
+                        sg_arena_printf(rep->arena, "%s: the # nosec / # noqa comment on line %ld does not name the "
+                                                    "rule of a finding there (name it: # nosec SG201)",
+                                        ign->info.message, line),
+                        NULL};
+            if (!h.message)
+                return SG_ERR_NOMEM;
+            sg_status st = check__add(c, rep, doc, cb, &h);
+            if (st)
+                return st;
+        }
         if (any && !c->opts.honor_suppressions && ign) {
             sg_hit h = {ign, p, p,
                         sg_arena_printf(rep->arena, "%s: a # nosec / # noqa comment on line %ld did not silence the "
@@ -290,11 +337,60 @@ static bool check__md_name(const char *path)
     return dot && (!strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown") || !strcasecmp(dot, ".mdx"));
 }
 
+/* The parse's limit is the CPU time of the checking thread, never wall time: a busy machine (other
+ * checks in parallel) does not change a verdict. tree-sitter reads the text through this callback
+ * in chunks of CHECK_PARSE_CHUNK bytes; every CHECK_PARSE_CLOCK_EVERY reads it looks at the
+ * thread's CPU clock, and past the budget it raises tree-sitter's cancellation flag. Error
+ * recovery, where a parse can spend most of its time, lexes text again, so it reads too. */
+#define CHECK_PARSE_CHUNK 64
+#define CHECK_PARSE_CLOCK_EVERY 8
+
+typedef struct check__reader {
+    const char *text;
+    size_t len;
+    unsigned reads;
+    double end;    /* thread CPU seconds at which to stop; 0 for no limit */
+    size_t cancel; /* tree-sitter's cancellation flag */
+} check__reader;
+
+static double check__cpu_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *check__read(void *payload, uint32_t byte, TSPoint pos, uint32_t *bytes_read)
+{
+    (void)pos;
+    check__reader *r = payload;
+    if (r->end > 0 && ++r->reads % CHECK_PARSE_CLOCK_EVERY == 0 && check__cpu_now() > r->end)
+        __atomic_store_n(&r->cancel, 1, __ATOMIC_RELAXED);
+    if (byte >= r->len || r->cancel) {
+        *bytes_read = 0;
+        return "";
+    }
+    size_t n = r->len - byte < CHECK_PARSE_CHUNK ? r->len - byte : CHECK_PARSE_CHUNK;
+    *bytes_read = (uint32_t)n;
+    return r->text + byte;
+}
+
 static TSTree *check__parse(sg_checker *c, const char *text, size_t len, bool *timed_out)
 {
-    ts_parser_set_timeout_micros(c->parser, (uint64_t)c->opts.parse_timeout_ms * 1000u);
-    TSTree *t = ts_parser_parse_string(c->parser, NULL, text, (uint32_t)len);
-    *timed_out = t == NULL;
+    check__reader r = {text, len, 0, 0, 0};
+    if (c->opts.parse_timeout_ms)
+        r.end = check__cpu_now() + c->opts.parse_timeout_ms / 1000.0;
+    ts_parser_set_timeout_micros(c->parser, 0);
+    ts_parser_set_cancellation_flag(c->parser, &r.cancel);
+    TSTree *t = ts_parser_parse(c->parser, NULL, (TSInput){&r, check__read, TSInputEncodingUTF8});
+    ts_parser_set_cancellation_flag(c->parser, NULL);
+    /* a parse cancelled after its last read may still return a tree: the limit was hit all the same */
+    *timed_out = t == NULL || r.cancel;
+    if (t && r.cancel) {
+        ts_tree_delete(t);
+        t = NULL;
+    }
     if (!t)
         ts_parser_reset(c->parser);
     return t;
@@ -392,8 +488,9 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         if (cb->timed_out) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
             sg_hit h = {lim, {0, 0}, {0, 0},
-                        sg_arena_printf(rep->arena, "%s: parsing took longer than %u ms", lim->info.message,
-                                        c->opts.parse_timeout_ms),
+                        sg_arena_printf(rep->arena,
+                                        "%s: parsing took more than %u ms of CPU time (raise it with --parse-cpu)",
+                                        lim->info.message, c->opts.parse_timeout_ms),
                         NULL};
             if ((st = check__add(c, rep, doc, cb, &h)))
                 goto out_free;
@@ -407,7 +504,10 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         const char *lreason = NULL;
         if (sg_resolver_limit_hit(res, &lblock, &lw, &lreason) && lblock == cb->seq) {
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            if ((st = sg_engine_hit(&out, lim, lw, lw, sg_arena_printf(rep->arena, "%s: %s", lim->info.message, lreason),
+            if ((st = sg_engine_hit(&out, lim, lw, lw, sg_arena_printf(rep->arena, "%s: %s%s", lim->info.message, lreason,
+                                                                    strstr(lreason, "raises it")
+                                                                        ? ""
+                                                                        : " (a fixed limit: no option raises it)"),
                                     NULL)))
                 goto out_free;
         }
@@ -415,7 +515,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
             TSPoint where = cb->depth_where;
             const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
             if ((st = sg_engine_hit(&out, lim, where, where,
-                                    sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (--max-depth)",
+                                    sg_arena_printf(rep->arena, "%s: syntax tree deeper than %u levels (raise it with --max-depth)",
                                                     lim->info.message, c->opts.max_depth),
                                     NULL)))
                 goto out_free;

@@ -208,3 +208,81 @@ out_free:
     sg_array_free(&prog.lines);
     return st;
 }
+
+sg_status sg_document_program(const char *path, const char *buf, size_t len, char **ret_text, size_t *ret_len,
+                              sg_diag *diag)
+{
+    if ((!buf && len) || !ret_text || !ret_len)
+        return SG_ERR_INVALID_ARG;
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    sg_input_kind kind = SG_INPUT_AUTO;
+    if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw")))
+        kind = SG_INPUT_PYTHON;
+    else if (dot && (!strcmp(dot, ".md") || !strcmp(dot, ".markdown")))
+        kind = SG_INPUT_MARKDOWN;
+    sg_doc doc;
+    sg_status st = sg_doc_extract(path, buf ? buf : "", len, kind, &doc, diag);
+    if (st != SG_OK)
+        return st;
+    if (!doc.markdown) {
+        sg_doc_free(&doc);
+        char *t = malloc(len + 1);
+        if (!t)
+            return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory");
+        memcpy(t, buf, len);
+        t[len] = 0;
+        *ret_text = t;
+        *ret_len = len;
+        return SG_OK;
+    }
+    bool labeled = false;
+    long last = 0;
+    for (size_t k = 0; k < doc.blocks.len; k++) {
+        const sg_block *b = &doc.blocks.items[k];
+        labeled |= !b->unlabeled;
+        if (b->nlines && b->line_map[b->nlines - 1] > last)
+            last = b->line_map[b->nlines - 1];
+    }
+    /* each document line: the block line placed there, or nothing */
+    const char **at = calloc((size_t)last + 2, sizeof *at);
+    size_t *at_len = calloc((size_t)last + 2, sizeof *at_len);
+    sg_buf out;
+    sg_buf_init(&out, len + (size_t)last + 16);
+    if (!at || !at_len) {
+        st = SG_ERR_NOMEM;
+        goto out_free;
+    }
+    for (size_t k = 0; k < doc.blocks.len; k++) {
+        const sg_block *b = &doc.blocks.items[k];
+        if (labeled && b->unlabeled)
+            continue;
+        const char *p = b->text;
+        for (size_t row = 0; row < b->nlines && p < b->text + b->len; row++) {
+            size_t l = strcspn(p, "\n");
+            long dl = b->line_map[row];
+            if (dl >= 1 && dl <= last) {
+                at[dl] = p;
+                at_len[dl] = l;
+            }
+            p += l + (p[l] == '\n');
+        }
+    }
+    for (long dl = 1; dl <= last; dl++) {
+        if (at[dl])
+            sg_buf_append(&out, at[dl], at_len[dl]);
+        sg_buf_puts(&out, "\n");
+    }
+    if (out.failed || out.truncated)
+        st = SG_ERR_NOMEM;
+out_free:
+    free(at);
+    free(at_len);
+    sg_doc_free(&doc);
+    if (st != SG_OK) {
+        sg_buf_free(&out);
+        return sg_diag_set(diag, st, path, 0, 0, -1, 0, "out of memory");
+    }
+    *ret_text = out.data ? out.data : strdup("");
+    *ret_len = out.len;
+    return *ret_text ? SG_OK : SG_ERR_NOMEM;
+}

@@ -210,13 +210,13 @@ static sg_status policy__max_depth(policy__ctx *c, yaml_node_t *v, const char *k
     return st;
 }
 
-static sg_status policy__parse_budget(policy__ctx *c, yaml_node_t *v, const char *key)
+static sg_status policy__parse_cpu(policy__ctx *c, yaml_node_t *v, const char *key)
 {
-    unsigned long long x;
-    sg_status st = policy__uint(c, v, key, 1, 1ULL << 40, &x);
-    if (!st)
-        c->p->info.parse_budget = x;
-    return st;
+    double sec = 0;
+    if (sg_duration_parse(policy__scalar(v), &sec) || sec * 1000 > 3600000.0 || sec * 1000 < 1)
+        return policy__err(c, v, "'%s' must be a CPU time from 1ms to 3600s (10s, 500ms)", key);
+    c->p->info.parse_cpu_ms = (uint32_t)(sec * 1000 + 0.5);
+    return SG_OK;
 }
 
 static sg_status policy__property_inputs(policy__ctx *c, yaml_node_t *v, const char *key)
@@ -263,7 +263,7 @@ static sg_status policy__budgets(policy__ctx *c, yaml_node_t *v, const char *key
 {
     static const policy__key keys[] = {{"max_bytes", policy__max_bytes},
                                        {"max_depth", policy__max_depth},
-                                       {"parse_budget", policy__parse_budget},
+                                       {"parse_cpu", policy__parse_cpu},
                                        {"property_inputs", policy__property_inputs},
                                        {"property_seconds", policy__property_seconds},
                                        {NULL, NULL}};
@@ -456,5 +456,24 @@ sg_status sg_size_parse(const char *s, uint64_t default_unit, uint64_t *ret_byte
     if (!s || !ret_bytes || sg_limits_parse_size(s, default_unit, &b) < 0)
         return SG_ERR_INVALID_ARG;
     *ret_bytes = b;
+    return SG_OK;
+}
+
+sg_status sg_duration_parse(const char *s, double *ret_seconds)
+{
+    if (!s || !ret_seconds || !(s[0] >= '0' && s[0] <= '9'))
+        return SG_ERR_INVALID_ARG;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v == v))
+        return SG_ERR_INVALID_ARG;
+    if (!strcmp(end, "ms"))
+        v /= 1000;
+    else if (*end && strcmp(end, "s"))
+        return SG_ERR_INVALID_ARG;
+    if (!(v > 0) || v > 3600)
+        return SG_ERR_INVALID_ARG;
+    *ret_seconds = v;
     return SG_OK;
 }

@@ -6,6 +6,10 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <unistr.h>
+#include <uniwidth.h>
 
 #include "report.h"
 #include "rules/pack.h"
@@ -73,17 +77,34 @@ static void render__caret(FILE *out, const sg_finding *f)
     fprintf(out, "%6ld | ", f->line);
     render__safe(out, s, len);
     fputs("\n       | ", out);
-    /* Walk code points up to the column, keeping tabs so that the caret lines up. */
+    /* Walk code points up to the column, keeping tabs and padding by each character's display
+     * width (two cells for CJK and most emoji, none for combining marks), so that the caret lines
+     * up under the finding in a terminal. */
     long col = 1;
     size_t i = 0;
     while (i < len && col < f->column) {
-        fputc(s[i] == '\t' ? '\t' : ' ', out);
-        i++;
-        while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
-            i++;
+        ucs4_t uc = 0;
+        int n = u8_mbtouc(&uc, (const uint8_t *)s + i, len - i);
+        if (s[i] == '\t') {
+            fputc('\t', out);
+        } else {
+            int w = uc_width(uc, "UTF-8");
+            for (int k = 0; k < (w < 0 ? 1 : w); k++)
+                fputc(' ', out);
+        }
+        i += n > 0 ? (size_t)n : 1;
         col++;
     }
-    long width = f->end_line == f->line ? f->end_column - f->column : (long)sg_utf8_count(s + i, len - i);
+    /* the underline: the display width of the finding's characters on this line */
+    long cps = f->end_line == f->line ? f->end_column - f->column : (long)sg_utf8_count(s + i, len - i);
+    long width = 0;
+    for (size_t j = i; j < len && cps > 0; cps--) {
+        ucs4_t uc = 0;
+        int n = u8_mbtouc(&uc, (const uint8_t *)s + j, len - j);
+        int w = s[j] == '\t' ? 1 : uc_width(uc, "UTF-8");
+        width += w < 0 ? 1 : w;
+        j += n > 0 ? (size_t)n : 1;
+    }
     if (width < 1)
         width = 1;
     if (width > 120)
@@ -297,7 +318,9 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
             fprintf(out, "%s%s%s %s ", o->color ? render__color(f->severity) : "", sev, o->color ? "\033[0m" : "",
                     f->rule_id);
             render__safe_str(out, f->message);
-            if (f->suppressed)
+            if (f->baseline)
+                fputs(" [baseline]", out);
+            else if (f->suppressed)
                 fputs(" [suppressed]", out);
             else if (!f->blocking)
                 fputs(" [advisory]", out);
@@ -459,13 +482,18 @@ static json_t *render__finding_criterion(const sg_finding *f);
 
 static json_t *render__finding(const sg_finding *f)
 {
-    return json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b, s:o}", "rule_id",
+    json_t *j = json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b, s:o}", "rule_id",
                      render__str(f->rule_id), "name", render__str(f->name), "severity", sg_severity_name(f->severity),
                      "confidence", render__str(f->confidence), "cwe", render__cwe(f->cwe), "line", (json_int_t)f->line,
                      "column", (json_int_t)f->column, "end_line", (json_int_t)f->end_line, "end_column",
                      (json_int_t)f->end_column, "message", render__str(f->message), "snippet", render__str(f->snippet),
                      "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed, "criterion",
                      render__finding_criterion(f));
+    if (j && f->baseline && json_object_set_new(j, "baseline", json_true())) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
 static json_t *render__str_or_null(const char *s)
@@ -658,7 +686,8 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     size_t crit_counts[SG_CRIT_COUNT] = {0};
     bool failed = false;
     json_t *files = render__check(&failed, json_array());
-    size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0;
+    size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0,
+           in_baseline = 0;
     size_t by_sev[4] = {0};
     size_t gs[4] = {0}; /* golden: indexed by sg_golden_verdict (pass, fail, error), then skipped */
     bool golden = false;
@@ -671,6 +700,7 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
             nfind++;
             nblock += f->blocking;
             suppressed += f->suppressed;
+            in_baseline += f->baseline;
             by_sev[f->severity & 3]++;
         }
         bool blocked = sg_report_blocked(rep);
@@ -731,6 +761,8 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
     if (stats) {
         render__set(&failed, stats, "by_criterion", by_crit);
         render__set(&failed, stats, "checked_files", json_integer((json_int_t)(n - nerr)));
+        if (o->baseline)
+            render__set(&failed, stats, "baseline_matched", json_integer((json_int_t)in_baseline));
     }
     else
         json_decref(by_crit);
@@ -784,6 +816,101 @@ static json_t *render__uri(const char *path)
     json_t *j = json_string(buf);
     free(buf);
     return j;
+}
+
+#define RENDER_SRCROOT "%SRCROOT%"
+
+/* The SARIF artifactLocation of a path: relative to %SRCROOT% (the working directory, in the run's
+ * originalUriBaseIds) when it is under it, else an absolute file:// URI. */
+static json_t *render__artifact(const char *path)
+{
+    char cwd[4096];
+    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    size_t cl = have_cwd ? strlen(cwd) : 0;
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    if (path[0] == '/' && have_cwd && cl > 1 && !strncmp(path, cwd, cl) && path[cl] == '/')
+        return json_pack("{s:o, s:s}", "uri", render__uri(path + cl + 1), "uriBaseId", RENDER_SRCROOT);
+    if (path[0] != '/' && strncmp(path, "../", 3) && strcmp(path, ".."))
+        return json_pack("{s:o, s:s}", "uri", render__uri(path), "uriBaseId", RENDER_SRCROOT);
+    /* outside the working directory */
+    char *abs = NULL;
+    size_t n = strlen(path) + cl + 2;
+    if (!(abs = malloc(n)))
+        return NULL;
+    if (path[0] == '/')
+        snprintf(abs, n, "%s", path);
+    else
+        snprintf(abs, n, "%s/%s", have_cwd ? cwd : "", path);
+    json_t *u = render__uri(abs);
+    free(abs);
+    if (!u)
+        return NULL;
+    char *full = malloc(strlen(json_string_value(u)) + 8);
+    if (!full) {
+        json_decref(u);
+        return NULL;
+    }
+    sprintf(full, "file://%s", json_string_value(u));
+    json_decref(u);
+    json_t *j = json_pack("{s:s}", "uri", full);
+    free(full);
+    return j;
+}
+
+/* The working directory as the %SRCROOT% base (SARIF originalUriBaseIds), with its final '/'. */
+static json_t *render__srcroot(void)
+{
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return json_object();
+    json_t *u = render__uri(cwd);
+    if (!u)
+        return NULL;
+    const char *v = json_string_value(u);
+    char *full = malloc(strlen(v) + 10);
+    if (!full) {
+        json_decref(u);
+        return NULL;
+    }
+    sprintf(full, "file://%s%s", v, strcmp(v, "/") ? "/" : "");
+    json_decref(u);
+    json_t *j = json_pack("{s:{s:s}}", RENDER_SRCROOT, "uri", full);
+    free(full);
+    return j;
+}
+
+/* A stable fingerprint of a finding for code-scanning tools (followed across commits that move
+ * it): FNV-1a 64 of the rule, the source line without surrounding blanks, and its occurrence
+ * among equal ones in the file. */
+static json_t *render__fingerprint(const char *rule, const char *snippet, unsigned occurrence)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const char *parts[2] = {rule, snippet ? snippet : ""};
+    for (int k = 0; k < 2; k++) {
+        const char *p = parts[k];
+        size_t len = strlen(p);
+        while (k == 1 && len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r'))
+            len--;
+        while (k == 1 && len && (*p == ' ' || *p == '\t')) {
+            p++;
+            len--;
+        }
+        for (size_t i = 0; i < len; i++) {
+            h ^= (unsigned char)p[i];
+            h *= 1099511628211ULL;
+        }
+        h ^= 0xff;
+        h *= 1099511628211ULL;
+    }
+    char buf[48];
+    snprintf(buf, sizeof buf, "%016llx:%u", (unsigned long long)h, occurrence);
+    return json_pack("{s:s}", "snipgate/v1", buf);
+}
+
+static long render__pos(long v)
+{
+    return v < 1 ? 1 : v;
 }
 
 static json_t *render__sarif_rule(const sg_rule_info *ri)
@@ -870,9 +997,9 @@ static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rul
         snprintf(msg, sizeof msg, "golden stage (task %.100s) could not judge the snippet: %.500s", rep->golden_task,
                  rep->golden_stage == SG_STAGE_FAILED ? rep->golden_reason : sg_golden_result_error(rep->golden));
         render__append(failed, notes,
-                       json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
-                                 render__str(msg), "locations", "physicalLocation", "artifactLocation", "uri",
-                                 render__uri(rep->path)));
+                       json_pack("{s:s, s:{s:o}, s:[{s:{s:o}}]}", "level", "error", "message", "text",
+                                 render__str(msg), "locations", "physicalLocation", "artifactLocation",
+                                 render__artifact(rep->path)));
     }
     if (rep->golden_stage != SG_STAGE_RAN)
         return;
@@ -896,9 +1023,9 @@ static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rul
             *failed = true;
             break;
         }
-        json_t *loc = json_pack("{s:{s:o}}", "artifactLocation", "uri", render__uri(rep->path));
+        json_t *loc = json_pack("{s:o}", "artifactLocation", render__artifact(rep->path));
         if (loc && rep->golden_lines[k] > 0)
-            render__set(failed, loc, "region", json_pack("{s:I}", "startLine", (json_int_t)rep->golden_lines[k]));
+            render__set(failed, loc, "region", json_pack("{s:I}", "startLine", (json_int_t)render__pos(rep->golden_lines[k])));
         json_t *res = json_pack("{s:s, s:O, s:s, s:{s:o}, s:[{s:o}], s:{s:o, s:s, s:I, s:o, s:o, s:o, s:s}}",
                                 "ruleId", id, "ruleIndex", ix, "level", "error", "message", "text", render__str(msg),
                                 "locations", "physicalLocation", loc, "properties", "golden_task",
@@ -911,8 +1038,9 @@ static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rul
                         json_string(sg_criterion_get(sg_golden_case_criterion(c))->id));
         if (res && c->test_line)
             render__set(failed, res, "relatedLocations",
-                        json_pack("[{s:{s:{s:o}, s:{s:I}}}]", "physicalLocation", "artifactLocation", "uri",
-                                  render__uri(rep->golden_task), "region", "startLine", (json_int_t)c->test_line));
+                        json_pack("[{s:{s:o, s:{s:I}}}]", "physicalLocation", "artifactLocation",
+                                  render__artifact(rep->golden_task), "region", "startLine",
+                                  (json_int_t)render__pos(c->test_line)));
         render__append(failed, results, res);
     }
 }
@@ -937,9 +1065,9 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
         const sg_report *rep = reps[r];
         if (rep->error) {
             render__append(
-                &failed, notes, json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
+                &failed, notes, json_pack("{s:s, s:{s:o}, s:[{s:{s:o}}]}", "level", "error", "message", "text",
                                  render__str(rep->diag.message), "locations", "physicalLocation", "artifactLocation",
-                                 "uri", render__uri(rep->path)));
+                                 render__artifact(rep->path)));
             render__sarif_golden(&failed, rep, rules, index, results, notes);
             continue;
         }
@@ -956,16 +1084,30 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                 if (failed)
                     break;
             }
+            /* SARIF lines and columns start at 1: a line a negative --line-offset moved before the
+             * start is clamped (the JSON verdict keeps the line as computed) */
+            long sl = render__pos(f->line), el = render__pos(f->end_line), sc = render__pos(f->column),
+                 ec = render__pos(f->end_column);
+            if (el < sl)
+                el = sl;
+            if (el == sl && ec < sc)
+                ec = sc;
+            unsigned occ = 0;
+            for (size_t k = 0; k < i; k++)
+                occ += !strcmp(rep->findings.items[k].rule_id, f->rule_id) &&
+                       !strcmp(rep->findings.items[k].snippet, f->snippet);
             json_t *res = json_pack(
-                "{s:o, s:O, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:{s:I, s:I, s:I, s:I, s:{s:o}}}}], s:{s:s, s:b}}", "ruleId",
-                render__str(f->rule_id), "ruleIndex", ix, "level", render__level(f->severity), "message", "text",
-                render__str(f->message), "locations", "physicalLocation", "artifactLocation", "uri",
-                render__uri(rep->path), "region", "startLine", (json_int_t)f->line, "startColumn",
-                (json_int_t)f->column, "endLine", (json_int_t)f->end_line, "endColumn", (json_int_t)f->end_column,
-                "snippet", "text", render__str(f->snippet), "properties", "severity", sg_severity_name(f->severity),
-                "blocking", f->blocking);
+                "{s:o, s:O, s:s, s:{s:o}, s:[{s:{s:o, s:{s:I, s:I, s:I, s:I, s:{s:o}}}}], s:o, s:{s:s, s:b, s:I}}",
+                "ruleId", render__str(f->rule_id), "ruleIndex", ix, "level", render__level(f->severity), "message",
+                "text", render__str(f->message), "locations", "physicalLocation", "artifactLocation",
+                render__artifact(rep->path), "region", "startLine", (json_int_t)sl, "startColumn", (json_int_t)sc,
+                "endLine", (json_int_t)el, "endColumn", (json_int_t)ec, "snippet", "text", render__str(f->snippet),
+                "partialFingerprints", render__fingerprint(f->rule_id, f->snippet, occ), "properties", "severity",
+                sg_severity_name(f->severity), "blocking", f->blocking, "line", (json_int_t)f->line);
             if (f->suppressed && res)
                 render__set(&failed, res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+            if (o->baseline && res)
+                render__set(&failed, res, "baselineState", json_string(f->baseline ? "unchanged" : "new"));
             if (f->blocking && res)
                 render__set(&failed, json_object_get(res, "properties"), "criterion", render__finding_criterion(f));
             render__append(&failed, results, res);
@@ -979,12 +1121,18 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
         json_decref(notes);
         return NULL;
     }
-    json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o, s:[{s:b, s:o}], s:{s:s}}", "tool", "driver",
-                            "name", "snipgate", "version", sg_version(), "informationUri",
-                            "https://github.com/snipgate/snipgate", "rules", rules, "columnKind", "unicodeCodePoints",
-                            "results", results, "invocations", "executionSuccessful", true,
-                            "toolExecutionNotifications", notes, "properties", "verdict",
-                            sg_reports_blocked(reps, n) ? "block" : "pass");
+    /* the run succeeded when every input was read and every stage could judge */
+    bool ok = true;
+    for (size_t r = 0; r < n; r++) {
+        sg_stage_status gs = sg_report_stage(reps[r], SG_PIPE_GOLDEN, NULL, NULL);
+        ok &= !reps[r]->error && gs != SG_STAGE_STATUS_ERROR;
+    }
+    json_t *run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:o, s:s, s:o, s:[{s:b, s:o}], s:{s:s, s:s}}", "tool",
+                            "driver", "name", "snipgate", "version", sg_version(), "rules", rules,
+                            "originalUriBaseIds", render__srcroot(), "columnKind", "unicodeCodePoints", "results",
+                            results, "invocations", "executionSuccessful", ok, "toolExecutionNotifications", notes,
+                            "properties", "verdict", sg_reports_blocked(reps, n) ? "block" : "pass",
+                            "schema_version", SG_VERDICT_SCHEMA_VERSION);
     if (!run)
         return NULL;
     return json_pack("{s:s, s:s, s:[o]}", "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version",

@@ -276,6 +276,8 @@ static void res__unbound(sg_res_cx *cx, sg_scope *scope, const char *name, size_
         res__add(res, out, sg_res_normalize(res, name, n));
 }
 
+static void res__chain(sg_res_cx *cx, sg_scope *scope, sg_binding *b, sg_cands *out, int depth);
+
 static void res__name(sg_res_cx *cx, sg_scope *scope, TSNode use, const char *name, size_t n, sg_cands *out,
                       int depth)
 {
@@ -306,6 +308,40 @@ static void res__name(sg_res_cx *cx, sg_scope *scope, TSNode use, const char *na
         if (!preceded || deleted)
             res__unbound(cx, scope, name, n, out);
     }
+    /* A use inside one of the chain's own bindings (`t = t.replace(...)` seven times): what the
+     * chain stands for so far, instead of exploring every other binding again (which grows as
+     * the factorial of the chain's length). The result is partial: nothing is memoised from it. */
+    for (unsigned i = 0; i < res->chains_n; i++)
+        if (res->chains[i].head == b) {
+            res->truncated = true;
+            for (int k = 0; k < res->chains[i].acc->n; k++)
+                res__add(res, out, res->chains[i].acc->q[k]);
+            return;
+        }
+    if (!b->next || res->chains_n >= sizeof res->chains / sizeof res->chains[0]) {
+        res__chain(cx, scope, b, out, depth);
+        return;
+    }
+    /* the least fixed point of the chain, a few rounds deep (s = s.system; s = os: two) */
+    sg_cands acc = {0};
+    res->chains[res->chains_n].head = b;
+    res->chains[res->chains_n].acc = &acc;
+    res->chains_n++;
+    for (int round = 0; round < 2; round++) {
+        int before = acc.n;
+        res__chain(cx, scope, b, &acc, depth);
+        if (acc.n == before || res->budget < 0)
+            break;
+    }
+    res->chains_n--;
+    for (int k = 0; k < acc.n; k++)
+        res__add(res, out, acc.q[k]);
+}
+
+/* Every binding of a chain, into `out`. */
+static void res__chain(sg_res_cx *cx, sg_scope *scope, sg_binding *b, sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
     for (; b; b = b->next) {
         if (--res->budget < 0)
             return;

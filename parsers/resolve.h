@@ -24,7 +24,7 @@
 #include "base/util.h"
 #include "syms.h"
 
-#define SG_MAX_CANDS 8
+#define SG_MAX_CANDS 32
 #define SG_MAX_QNAME 256
 
 typedef struct sg_scope sg_scope;

@@ -15,8 +15,8 @@
 
 #include "resolve.h"
 
-#define RES_MAX_ALIAS_DEPTH 12
-#define RES_BUDGET 4096 /* evaluation steps for one top-level question */
+#define RES_MAX_ALIAS_DEPTH 24
+#define RES_BUDGET 32768 /* evaluation steps for one top-level question */
 #define RES_MAX_CONST 4096
 
 /* What a binding binds a name to. */
@@ -52,6 +52,8 @@ typedef struct sg_binding {
     bool busy, cached;         /* RES_ALIAS: resolving now (a cycle), result memoised */
     sg_cands *cache;
     struct sg_binding *next; /* same name, same scope */
+    struct sg_binding *tail; /* the head of a chain: its last binding, and how many it holds */
+    uint32_t chain_len;
 } sg_binding;
 
 /* A scope: an open-addressing table of binding chains, one chain per name (scope.c). */
@@ -90,6 +92,14 @@ struct sg_resolver {
     TSPoint query_where;
     struct sg_binding *alias_path[64]; /* alias bindings being resolved, outermost first */
     unsigned alias_n;
+    /* binding chains (a name bound several times in a scope) being resolved, with what they stand
+     * for so far: a use of the name inside one of its own bindings (s = s.strip()) gets that,
+     * and the chain is resolved again until nothing new comes (resolve.c, res__name) */
+    struct {
+        struct sg_binding *head;
+        sg_cands *acc;
+    } chains[16];
+    unsigned chains_n;
 };
 
 /* The resolver and the source text of the node being looked at. */

@@ -69,6 +69,39 @@ int sg_scope_bind(sg_resolver *res, sg_scope *s, const char *name, uint32_t n, s
     return scope__bind_raw(res, s, name, n, kind, qname, node, src);
 }
 
+#define SCOPE_MAX_CHAIN 4096
+#define SCOPE_MAX_CHAIN_S "4096"
+
+/* A literal with no names in it: what it is bound to does not depend on anything else. */
+static bool scope__literal(TSNode v)
+{
+    const char *t = ts_node_type(v);
+    if (!strcmp(t, "integer") || !strcmp(t, "float") || !strcmp(t, "true") || !strcmp(t, "false") ||
+        !strcmp(t, "none"))
+        return true;
+    if (strcmp(t, "string"))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(v); i++)
+        if (!strcmp(ts_node_type(ts_node_named_child(v, i)), "interpolation"))
+            return false;
+    return true;
+}
+
+/* Does `b` mean the same as `last` (same kind, both made unconditionally or both not, and: opaque
+ * locals, or the same literal text)? */
+static bool scope__same_meaning(const sg_binding *last, const sg_binding *b)
+{
+    if (!last || last->kind != b->kind || last->definite != b->definite || last->src != b->src)
+        return false;
+    if (b->kind == RES_LOCAL)
+        return true;
+    if (b->kind != RES_ALIAS || !scope__literal(b->node) || !scope__literal(last->node))
+        return false;
+    uint32_t s1 = ts_node_start_byte(last->node), e1 = ts_node_end_byte(last->node);
+    uint32_t s2 = ts_node_start_byte(b->node), e2 = ts_node_end_byte(b->node);
+    return e1 - s1 == e2 - s2 && !memcmp(last->src + s1, b->src + s2, e1 - s1);
+}
+
 static int scope__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint32_t n, sg_binding_kind kind,
                          const char *qname, TSNode node, const char *src)
 {
@@ -103,24 +136,31 @@ static int scope__bind_raw(sg_resolver *res, sg_scope *s, const char *name, uint
     while (s->slots[i]) {
         sg_binding *o = s->slots[i];
         if (o->name_len == n && !memcmp(o->name, name, n)) {
-            /* Keep the chain bounded (a hostile file rebinding one name 100k times); past the cap
-             * the analysis is incomplete, which blocks (SG002) rather than guessing. */
-            int len = 0;
-            for (sg_binding *c = o; c; c = c->next)
-                if (++len > 256) {
-                    sg_res_limit(res, res->cur_seq, ts_node_start_point(node),
-                               "a name is rebound more often than the analysis follows");
-                    return 0;
-                }
+            /* A binding that means what the last one of the chain means adds nothing to a
+             * flow-insensitive analysis (`x = 1` three hundred times; a loop variable bound
+             * by many loops): it is not stored. */
+            if (scope__same_meaning(o->tail, b))
+                return 0;
+            /* Keep the chain bounded (a hostile file rebinding one name 100k times with
+             * different values); past the cap the analysis is incomplete, which blocks (SG002)
+             * rather than guessing. Real code stays far below it (the CPython standard
+             * library: at most a few dozen). */
+            if (o->chain_len >= SCOPE_MAX_CHAIN) {
+                sg_res_limit(res, res->cur_seq, ts_node_start_point(node),
+                             "a name is bound more than " SCOPE_MAX_CHAIN_S " times with different values in one "
+                             "scope (a fixed limit: no option raises it)");
+                return 0;
+            }
             /* append: the chain stays in source order */
-            sg_binding *last = o;
-            while (last->next)
-                last = last->next;
-            last->next = b;
+            o->tail->next = b;
+            o->tail = b;
+            o->chain_len++;
             return 0;
         }
         i = (i + 1) & (s->cap - 1);
     }
+    b->tail = b;
+    b->chain_len = 1;
     s->slots[i] = b;
     s->count++;
     return 0;

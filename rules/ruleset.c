@@ -368,7 +368,8 @@ static const sg_rule ruleset__fallback_syntax = {
 static const sg_rule ruleset__fallback_limit = {
     .info = {.id = "SG002", .name = "analysis-limit", .severity = SG_SEV_CRITICAL, .confidence = "high", .cwe = 400,
              .message = "the snippet exceeds an analysis limit, so it cannot be checked",
-             .fix = "Simplify the code.", .kind = "builtin", .matches = "input beyond a limit", .pack = "builtin",
+             .fix = "Simplify the code. The message names the limit and the option that raises it, if one does.",
+             .kind = "builtin", .matches = "input beyond a limit", .pack = "builtin",
              .enabled = true, .rationale = "", .example = ""},
     .kind = SG_KIND_BUILTIN, .builtin = {.which = SG_BUILTIN_LIMIT}};
 

@@ -12,10 +12,17 @@ GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6
 GRAMMAR_INTEGRITY='sha512-yIM9z0oxKIxT7bAtPOhgoVl6gTXlmlIhue7liFT4oBPF/lha7Ha4dQBS82Av6hMMRZoVnFJI8M6mL+SwWoLD3A=='
 
+# The official SARIF 2.1.0 JSON Schema (OASIS, sarif-2.1.0-rtm.5.json), as an MIT-licensed npm
+# package ships it; tests validate every SARIF verdict against it. Never committed.
+SARIF_PKG=@microsoft/jest-sarif
+SARIF_VERSION=1.0.0-beta.0
+SARIF_INTEGRITY='sha512-A1fOhPd6Ic5iDk4F9YPw1qNB4XF+7+IviR7xl8r2F6QzQkx5cpY9LsGk2rExiFIEcBbjpVnSmwWGBukASkiQ9A=='
+SARIF_FILE=lib/schemas/sarif-2.1.0-rtm.5.json
+
 PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libtree-sitter-dev libseccomp-dev libcmocka-dev libjansson-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
-  python3 python3-distributed python3-jsonschema nodejs npm ca-certificates openssl
+  python3 python3-distributed python3-jsonschema pre-commit git nodejs npm ca-certificates openssl
 )
 # Peers for the benchmarks (bench/): optional, installed with SNIPGATE_BENCH=1.
 BENCH_PACKAGES=(bandit bubblewrap hyperfine wrk)
@@ -60,4 +67,26 @@ else
   tar -xzf "$tarball" -C "$grammar_dir" --strip-components=1 package/src package/package.json
   printf '%s' "$GRAMMAR_INTEGRITY" > "$stamp"
   log "grammar verified and unpacked in $grammar_dir"
+fi
+
+sarif_dir="$deps_dir/sarif-schema"
+sarif_stamp="$sarif_dir/.verified"
+if [ -f "$sarif_stamp" ] && [ "$(cat "$sarif_stamp")" = "$SARIF_INTEGRITY" ] && [ -f "$sarif_dir/sarif-2.1.0.json" ]; then
+  log "SARIF 2.1.0 schema present"
+else
+  mkdir -p "$deps_dir"
+  stmp=$(mktemp -d "$deps_dir/.fetch.XXXXXX")
+  log "fetching the SARIF 2.1.0 schema ($SARIF_PKG@$SARIF_VERSION) from the npm registry"
+  (cd "$stmp" && npm pack --silent "$SARIF_PKG@$SARIF_VERSION" >/dev/null)
+  starball=$(ls "$stmp"/*.tgz)
+  sgot="sha512-$(openssl dgst -sha512 -binary "$starball" | base64 -w0)"
+  if [ "$sgot" != "$SARIF_INTEGRITY" ]; then
+    log "integrity mismatch for $starball: got $sgot, want $SARIF_INTEGRITY"; rm -rf "$stmp"; exit 1
+  fi
+  rm -rf "$sarif_dir"; mkdir -p "$sarif_dir"
+  tar -xzf "$starball" -C "$stmp" "package/$SARIF_FILE"
+  mv "$stmp/package/$SARIF_FILE" "$sarif_dir/sarif-2.1.0.json"
+  rm -rf "$stmp"
+  printf '%s' "$SARIF_INTEGRITY" > "$sarif_stamp"
+  log "SARIF schema verified and unpacked in $sarif_dir"
 fi

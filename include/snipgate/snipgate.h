@@ -148,7 +148,9 @@ typedef struct sg_options {
     sg_severity fail_on;      /* findings at or above this severity block (default medium) */
     bool honor_suppressions;  /* let `# nosec` / `# noqa` silence findings (default false) */
     sg_input_kind input_kind; /* default SG_INPUT_AUTO */
-    uint32_t parse_timeout_ms;/* tree-sitter parse time limit, 0 for none (default 5000) */
+    uint32_t parse_timeout_ms;/* the parse's limit per block in milliseconds of CPU time of the
+                                 checking thread (never wall time: the verdict does not depend on the
+                                 machine's load); 0 for none (default 10000) */
 } sg_options;
 
 SG_API void sg_options_init(sg_options *opts);
@@ -168,6 +170,7 @@ typedef struct sg_finding {
     const char *snippet; /* the source line of `line`, without its newline */
     bool blocking;       /* severity >= fail_on */
     bool suppressed;     /* silenced by an honoured # nosec / # noqa (then not blocking) */
+    bool baseline;       /* in the baseline (sg_baseline_apply): reported, not blocking */
 } sg_finding;
 
 typedef struct sg_report sg_report;
@@ -229,6 +232,7 @@ typedef struct sg_render_opts {
     bool no_times;        /* JSON: every stage's time_ms is 0, so that the same input renders the
                              same document on every run (audit's resume, shards and serve compare
                              documents; pass elapsed_ms 0 as well) */
+    bool baseline;           /* a baseline was applied (JSON stats.baseline_matched, SARIF baselineState) */
 } sg_render_opts;
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
@@ -369,7 +373,7 @@ typedef struct sg_policy_info {
     bool required[SG_PIPE_COUNT];     /* stages.required */
     uint64_t max_bytes;               /* budgets.max_bytes (units as --max-bytes) */
     unsigned max_depth;               /* budgets.max_depth */
-    uint64_t parse_budget;            /* budgets.parse_budget: tree-sitter progress steps per block */
+    uint32_t parse_cpu_ms;            /* budgets.parse_cpu: CPU time of a block's parse (as --parse-cpu) */
     unsigned property_inputs;         /* budgets.property_inputs */
     double property_seconds;          /* budgets.property_seconds */
 } sg_policy_info;
@@ -389,6 +393,32 @@ SG_API const sg_policy_info *sg_policy_get(const sg_policy *policy);
  * walk, resolved against the current directory)? A glob with a '/' matches the path relative to the
  * policy's directory ('*' also matches '/'); one without matches any path component's name. */
 SG_API bool sg_policy_excludes(const sg_policy *policy, const char *path);
+
+/* A duration: "10s", "500ms", or a bare number of seconds ("2.5"); more than 0 and at most one
+ * hour. SG_ERR_INVALID_ARG for anything else. */
+SG_API sg_status sg_duration_parse(const char *s, double *ret_seconds);
+
+/* Baselines: a previous JSON verdict (`check --format json`); its findings are known, and only
+ * new ones block. A finding matches a baseline one with the same path, rule and source line
+ * (blanks around it ignored) and the same rank among such equal findings of the file, wherever the
+ * line moved. */
+typedef struct sg_baseline sg_baseline;
+/* SG_ERR_IO, SG_ERR_TOO_LARGE, SG_ERR_INVALID_ARG (not a JSON verdict: the reason in diag),
+ * SG_ERR_NOMEM. */
+SG_API sg_status sg_baseline_load_file(const char *path, sg_baseline **ret_baseline, sg_diag *diag);
+SG_API void sg_baseline_free(sg_baseline *baseline);
+/* Mark the report's findings found in the baseline (`baseline`, no longer blocking); returns how
+ * many (ret_matched may be NULL). */
+SG_API sg_status sg_baseline_apply(const sg_baseline *baseline, sg_report *report, size_t *ret_matched);
+
+/* The Python program a document holds, as `snipgate run` executes it: a Python file as it is;
+ * Markdown (by name: .md, .markdown; or fences in a file of another name) its ```python / ```py
+ * fences (unlabeled ones only when there is no labeled one), each at its own lines with every
+ * other line blank, so that line numbers stay the document's. The text is malloc'd and
+ * NUL-terminated (free() it). Fails like sg_checker_check's input validation (SG_ERR_EMPTY with
+ * "no Python" for Markdown without a Python fence, SG_ERR_BINARY, SG_ERR_ENCODING) or SG_ERR_NOMEM. */
+SG_API sg_status sg_document_program(const char *path, const char *buf, size_t len, char **ret_text,
+                                     size_t *ret_len, sg_diag *diag);
 
 /* A size with an optional unit, as `run --memory` takes it: "8388608", "512K", "8M", "1G", "100B";
  * a bare number is `default_unit` bytes. SG_ERR_INVALID_ARG for anything else. */

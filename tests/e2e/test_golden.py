@@ -21,6 +21,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passk import comb_pass_at_k, pass_at_k  # noqa: E402
+import sarif_schema  # noqa: E402  (validates every SARIF verdict this driver produces)
 
 SG = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
@@ -54,6 +55,8 @@ def run(*args, stdin=None):
     expect(p.returncode >= 0, f"killed by signal {-p.returncode}")
     for bad in ("Segmentation", "AddressSanitizer", "runtime error", "core dumped"):
         expect(bad not in err, f"stderr shows a crash: {err[:300]}")
+    bad = sarif_schema.validate_if_sarif(ROOT, args, out)
+    expect(not bad, f"SARIF not valid against the 2.1.0 schema: {bad[:3]}")
     return p.returncode, out, err
 
 

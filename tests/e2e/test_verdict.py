@@ -16,6 +16,9 @@ import sys
 import tempfile
 import traceback
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sarif_schema  # noqa: E402  (validates every SARIF verdict this driver produces)
+
 try:
     import jsonschema
 except ImportError:  # the package is a dependency: a missing one is a failure, said loudly
@@ -58,6 +61,8 @@ def run(*args, stdin=None, cwd=None, env=None, timeout=300):
     expect(p.returncode >= 0, f"killed by signal {-p.returncode}")
     for bad in ("Traceback", "Segmentation", "AddressSanitizer", "runtime error", "core dumped"):
         expect(bad not in err, f"stderr shows a crash: {err[:300]}")
+    bad = sarif_schema.validate_if_sarif(ROOT, args, out)
+    expect(not bad, f"SARIF not valid against the 2.1.0 schema: {bad[:3]}")
     return p.returncode, out, err
 
 
@@ -226,6 +231,350 @@ def errors_printed_once():
     expect(j["stats"]["checked_files"] == 1 and j["stats"]["files"] == 2, f"stats {j['stats']}")
 
 
+# ------------------------------------------------------------------------------ the command line
+
+@check
+def fifo_and_socket_never_hang():
+    import socket
+    d = os.path.join(TMP, "special")
+    os.makedirs(d, exist_ok=True)
+    fifo = os.path.join(d, "pipe.py")
+    os.mkfifo(fifo)
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(os.path.join(d, "sock.py"))
+    write("special/ok.py", CLEAN)
+    try:
+        rc, j, err = check_json(fifo, os.path.join(d, "sock.py"))  # run() has a timeout: a hang fails
+        expect(rc == 2 and [f["error"]["code"] for f in j["files"]] == ["not_regular", "not_regular"],
+               f"named FIFO/socket: exit {rc}, {[f['error'] for f in j['files']]}")
+        rc, j, err = check_json(d)
+        expect(rc == 0 and [os.path.basename(f["path"]) for f in j["files"]] == ["ok.py"],
+               f"walk: exit {rc}, files {[f['path'] for f in j['files']]}")
+    finally:
+        sock.close()
+
+
+@check
+def options_parse_the_same_way_everywhere():
+    p = write("cli/snip.py", "def f(x):\n    return x\n")
+    rc, out, err = run("run", p, "--format=json", "--timeout=5")
+    expect(rc in (0, 3) and (rc == 3 or json.loads(out)["outcome"] == "ok"), f"run --format=json: {rc} {err[:200]}")
+    rc, out, err = run("check", "-o", "-", "--format=json", p, cwd=os.path.dirname(p))
+    expect(rc == 0 and json.loads(out)["verdict"] == "pass", f"-o -: exit {rc}")
+    expect(not os.path.exists(os.path.join(os.path.dirname(p), "-")), "-o - wrote a file named '-'")
+    big = write("cli/big.py", "x = 1\n" * 400)
+    rc, j, _ = check_json("--max-bytes", "1K", big)
+    expect(rc == 2 and j["files"][0]["error"]["code"] == "too_large", f"--max-bytes 1K: exit {rc}")
+    rc, j, _ = check_json("--max-bytes=4K", big)
+    expect(rc == 0, f"--max-bytes=4K: exit {rc}")
+    for verb in ("check", "rules", "run", "eval"):
+        rc, out, err = run("help", verb)
+        rc2, out2, _ = run(verb, "--help")
+        expect(rc == 0 and out == out2 and "usage: snipgate " + verb in out, f"help {verb}: {rc} {out[:100]}")
+    rc, out, _ = run("--help")
+    expect("-V, --version" in out, f"-V missing from the help: {out}")
+    rc, out, _ = run("-V")
+    expect(rc == 0 and out.startswith("snipgate "), f"-V: {out}")
+
+
+@check
+def allow_host_star_and_port_are_refused():
+    p = write("hosts/h.py", "import requests\nrequests.get('https://api.example.com:8443/x')\n")
+    for h in ("*", "api.example.com:8443"):
+        rc, out, err = run("check", "--allow-host", h, p)
+        expect(rc == 2 and "refused" in err, f"--allow-host {h!r}: exit {rc}, {err[:200]}")
+    rc, j, _ = check_json("--allow-host", "api.example.com", p)
+    expect(rc == 0, f"an allowed host on another port: exit {rc}, {j['reasons']}")
+
+
+@check
+def no_color_and_dumb_terminals():
+    import pty
+    p = write("color/snip.py", HOSTILE)
+
+    def on_tty(env_over):
+        env = dict(os.environ)
+        env.pop("NO_COLOR", None)
+        env.update(env_over)
+        master, slave = pty.openpty()
+        q = subprocess.Popen([SG, "check", p], stdout=slave, stderr=subprocess.DEVNULL, env=env)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                b = os.read(master, 65536)
+            except OSError:
+                break
+            if not b:
+                break
+            chunks.append(b)
+        q.wait(timeout=60)
+        os.close(master)
+        return b"".join(chunks)
+
+    expect(b"\033[" in on_tty({"TERM": "xterm"}), "no colour on a terminal")
+    expect(b"\033[" in on_tty({"TERM": "xterm", "NO_COLOR": ""}), "an empty NO_COLOR turned colour off")
+    expect(b"\033[" not in on_tty({"TERM": "xterm", "NO_COLOR": "1"}), "NO_COLOR=1 kept colour")
+    expect(b"\033[" not in on_tty({"TERM": "dumb"}), "TERM=dumb kept colour")
+
+
+@check
+def caret_lines_up_under_wide_characters():
+    p = write("wide/snip.py", 'x = "日本語🙂"; eval(x)\n')
+    rc, out, _ = run("check", "--no-color", p)
+    lines = out.splitlines()
+    src = [l for l in lines if l.startswith("     1 | ")][0]
+    caret = [l for l in lines if l.strip().startswith("| ") and "^" in l][0]
+    import unicodedata
+
+    def width(t):
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
+    col = width(src[:src.index("eval")])
+    expect(width(caret[:caret.index("^")]) == col and caret.count("~") == 3,
+           f"caret at cell {width(caret[:caret.index('^')])}, eval at {col}:\n{src}\n{caret}")
+
+
+@check
+def baseline_blocks_only_new_findings():
+    d = os.path.join(TMP, "bl")
+    write("bl/a.py", "import os\nos.system('a')\n")
+    rc, out, _ = run("check", "--format", "json", "-o", "base.json", "a.py", cwd=d)
+    expect(rc == 1, f"the baseline run: exit {rc}")
+    write("bl/a.py", "import os\n\n# moved down\nos.system('a')\n")
+    rc, j, _ = check_json("--baseline", "base.json", "a.py", cwd=d)
+    f = j["files"][0]["findings"]
+    expect(rc == 0 and f and f[0].get("baseline") is True and not f[0]["blocking"],
+           f"a known finding that moved: exit {rc}, {f}")
+    expect(j["stats"]["baseline_matched"] == 1, f"stats {j['stats']}")
+    write("bl/a.py", "import os\n\nos.system('a')\nos.system('a')\neval('x')\n")
+    rc, j, _ = check_json("--baseline", "base.json", "a.py", cwd=d)
+    new = sorted((x["rule_id"], x["line"]) for x in j["files"][0]["findings"] if x["blocking"])
+    expect(rc == 1 and new == [("SG101", 5), ("SG201", 4)], f"new findings: exit {rc}, {new}")
+    rc, out, _ = run("check", "--format", "sarif", "--baseline", "base.json", "a.py", cwd=d)
+    states = sorted(r["baselineState"] for r in json.loads(out)["runs"][0]["results"])
+    expect(states == ["new", "new", "unchanged"], f"SARIF baselineState {states}")
+    write("bl/bad.json", "[1, 2")
+    rc, out, err = run("check", "--baseline", "bad.json", "a.py", cwd=d)
+    expect(rc == 2 and "bad.json" in err, f"a malformed baseline: exit {rc}, {err[:200]}")
+
+
+@check
+def changed_since_is_merge_base_aware():
+    d = os.path.join(TMP, "git")
+    os.makedirs(d, exist_ok=True)
+
+    def git(*a):
+        subprocess.run(["git", "-c", "user.email=t@e", "-c", "user.name=t", *a], cwd=d, check=True,
+                       capture_output=True)
+    write("git/keep.py", "x = 1\n")
+    write("git/old.py", "import os\nos.system('x')\n")
+    git("init", "-q", "-b", "main")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    git("checkout", "-qb", "feature")
+    write("git/new.py", "eval('1')\n")
+    git("add", "new.py")
+    git("commit", "-qm", "feature")
+    git("checkout", "-q", "main")
+    write("git/keep.py", "import pickle\npickle.loads(b'')\n")   # changed on main after the branch point
+    git("commit", "-qam", "main moves on")
+    git("checkout", "-q", "feature")
+    write("git/untracked.py", "exec('1')\n")
+    rc, j, err = check_json("--changed-since", "main", ".", cwd=d)
+    paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+    expect(paths == ["new.py", "untracked.py"], f"changed since the merge base: {paths} ({err[:200]})")
+    expect(rc == 1, f"exit {rc}")
+    rc, out, err = run("check", "--changed-since", "no-such-rev", ".", cwd=d)
+    expect(rc == 2 and "no-such-rev" in err, f"a bad revision: exit {rc}, {err[:200]}")
+
+
+@check
+def pre_commit_hook_blocks_a_commit():
+    """The repo's .pre-commit-hooks.yaml with the real `pre-commit` (Debian package)."""
+    if not shutil.which("pre-commit"):
+        raise Failure("pre-commit is not installed (bash scripts/setup.sh installs it)")
+    hooks = os.path.join(TMP, "hookrepo")
+    repo = os.path.join(TMP, "precommit")
+    os.makedirs(hooks, exist_ok=True)
+    os.makedirs(repo, exist_ok=True)
+    env = dict(os.environ, PATH=os.path.dirname(SG) + ":" + os.environ.get("PATH", ""),
+               PRE_COMMIT_HOME=os.path.join(TMP, "pre-commit-home"), GIT_AUTHOR_NAME="t",
+               GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@e")
+
+    def sh(cwd, *a):
+        return subprocess.run(list(a), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    shutil.copy(os.path.join(ROOT, ".pre-commit-hooks.yaml"), hooks)
+    for a in (("git", "init", "-q", "-b", "main"), ("git", "add", "."), ("git", "commit", "-qm", "hooks")):
+        expect(sh(hooks, *a).returncode == 0, f"hook repo: {a}")
+    rev = sh(hooks, "git", "rev-parse", "HEAD").stdout.strip()
+    write("precommit/.pre-commit-config.yaml",
+          f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: snipgate\n")
+    expect(sh(repo, "git", "init", "-q", "-b", "main").returncode == 0, "git init")
+    r = sh(repo, "pre-commit", "install")
+    expect(r.returncode == 0, f"pre-commit install: {r.stdout} {r.stderr}")
+    write("precommit/clean.py", CLEAN)
+    sh(repo, "git", "add", ".")
+    r = sh(repo, "git", "commit", "-qm", "clean")
+    expect(r.returncode == 0, f"a clean snippet did not commit: {r.stdout[-500:]} {r.stderr[-500:]}")
+    write("precommit/answer.md", ANSWER_MD)
+    sh(repo, "git", "add", "answer.md")
+    r = sh(repo, "git", "commit", "-qm", "hostile")
+    expect(r.returncode != 0 and "SG206" in r.stdout + r.stderr,
+           f"a blocked snippet was committed: {r.returncode} {r.stdout[-500:]} {r.stderr[-300:]}")
+    expect("answer.md" not in sh(repo, "git", "log", "--name-only").stdout, "answer.md is in the history")
+
+
+# ------------------------------------------------------------------------------ SARIF
+
+def sarif(*args, cwd=None):
+    rc, out, err = run("check", "--format", "sarif", *args, cwd=cwd)  # validated by run()
+    return rc, json.loads(out), err
+
+
+@check
+def sarif_valid_in_every_case():
+    p = write("sarif/snip.py", "import os\n\n\nos.system('x')\n")
+    rc, j, _ = sarif("--line-offset", "-95", p)
+    res = j["runs"][0]["results"]
+    expect(res and all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1 for r in res),
+           f"negative --line-offset: regions {[r['locations'][0]['physicalLocation']['region'] for r in res]}")
+    expect(res[0]["properties"]["line"] == 4 - 95, f"the computed line is kept in properties: {res[0]['properties']}")
+    rc, j, _ = sarif(p, os.path.join(TMP, "sarif", "missing.py"))
+    inv = j["runs"][0]["invocations"][0]
+    expect(inv["executionSuccessful"] is False, f"an unreadable input: executionSuccessful {inv}")
+    rc, j, _ = sarif(p)
+    expect(j["runs"][0]["invocations"][0]["executionSuccessful"] is True, "a clean run is not successful")
+    drv = j["runs"][0]["tool"]["driver"]
+    expect("informationUri" not in drv, f"made-up informationUri: {drv.get('informationUri')}")
+
+
+@check
+def sarif_relative_uris_and_fingerprints():
+    d = os.path.join(TMP, "sarifrel")
+    write("sarifrel/a/snip.py", "import os\nos.system('x')\nos.system('x')\n")
+    rc, j, _ = sarif("a/snip.py", cwd=d)
+    run0 = j["runs"][0]
+    loc = run0["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    expect(loc == {"uri": "a/snip.py", "uriBaseId": "%SRCROOT%"}, f"artifactLocation {loc}")
+    base = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    expect(base.startswith("file:///") and base.endswith("/sarifrel/"), f"originalUriBaseIds {base}")
+    rc, j2, _ = sarif(os.path.join(d, "a", "snip.py"), cwd=d)
+    loc2 = j2["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    expect(loc2 == loc, f"an absolute path under the working directory: {loc2}")
+    fps = [r["partialFingerprints"]["snipgate/v1"] for r in run0["results"]]
+    expect(len(fps) == 2 and len(set(fps)) == 2, f"fingerprints {fps}")
+    # the same finding moved down by a line keeps its fingerprint
+    write("sarifrel/a/snip.py", "import os\n\n# moved\nos.system('x')\nos.system('x')\n")
+    rc, j3, _ = sarif("a/snip.py", cwd=d)
+    fps3 = [r["partialFingerprints"]["snipgate/v1"] for r in j3["runs"][0]["results"]]
+    expect(fps3 == fps, f"fingerprints changed when the code moved: {fps} -> {fps3}")
+    rc, j4, _ = sarif("/nonexistent-dir/x.py", cwd=d)
+    notes = j4["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    loc4 = notes[0]["locations"][0]["physicalLocation"]["artifactLocation"] if notes else None
+    expect(loc4 == {"uri": "file:///nonexistent-dir/x.py"}, f"a path outside: {loc4}")
+
+
+# ------------------------------------------------------------------------------ caps and limits
+
+DATA = os.path.join(ROOT, "..", "shared", "data")
+
+
+@check
+def binding_cap_not_hit_by_ordinary_code():
+    p = write("caps/rebind.py", "x = 1\n" * 300)
+    rc, j, _ = check_json(p)
+    expect(rc == 0, f"`x = 1` 300 times: exit {rc}, reasons {j['reasons']}")
+    # seven self-rebindings in 300 functions: linear, no cap (was factorial in the chain length)
+    body = "".join(f"    t = t.replace('{i}', 'x')\n    t.strip()\n" for i in range(12))
+    p = write("caps/selfref.py", "".join(f"def f{k}(t):\n{body}    return t\n" for k in range(300)))
+    rc, j, _ = check_json(p)
+    expect(rc == 0, f"self-rebinding chains: exit {rc}, reasons {j['reasons'][:2]}")
+    # a hostile chain still blocks, and the message names no option that does not help
+    p = write("caps/hostile.py", "".join(f"x = {i}\n" for i in range(5000)) + "x()\n")
+    rc, j, _ = check_json(p)
+    msgs = [x["message"] for f in j["files"] for x in f["findings"] if x["rule_id"] == "SG002"]
+    expect(rc == 1 and msgs, f"5000 distinct rebindings: exit {rc}")
+    expect("no option raises it" in msgs[0] and "--max-depth" not in msgs[0], f"SG002 message: {msgs[0]}")
+
+
+@check
+def every_cap_names_the_flag_that_raises_it():
+    deep = write("caps/deep.py", "x = " + "-" * 600 + "1\n")
+    rc, j, _ = check_json(deep)
+    m = [x["message"] for x in j["files"][0]["findings"] if x["rule_id"] == "SG002"]
+    expect(m and "--max-depth" in m[0], f"depth cap: {m}")
+    rc, j, _ = check_json(deep, "--max-depth", "1000")
+    expect(rc == 0, f"--max-depth 1000 did not raise the cap: {j['reasons']}")
+    import random
+    rng = random.Random(1)
+    rnd = write("caps/noise.py", "".join(rng.choice("abc()[]{}:=,.'\" \n\tdef if else lambda") for _ in range(200000)))
+    rc, j, _ = check_json(rnd, "--parse-cpu", "1ms")
+    m = [x["message"] for f in j["files"] for x in f["findings"] if x["rule_id"] == "SG002"]
+    expect(m and "--parse-cpu" in m[0], f"parse cap: {m}")
+
+
+@check
+def same_verdict_under_parallel_load():
+    """A 7 MB file: alone, and four at once next to two busy loops (the parse limit is CPU time of
+    the checking thread; a wall-clock limit blocked it under load)."""
+    block = "".join(f"def f{{k}}_{i}(a, b):\n    if a > b:\n        return [a * {i} for _ in range(b)]\n"
+                    f"    return {{'k': a, 'v': b + {i}}}\n\n" for i in range(20))
+    text = "".join(block.replace("{k}", str(k)) for k in range(3300))
+    p = write("load/big.py", text)
+    expect(os.path.getsize(p) > 7_000_000, f"{os.path.getsize(p)} bytes")
+    rc0, j0, _ = check_json(p, "-j", "1")
+    expect(rc0 == 0 and j0["verdict"] == "pass", f"alone: exit {rc0}, {j0['reasons'][:2]}")
+    burn = [subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        procs = [subprocess.Popen([SG, "check", "--format", "json", "-j", "1", p], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE) for _ in range(4)]
+        outs = [(q.wait(timeout=600), q.stdout.read()) for q in procs]
+        for q in procs:
+            q.stdout.close()
+            q.stderr.close()
+    finally:
+        for b in burn:
+            b.kill()
+            b.wait()
+    for rc, out in outs:
+        j = json.loads(out)
+        validate(j, "parallel")
+        expect((rc, j["verdict"], j["reasons"]) == (rc0, j0["verdict"], j0["reasons"]),
+               f"under load: exit {rc}, {j['verdict']}, {j['reasons'][:2]} (alone: {rc0})")
+
+
+@check
+def zero_sg002_on_the_standard_library_and_the_datasets():
+    targets = []
+    if os.path.isdir("/usr/lib/python3.11"):
+        targets.append("/usr/lib/python3.11")
+    else:
+        print("SKIP (loudly): /usr/lib/python3.11 is missing")
+    if os.path.isdir(DATA):
+        import gzip
+        d = os.path.join(TMP, "datasets")
+        os.makedirs(d, exist_ok=True)
+        with gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt") as f:
+            for i, line in enumerate(f):
+                t = json.loads(line)
+                write(f"datasets/he_{i}.py", t["prompt"] + t["canonical_solution"] + "\n" + t["test"])
+        for name in ("mbpp.jsonl", "MbppPlus-dev-767efcc.jsonl"):
+            with open(os.path.join(DATA, name), encoding="utf-8") as f:
+                for i, line in enumerate(f):
+                    t = json.loads(line)
+                    code = t["code"] if "code" in t else t["prompt"] + t["canonical_solution"]
+                    write(f"datasets/{name[:4]}_{i}.py", code.replace("\r\n", "\n") + "\n")
+        targets.append(d)
+    else:
+        print(f"SKIP (loudly): {DATA} is missing: the datasets are not scanned")
+    expect(targets, "nothing to scan")
+    rc, j, _ = check_json(*targets, "--no-config")
+    sg002 = [(f["path"], x["line"], x["message"][-90:]) for f in j["files"] for x in f["findings"]
+             if x["rule_id"] == "SG002"]
+    expect(not sg002, f"{len(sg002)} SG002 on real code: {sg002[:5]}")
+    expect(j["stats"]["checked_files"] > 600, f"only {j['stats']['checked_files']} files checked")
+
+
 # ------------------------------------------------------------------------------ policy files
 
 def policy_tree(name, policy):
@@ -314,6 +663,24 @@ def policy_excluding_everything_is_nothing_checked():
 # ------------------------------------------------------------------------------ the pipeline, with the sandbox
 
 @check
+def run_on_markdown_runs_its_fences():
+    if not SANDBOX:
+        print("SKIP run_on_markdown_runs_its_fences: SNIPGATE_SKIP_SANDBOX=1")
+        return
+    p = write("runmd/ans.md", "# Answer\n\nText.\n\n```python\ndef f(x):\n    return x * 2\n```\n\nThen:\n\n"
+                              "```bash\nls -l\n```\n\n```python\nprint(f(21))\nraise ValueError('boom')\n```\n")
+    rc, out, err = run("run", p, "--format=json")
+    if rc == 3:
+        raise Failure(f"the sandbox could not be set up: {err[:300]}")
+    j = json.loads(out)
+    expect(j["outcome"] == "exception" and j["stdout"] == "42\n", f"outcome {j['outcome']}, stdout {j['stdout']!r}")
+    expect(j["exception"]["type"] == "ValueError" and j["exception"]["line"] == 18,
+           f"the exception's line is the document's: {j['exception']}")
+    rc, out, err = run("run", write("runmd/none.md", README_MD.replace("bash", "text")))
+    expect(rc == 2 and "no Python" in err, f"Markdown without Python: exit {rc}, {err[:200]}")
+
+
+@check
 def mixed_folder_matches_the_blocking_table():
     """Hostile and clean files, Markdown answers and a task: stage by stage, as docs/blocking.md says."""
     if not SANDBOX:
@@ -373,7 +740,8 @@ def main():
             failed += 1
             print(f"FAIL {fn.__name__}: {why}")
     shutil.rmtree(TMP, ignore_errors=True)
-    print(f"{VALIDATED[0]} JSON verdicts validated against docs/verdict.schema.json")
+    print(f"{VALIDATED[0]} JSON verdicts validated against docs/verdict.schema.json, "
+          f"{sarif_schema.count()} SARIF verdicts against the SARIF 2.1.0 schema")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -13,10 +13,17 @@ PREFIX=$TMP/prefix
 cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
 LIBDIR=$(cd "$(dirname "$(find "$PREFIX" -name snipgate.pc | head -n 1)")/.." && pwd)
 [ -f "$LIBDIR/pkgconfig/snipgate.pc" ] || { echo "FAIL: no snipgate.pc installed"; exit 1; }
-for f in bin/snipgate include/snipgate/snipgate.h include/snipgate/sandbox.h include/snipgate/golden.h include/snipgate/version.h; do
+for f in share/man/man1/snipgate.1 bin/snipgate include/snipgate/snipgate.h include/snipgate/sandbox.h include/snipgate/golden.h include/snipgate/version.h; do
     [ -e "$PREFIX/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 ls "$LIBDIR"/libsnipgate.so.0 "$LIBDIR"/libsnipgate.a >/dev/null
+# the man page renders, and it holds every verb's options (it is generated from the help text)
+if command -v man >/dev/null 2>&1; then
+    page=$(MANWIDTH=100 man -l "$PREFIX/share/man/man1/snipgate.1" 2>/dev/null | col -b 2>/dev/null || true)
+    for opt in --changed-since --baseline --parse-cpu --criteria --call --summary; do
+        echo "$page" | grep -q -- "$opt" || { echo "FAIL: the man page lacks $opt"; exit 1; }
+    done
+fi
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
 PC="pkg-config --define-prefix"  # the prefix of where the .pc file was installed, not the configured one
 CC=${CC:-cc}

@@ -1,5 +1,5 @@
-# expect: block SG002@23
-# twenty aliases of eval: the resolver stops following at its depth limit, which must block
+# expect: block SG002@43
+# forty aliases of eval: the resolver stops following at its depth limit, which must block
 a0 = eval
 a1 = a0
 a2 = a1
@@ -20,4 +20,24 @@ a16 = a15
 a17 = a16
 a18 = a17
 a19 = a18
-a19(input())
+a20 = a19
+a21 = a20
+a22 = a21
+a23 = a22
+a24 = a23
+a25 = a24
+a26 = a25
+a27 = a26
+a28 = a27
+a29 = a28
+a30 = a29
+a31 = a30
+a32 = a31
+a33 = a32
+a34 = a33
+a35 = a34
+a36 = a35
+a37 = a36
+a38 = a37
+a39 = a38
+a39(input())

@@ -1,3 +1,3 @@
 # expect: pass
 # options: --honor-suppressions
-eval("1")  # nosec
+eval("1")  # nosec SG101

@@ -15,7 +15,7 @@ GRAMMAR_INTEGRITY='sha512-yIM9z0oxKIxT7bAtPOhgoVl6gTXlmlIhue7liFT4oBPF/lha7Ha4dQ
 PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libtree-sitter-dev libseccomp-dev libcmocka-dev libjansson-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
-  python3 python3-distributed python3-jsonschema nodejs npm ca-certificates openssl
+  python3 python3-dev python3-distributed python3-jsonschema nodejs npm ca-certificates openssl
 )
 # Peers for the benchmarks (bench/): optional, installed with SNIPGATE_BENCH=1.
 BENCH_PACKAGES=(bandit bubblewrap hyperfine wrk)

@@ -167,6 +167,8 @@ struct sg_worker {
     bool stream_got;      /* the current item's frame arrived */
     sg_outcome *stream_outcome;
     sg_sandbox_limits stream_saved;
+    sg_sandbox_limits stream_lim; /* of the last sg_worker_stream_begin: a restart uses them */
+    bool has_stream_lim;
 };
 
 /* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
@@ -1716,6 +1718,10 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     sg_status rst = worker__tmp_reset_wait(w, diag);
     if (rst != SG_OK)
         return rst;
+    if (limits) {
+        w->stream_lim = *limits;
+        w->has_stream_lim = true;
+    }
     const sg_sandbox_limits *l = limits ? limits : &w->limits;
     w->stream_saved = w->limits;
     w->limits.cpu_ms = l->cpu_ms < w->limits.cpu_ms ? l->cpu_ms : w->limits.cpu_ms;
@@ -1767,7 +1773,7 @@ sg_status sg_worker_stream_call(sg_worker *w, const char *code, sg_outcome **ret
     if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
         return sg_outcome_copy(w->import_outcome, ret_outcome);
     if (!w->stream) {
-        sg_status st = sg_worker_stream_begin(w, NULL, diag);
+        sg_status st = sg_worker_stream_begin(w, w->has_stream_lim ? &w->stream_lim : NULL, diag);
         if (st != SG_OK)
             return st;
         if (!w->stream) /* the restart's import failed */

@@ -312,6 +312,7 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
         if (rep->truncated)
             fprintf(out, "%s: note: too many findings; the list was cut\n", rep->path);
         render__golden_text(out, rep, o);
+        sg_report_fuzz_text(out, rep);
     }
     /* every reason's criterion (docs/blocking.md), and each stage's result over the files */
     size_t crit[SG_CRIT_COUNT] = {0};
@@ -701,6 +702,8 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
             else
                 gs[rep->golden_stage == SG_STAGE_SKIPPED ? 3 : 2]++;
         }
+        if (rep->fuzz_stage != SG_STAGE_NOT_RUN)
+            render__set(&failed, file, "fuzz", sg_report_fuzz_json(rep));
         render__append(&failed, files, file);
     }
     json_t *stats = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:{s:I, s:I, s:I, s:I}}", "files",

@@ -76,6 +76,28 @@ SG_API sg_status sg_fuzz_dictionary(const sg_fuzz *fz, char **ret_text);
  */
 SG_API sg_status sg_fuzz_result_json(const sg_fuzz *fz, char **ret_json);
 
+/* ---------------------------------------------------------------------------------------------
+ * The fuzz stage of a checked document (rendered with the verdict by sg_render)
+ * ------------------------------------------------------------------------------------------- */
+
+/* The program the golden stage runs for `report`'s document (buf, len: what the checker was
+ * given): what the fuzz stage fuzzes. Malloc'd. Fails like sg_report_run_golden. */
+SG_API sg_status sg_report_fuzz_program(const sg_report *report, const char *buf, size_t len, char **ret_text,
+                                        sg_diag *diag);
+
+/*
+ * Attach the fuzz stage's outcome to the report: `result_json`, the line snipgate-fuzz printed,
+ * or `error` (why the stage could not run: the report then blocks, the gate failed), or neither
+ * (skipped: an earlier stage blocked). A finding becomes an SG-FUZZ finding (always blocking) at
+ * the document line of its exception. A result that is not a well-formed "ok" result counts as
+ * the stage failing. Fails with SG_ERR_INVALID_ARG (stage already attached) or SG_ERR_NOMEM.
+ */
+SG_API sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, const char *task_label,
+                                    const char *result_json, const char *error, sg_diag *diag);
+
+/* SG_STAGE_NOT_RUN, _SKIPPED, _RAN (a result, with or without a finding) or _FAILED. */
+SG_API sg_golden_stage sg_report_fuzz_stage(const sg_report *report);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,11 @@
 import sys
 
 
-def deep(k):
-    return deep(k + 1) + 1
-
-
 def score(word, n):
     if word == "boom":
         sys.setrecursionlimit(10 ** 8)
-        return deep(0)
+        nested = []
+        for _ in range(1000000):
+            nested = [nested]
+        return len(repr(nested))
     return len(word) + n

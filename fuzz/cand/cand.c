@@ -823,12 +823,12 @@ sg_status sg_fuzz_result_json(const sg_fuzz *fz, char **ret_json)
     size_t edges = 0, lines = 0, total = 0;
     for (size_t k = 0; k < SG_COV_EDGES; k++)
         edges += fz->edges_seen[k];
-    for (size_t k = 1; k < SG_COV_LINES; k++)
-        lines += fz->lines_seen[k];
     for (const char *p = fz->cand_src; *p; p++)
         total += *p == '\n';
     if (*fz->cand_src && fz->cand_src[strlen(fz->cand_src) - 1] != '\n')
         total++;
+    for (size_t k = 1; k < SG_COV_LINES && k <= total; k++) /* (the map is the candidate's to scribble on) */
+        lines += fz->lines_seen[k];
     json_t *finding = json_null();
     if (fz->found)
         finding = json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I}", "kind",

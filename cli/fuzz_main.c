@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,7 @@ int main(int argc, char **argv)
     if (!task_id)
         return fuzz__fail("--task is required");
     clock_gettime(CLOCK_MONOTONIC, &g_t0);
+    signal(SIGPIPE, SIG_IGN); /* a dead sandbox's pipe is an error return, not a signal */
     sg_diag d;
     sg_diag_init(&d);
     const sg_golden_task *task = NULL;

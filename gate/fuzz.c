@@ -63,6 +63,21 @@ static sg_status fuzz__add_finding(sg_report *r, json_t *f, const char *prog, co
     const char *got = fuzz__jstr(f, "got"), *exp = fuzz__jstr(f, "expected"), *detail = fuzz__jstr(f, "detail");
     json_t *jl = json_object_get(f, "exc_line");
     long pline = json_is_integer(jl) ? (long)json_integer_value(jl) : 0;
+    if (pline < 1 || (size_t)pline > nmap) {
+        /* no line of the snippet (a hang, a crash, a different answer): the entry point's def */
+        size_t en = strcspn(input, "(");
+        long k = 1;
+        for (const char *p = prog; p && *p; k++) {
+            const char *q = p + strspn(p, " \t");
+            if (!strncmp(q, "def ", 4) && !strncmp(q + 4 + strspn(q + 4, " "), input, en) &&
+                strchr(" (", q[4 + strspn(q + 4, " ") + en])) {
+                pline = k;
+                break;
+            }
+            p = strchr(p, '\n');
+            p = p ? p + 1 : NULL;
+        }
+    }
     long dline = pline >= 1 && (size_t)pline <= nmap ? map[pline - 1] + r->line_offset : 0;
     sg_buf b;
     sg_buf_init(&b, 8192);

@@ -162,6 +162,8 @@ int sg_cgroup_join(const struct sg_child_plan *plan);
 uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg);
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg);
 uint64_t sg_cgroup_limit_hits(const struct sg_cgroup *cg);
+int sg_cgroup_open_hits(const struct sg_cgroup *cg);
+uint64_t sg_cgroup_read_hits(const struct sg_cgroup *cg, int fd);
 void sg_cgroup_remove(struct sg_cgroup *cg);
 int sg_limits_parse_duration_ms(const char *s, uint64_t *ret_ms);
 int sg_limits_parse_size(const char *s, uint64_t default_unit, uint64_t *ret_bytes);

@@ -169,6 +169,10 @@ struct sg_worker {
     sg_sandbox_limits stream_saved;
     sg_sandbox_limits stream_lim; /* of the last sg_worker_stream_begin: a restart uses them */
     bool has_stream_lim;
+    /* per-item costs of a stream, in system calls (each is expensive on a virtual machine) */
+    int stat_fd;          /* /proc/<call child>/stat, kept open (pread) */
+    int hits_fd;          /* the cgroup's limit-hits file, kept open (pread) */
+    bool pipe_ignored;    /* SIGPIPE is ignored by this process: writes need no masking */
 };
 
 /* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
@@ -319,6 +323,8 @@ static void worker__close_all(struct sg_worker *w)
     worker__close(&w->notify_fd);
     worker__close(&w->life_fd);
     worker__close(&w->call_pidfd);
+    worker__close(&w->stat_fd);
+    worker__close(&w->hits_fd);
 }
 
 /* Read what is available from an output pipe; over the cap means output_limit and a kill. */
@@ -410,7 +416,7 @@ static void worker__stream_item(struct sg_worker *w, struct sg_frame *f)
 {
     uint64_t now = worker__now_ns();
     uint64_t cpu = worker__child_cpu_ms(w);
-    uint64_t hits = sg_cgroup_limit_hits(&w->cg);
+    uint64_t hits = sg_cgroup_read_hits(&w->cg, w->hits_fd);
     struct sg_facts fa;
     memset(&fa, 0, sizeof fa);
     fa.result = f;
@@ -449,9 +455,9 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
         worker__protocol_error(w);
         return;
     }
-    if (w->out_fd >= 0)
+    if (w->out_fd >= 0 && !w->stream) /* (a stream's output is attributed as the poll saw it) */
         worker__read_output(w, &w->out_fd, &w->out);
-    if (w->err_fd >= 0)
+    if (w->err_fd >= 0 && !w->stream)
         worker__read_output(w, &w->err_fd, &w->err);
     if (w->killed)
         return; /* an output limit: judged at the end, on this item */
@@ -527,6 +533,8 @@ static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
                 worker__protocol_error(w);
                 return;
             }
+            if ((size_t)n < sizeof tmp)
+                break; /* a pipe read short of the buffer has emptied it (for now) */
             continue;
         }
         if (n == 0)
@@ -658,6 +666,8 @@ struct worker_stat {
     int exit_code;           /* wait status of a zombie (field 52) */
 };
 
+static bool worker__parse_stat(char *buf, ssize_t n, struct worker_stat *ret);
+
 static bool worker__read_stat(pid_t pid, struct worker_stat *ret)
 {
     char buf[2048], path[64];
@@ -667,6 +677,19 @@ static bool worker__read_stat(pid_t pid, struct worker_stat *ret)
         return false;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
+    return worker__parse_stat(buf, n, ret);
+}
+
+/* The same through a descriptor kept open (streams: one pread per item). */
+static bool worker__read_stat_fd(int fd, struct worker_stat *ret)
+{
+    char buf[2048];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    return worker__parse_stat(buf, n, ret);
+}
+
+static bool worker__parse_stat(char *buf, ssize_t n, struct worker_stat *ret)
+{
     if (n <= 0)
         return false;
     buf[n] = '\0';
@@ -747,10 +770,18 @@ static uint64_t worker__phase_cpu_ms(struct sg_worker *w)
 /* CPU of the call child alone (a batch's items run there; the zygote only waits), as the kernel
  * counts it. Monotonic: a moment when the child is not known yet or cannot be read returns the
  * last reading, so an item's CPU is never inflated by what earlier items used. */
+static bool worker__read_stat_fd(int fd, struct worker_stat *ret);
+
 static uint64_t worker__child_cpu_ms(struct sg_worker *w)
 {
     struct worker_stat c;
-    if (w->call_pid && !w->call_exit_seen && worker__read_stat(w->call_pid, &c)) {
+    if (w->stream && w->call_pid && !w->call_exit_seen && w->stat_fd < 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)w->call_pid);
+        w->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (w->call_pid && !w->call_exit_seen &&
+        (w->stat_fd >= 0 ? worker__read_stat_fd(w->stat_fd, &c) : worker__read_stat(w->call_pid, &c))) {
         uint64_t ms = worker__ticks_to_ms(c.self_ticks);
         if (ms > w->child_cpu_last_ms)
             w->child_cpu_last_ms = ms;
@@ -999,6 +1030,7 @@ static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
     w->have_done = false;
     memset(&w->facts, 0, sizeof w->facts);
     worker__close(&w->call_pidfd);
+    worker__close(&w->stat_fd);
     w->call_pid = 0;
     w->call_exit_seen = false;
     w->call_wstatus = 0;
@@ -1401,7 +1433,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     if (!w)
         return SG_ERR_NOMEM;
     w->out_fd = w->err_fd = w->res_fd = w->req_fd = w->status_fd = w->ctl_fd = w->notify_fd =
-        w->life_fd = w->call_pidfd = w->cov_fd = -1;
+        w->life_fd = w->call_pidfd = w->cov_fd = w->stat_fd = w->hits_fd = -1;
     if (opts && opts->coverage) {
         if (sg_sandbox_tracer_so_len == 0) {
             free(w);
@@ -1680,7 +1712,20 @@ static int worker__send_fields(struct sg_worker *w, const enum sg_frame_tag *tag
             return -1;
         }
     sg_frame_seal(req, rn);
-    int rc = worker__write_request(w->req_fd, req, rn);
+    int rc = 0;
+    if (w->pipe_ignored) { /* no SIGPIPE to mask: one system call */
+        for (size_t off = 0; off < rn && rc == 0;) {
+            ssize_t n = write(w->req_fd, req + off, rn - off);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                rc = -1;
+            else
+                off += (size_t)n;
+        }
+    } else {
+        rc = worker__write_request(w->req_fd, req, rn);
+    }
     free(req);
     return rc;
 }
@@ -1693,6 +1738,8 @@ static void worker__stream_close(struct sg_worker *w)
     w->batch_n = 0;
     w->stream_got = false;
     w->fork_budget = 0;
+    worker__close(&w->hits_fd);
+    worker__close(&w->stat_fd);
     if (w->alive && !w->killed)
         worker__tmp_reset_begin(w);
 }
@@ -1733,6 +1780,10 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
     snprintf(num, sizeof num, "%llu", (unsigned long long)w->limits.cpu_ms);
     worker__phase_begin(w, PHASE_CALL);
+    worker__close(&w->hits_fd);
+    w->hits_fd = sg_cgroup_open_hits(&w->cg);
+    struct sigaction sa;
+    w->pipe_ignored = sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
     w->stream = true;
     w->stream_sent = 0;
     w->stream_got = false;

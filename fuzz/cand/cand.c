@@ -79,6 +79,9 @@ struct sg_fuzz {
     char *f_input, *f_args_json, *f_exc_type, *f_exc_message, *f_traceback, *f_got, *f_expected, *f_detail;
     long f_exc_line;
     unsigned f_shrink_calls;
+    double f_found_s;       /* seconds from sg_fuzz_new to the confirmed finding (before shrinking) */
+    uint64_t f_found_execs; /* inputs run until then */
+    struct timespec t0;
     /* shrinking */
     enum fz_kind want_kind;
     char *want_exc;
@@ -280,6 +283,7 @@ sg_status sg_fuzz_new(const sg_sandbox *sandbox, const sg_golden_task *task, con
     if ((st = sg_worker_stream_begin(fz->cand, &fz->input_limits, diag)) != SG_OK ||
         (fz->ref && (st = sg_worker_stream_begin(fz->ref, &fz->input_limits, diag)) != SG_OK))
         goto fail;
+    clock_gettime(CLOCK_MONOTONIC, &fz->t0);
     *ret = fz;
     return SG_OK;
 fail:
@@ -572,6 +576,8 @@ static sg_status fz__confirm(sg_fuzz *fz, sg_value **args, const fz_verdict *see
             fz->unconfirmed++;
         return st;
     }
+    fz->f_found_s = fz__elapsed(&fz->t0);
+    fz->f_found_execs = fz->execs;
     clock_gettime(CLOCK_MONOTONIC, &fz->shrink_t0);
     unsigned calls = 0;
     unsigned budget = fz->want_kind == FZ_HANG || fz->want_kind == FZ_MEMORY ? fz->opts.max_shrink_calls / 10
@@ -831,13 +837,14 @@ sg_status sg_fuzz_result_json(const sg_fuzz *fz, char **ret_json)
         lines += fz->lines_seen[k];
     json_t *finding = json_null();
     if (fz->found)
-        finding = json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I}", "kind",
+        finding = json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:f, s:I}", "kind",
                             fz__kind_names[fz->fkind], "input", fz__jstr(fz->f_input), "args_json",
                             fz__jstr(fz->f_args_json), "exc_type", fz__jstr(fz->f_exc_type), "exc_message",
                             fz__jstr(fz->f_exc_message), "exc_line", (json_int_t)fz->f_exc_line, "traceback",
                             fz__jstr(fz->f_traceback), "got", fz__jstr(fz->f_got), "expected",
                             fz__jstr(fz->f_expected), "detail", fz__jstr(fz->f_detail), "shrink_calls",
-                            (json_int_t)fz->f_shrink_calls);
+                            (json_int_t)fz->f_shrink_calls, "found_after_s", fz->f_found_s, "found_after_execs",
+                            (json_int_t)fz->f_found_execs);
     unsigned starts = sg_worker_starts(fz->cand);
     json_t *j = finding ? json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "finding", finding, "execs",
                                     (json_int_t)fz->execs, "discarded", (json_int_t)fz->discarded, "unconfirmed",

@@ -1906,6 +1906,11 @@ sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag
     diag = worker__diag(diag, &local);
     if (!w || !ret_outcome)
         return SG_ERR_INVALID_ARG;
+    if (w->stream) {
+        sg_status est = sg_worker_stream_end(w, NULL, diag);
+        if (est != SG_OK)
+            return est;
+    }
     if (!w->alive || !w->import_outcome)
         return w->import_outcome ? sg_outcome_copy(w->import_outcome, ret_outcome) : SG_ERR_SANDBOX;
     worker__phase_begin(w, PHASE_FINISH);

@@ -65,7 +65,9 @@ def sandbox_works():
 
 def test_planted_magic():
     # the fuzz stage: coverage + comparison feedback reach score('snipgate', 48879)
-    rc, doc, err = check_json("planted_magic.py", extra=["--fuzz", "60s", "--fuzz-runs", "60000"])
+    # seed 1: ~5,200 inputs here, ~9,000 in the sanitizer build (its interceptors feed libFuzzer
+    # comparisons of our own code too); the budget leaves room for a loaded machine
+    rc, doc, err = check_json("planted_magic.py", extra=["--fuzz", "180s", "--fuzz-runs", "60000", "--seed", "1"])
     fz = fuzz_of(doc)
     f = fz and fz.get("finding")
     expect(rc == 1 and doc and doc["verdict"] == "block", "planted magic: blocked (rc %s, %s)" % (rc, err[-300:]))

@@ -131,6 +131,24 @@ def test_corpus_and_text():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_markdown():
+    # an LLM answer: the program is the fenced block, the finding's line the document's
+    d = tempfile.mkdtemp(prefix="sg-fuzz-md-")
+    try:
+        with open(os.path.join(DATA, "planted_differs.py")) as f:
+            code = f.read()
+        md = os.path.join(d, "answer.md")
+        with open(md, "w") as f:
+            f.write("Here it is:\n\n```python\n" + code + "```\n")
+        rc, out, err = run(["check", md, "--task", "fz/score", "--suite", SUITE, "--fuzz", "60s", "--seed", "1",
+                            "--format", "json"])
+        doc = json.loads(out) if out.strip() else None
+        lines = [x["line"] for x in doc["files"][0]["findings"] if x["rule_id"] == "SG-FUZZ"] if doc else []
+        expect(rc == 1 and lines == [4], "Markdown: SG-FUZZ at the def line of the document (rc %s, %s)" % (rc, lines))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def test_sarif():
     rc, out, err = run(["check", "planted_differs.py", "--task", "fz/score", "--suite", SUITE, "--fuzz", "60s",
                         "--format", "sarif"])
@@ -170,6 +188,7 @@ def main():
     test_correct()
     test_hostile_map()
     test_corpus_and_text()
+    test_markdown()
     test_sarif()
     if FAILS:
         print("%d failure(s)" % len(FAILS))

@@ -266,7 +266,7 @@ sg_status sg_cli_fuzz_report(const sg_cli_fuzz *f, const sg_cli_golden *g, const
     char a_time[32], a_runs[32], a_seed[32];
     snprintf(a_time, sizeof a_time, "%.3f", seconds);
     snprintf(a_runs, sizeof a_runs, "%lld", runs);
-    unsigned long long seed = gopts->has_seed ? gopts->seed : 1; /* --seed, else the task's fuzz.seed */
+    unsigned long long seed = gopts->has_seed ? gopts->seed : 1; /* --seed, else 1 */
     snprintf(a_seed, sizeof a_seed, "%llu", seed ? seed : 1);
     char *argv[20];
     int n = 0;

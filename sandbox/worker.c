@@ -173,6 +173,8 @@ struct sg_worker {
     int stat_fd;          /* /proc/<call child>/stat, kept open (pread) */
     int hits_fd;          /* the cgroup's limit-hits file, kept open (pread) */
     bool pipe_ignored;    /* SIGPIPE is ignored by this process: writes need no masking */
+    bool stream_pending;  /* an item was sent (sg_worker_stream_send), not yet waited for */
+    bool stream_immediate;/* its answer is the import's outcome: nothing was sent */
 };
 
 /* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
@@ -1537,7 +1539,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
                               sg_diag *diag)
 {
     *ret_done = 0;
-    if (w->stream) {
+    if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)
             return est;
@@ -1750,7 +1752,7 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     diag = worker__diag(diag, &local);
     if (!w)
         return SG_ERR_INVALID_ARG;
-    if (w->stream) {
+    if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)
             return est;
@@ -1807,29 +1809,34 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     return SG_OK;
 }
 
-sg_status sg_worker_stream_call(sg_worker *w, const char *code, sg_outcome **ret_outcome, bool *ret_open,
-                                sg_diag *diag)
+sg_status sg_worker_stream_send(sg_worker *w, const char *code, sg_diag *diag)
 {
     sg_diag local;
     diag = worker__diag(diag, &local);
-    if (!w || !code || !ret_outcome || !ret_open)
+    if (!w || !code || w->stream_pending)
         return SG_ERR_INVALID_ARG;
-    *ret_outcome = NULL;
-    *ret_open = false;
     size_t len = strlen(code);
     if (len > WORKER_MAX_CALL) {
         snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
         return SG_ERR_INVALID_ARG;
     }
-    if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
-        return sg_outcome_copy(w->import_outcome, ret_outcome);
+    sg_outcome_free(w->stream_outcome);
+    w->stream_outcome = NULL;
+    w->stream_immediate = false;
+    if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK) {
+        w->stream_pending = w->stream_immediate = true; /* the answer: the import's outcome */
+        return SG_OK;
+    }
     if (!w->stream) {
         sg_status st = sg_worker_stream_begin(w, w->has_stream_lim ? &w->stream_lim : NULL, diag);
         if (st != SG_OK)
             return st;
-        if (!w->stream) /* the restart's import failed */
-            return w->import_outcome ? sg_outcome_copy(w->import_outcome, ret_outcome) : SG_ERR_SANDBOX;
+        if (!w->stream) { /* the restart's import failed */
+            w->stream_pending = w->stream_immediate = true;
+            return SG_OK;
+        }
     }
+    w->stream_pending = true;
     uint64_t now = worker__now_ns();
     w->item_start_ns = now;
     w->item_wall_ms = w->limits.wall_ms;
@@ -1843,10 +1850,28 @@ sg_status sg_worker_stream_call(sg_worker *w, const char *code, sg_outcome **ret
         worker__kill(w);
         worker__pump(w, PHASE_CALL, now);
         worker__stream_close(w);
+        w->stream_pending = false;
         return SG_ERR_NOMEM;
     }
     if (rc < 0)
-        worker__protocol_error(w);
+        worker__protocol_error(w); /* judged by sg_worker_stream_wait */
+    return SG_OK;
+}
+
+sg_status sg_worker_stream_wait(sg_worker *w, sg_outcome **ret_outcome, bool *ret_open, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !ret_outcome || !ret_open || !w->stream_pending)
+        return SG_ERR_INVALID_ARG;
+    *ret_outcome = NULL;
+    *ret_open = false;
+    w->stream_pending = false;
+    if (w->stream_immediate) {
+        w->stream_immediate = false;
+        return w->import_outcome ? sg_outcome_copy(w->import_outcome, ret_outcome) : SG_ERR_SANDBOX;
+    }
+    /* (the item's limits were running since it was sent; they are checked from here on) */
     worker__pump(w, PHASE_CALL, w->item_deadline_ns);
     sg_status st = SG_OK;
     if (w->interrupted) {
@@ -1868,6 +1893,19 @@ sg_status sg_worker_stream_call(sg_worker *w, const char *code, sg_outcome **ret
     return st;
 }
 
+sg_status sg_worker_stream_call(sg_worker *w, const char *code, sg_outcome **ret_outcome, bool *ret_open,
+                                sg_diag *diag)
+{
+    if (!w || !code || !ret_outcome || !ret_open)
+        return SG_ERR_INVALID_ARG;
+    *ret_outcome = NULL;
+    *ret_open = false;
+    sg_status st = sg_worker_stream_send(w, code, diag);
+    if (st != SG_OK)
+        return st;
+    return sg_worker_stream_wait(w, ret_outcome, ret_open, diag);
+}
+
 sg_status sg_worker_stream_end(sg_worker *w, bool *ret_clean, sg_diag *diag)
 {
     sg_diag local;
@@ -1876,6 +1914,14 @@ sg_status sg_worker_stream_end(sg_worker *w, bool *ret_clean, sg_diag *diag)
         return SG_ERR_INVALID_ARG;
     if (ret_clean)
         *ret_clean = true;
+    if (w->stream_pending) { /* an item sent and never waited for: its answer is dropped */
+        sg_outcome *o = NULL;
+        bool open = false;
+        sg_status st = sg_worker_stream_wait(w, &o, &open, diag);
+        sg_outcome_free(o);
+        if (st != SG_OK)
+            return st;
+    }
     if (!w->stream)
         return SG_OK;
     enum sg_frame_tag tags[1] = {SG_TAG_END};
@@ -1906,7 +1952,7 @@ sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag
     diag = worker__diag(diag, &local);
     if (!w || !ret_outcome)
         return SG_ERR_INVALID_ARG;
-    if (w->stream) {
+    if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)
             return est;

@@ -415,15 +415,6 @@ static enum fz_kind fz__classify(const sg_fuzz *fz, const sg_outcome_info *in)
     }
 }
 
-static sg_status fz__call(sg_worker *w, const char *text, bool alone, const sg_sandbox_limits *lim,
-                          sg_outcome **ret, sg_diag *diag)
-{
-    if (alone)
-        return sg_worker_call(w, text, lim, ret, diag);
-    bool open = false;
-    return sg_worker_stream_call(w, text, ret, &open, diag);
-}
-
 static sg_status fz__setup_failed(const sg_outcome *o, sg_diag *diag)
 {
     const sg_outcome_info *in = sg_outcome_info_get(o);
@@ -453,35 +444,57 @@ static char *fz__differs(const sg_fuzz *fz, const sg_outcome_info *c, const sg_o
     return eq ? NULL : fz__strdup("a different value than the reference");
 }
 
-/* Judge one argument list: in the streams, or alone (fresh calls: confirmation and shrinking). */
+/* Judge one argument list: in the streams, or alone (fresh calls: confirmation and shrinking).
+ * In the streams the reference's item is sent before the candidate's answer is awaited, so the
+ * two sandboxes work at the same time (its answer is unused for a declared exception). */
 static sg_status fz__judge(sg_fuzz *fz, const sg_value *args, bool alone, fz_verdict *v, sg_diag *diag)
 {
     memset(v, 0, sizeof *v);
     char *text = fz__call_text(fz, args, false);
-    if (!text) {
+    char *rtext = fz->ref ? fz__call_text(fz, args, fz->task->contract != NULL) : NULL;
+    if (!text || (fz->ref && !rtext)) {
+        free(text);
+        free(rtext);
         v->kind = FZ_DISCARD;
         return SG_OK;
     }
-    sg_status st = fz__call(fz->cand, text, alone, &fz->input_limits, &v->cand, diag);
+    sg_status st;
+    bool open = false, ref_sent = false;
+    if (alone) {
+        st = sg_worker_call(fz->cand, text, &fz->input_limits, &v->cand, diag);
+    } else {
+        st = sg_worker_stream_send(fz->cand, text, diag);
+        if (st == SG_OK && fz->ref && (st = sg_worker_stream_send(fz->ref, rtext, diag)) == SG_OK)
+            ref_sent = true;
+        if (st == SG_OK)
+            st = sg_worker_stream_wait(fz->cand, &v->cand, &open, diag);
+    }
     free(text);
-    if (st != SG_OK)
-        return st;
-    const sg_outcome_info *ci = sg_outcome_info_get(v->cand);
-    if (ci->kind == SG_OUTCOME_SETUP_ERROR)
-        return fz__setup_failed(v->cand, diag);
-    v->kind = fz__classify(fz, ci);
-    if (!fz->ref || (v->kind == FZ_NONE && ci->kind != SG_OUTCOME_OK))
-        return SG_OK; /* no reference, or a declared exception */
-    char *rtext = fz__call_text(fz, args, fz->task->contract != NULL);
-    if (!rtext) {
-        v->kind = FZ_DISCARD;
-        return SG_OK;
+    if (st == SG_OK) {
+        const sg_outcome_info *ci = sg_outcome_info_get(v->cand);
+        if (ci->kind == SG_OUTCOME_SETUP_ERROR)
+            st = fz__setup_failed(v->cand, diag);
+        else
+            v->kind = fz__classify(fz, ci);
     }
-    st = fz__call(fz->ref, rtext, alone, &fz->input_limits, &v->ref, diag);
+    bool need_ref = st == SG_OK && fz->ref &&
+                    !(v->kind == FZ_NONE && sg_outcome_info_get(v->cand)->kind != SG_OUTCOME_OK);
+    if (ref_sent) {
+        sg_outcome *ro = NULL;
+        sg_status rs = sg_worker_stream_wait(fz->ref, &ro, &open, diag);
+        if (st == SG_OK)
+            st = rs;
+        if (need_ref && rs == SG_OK)
+            v->ref = ro;
+        else
+            sg_outcome_free(ro);
+    } else if (need_ref) {
+        st = sg_worker_call(fz->ref, rtext, &fz->input_limits, &v->ref, diag);
+    }
     free(rtext);
-    if (st != SG_OK)
+    if (st != SG_OK || !need_ref)
         return st;
-    const sg_outcome_info *ri = sg_outcome_info_get(v->ref);
+    const sg_outcome_info *ci = sg_outcome_info_get(v->cand), *ri = sg_outcome_info_get(v->ref);
     if (ri->kind == SG_OUTCOME_SETUP_ERROR)
         return fz__setup_failed(v->ref, diag);
     if (ri->kind != SG_OUTCOME_OK) {

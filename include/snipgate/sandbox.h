@@ -269,6 +269,15 @@ SG_API void sg_sandbox_interrupt(void);
 SG_API sg_status sg_worker_stream_begin(sg_worker *worker, const sg_sandbox_limits *limits, sg_diag *diag);
 SG_API sg_status sg_worker_stream_call(sg_worker *worker, const char *code, sg_outcome **ret_outcome,
                                        bool *ret_open, sg_diag *diag);
+/*
+ * The two halves of sg_worker_stream_call, so that two workers (a candidate's and a reference's)
+ * work on their items at the same time: send an item, then wait for its answer (exactly one
+ * wait per send; sending again before waiting is SG_ERR_INVALID_ARG). An item's limits run from
+ * when it is sent; they are enforced while its worker is waited for (a limit passed meanwhile is
+ * caught at the first check). Fail like sg_worker_stream_call.
+ */
+SG_API sg_status sg_worker_stream_send(sg_worker *worker, const char *code, sg_diag *diag);
+SG_API sg_status sg_worker_stream_wait(sg_worker *worker, sg_outcome **ret_outcome, bool *ret_open, sg_diag *diag);
 /* End the open stream (no-op without one): the child exits; *ret_clean (if not NULL) says whether
  * it exited cleanly, as the supervisor saw it. */
 SG_API sg_status sg_worker_stream_end(sg_worker *worker, bool *ret_clean, sg_diag *diag);

@@ -268,6 +268,42 @@ static void test_stream_forged_frame(void **state)
     sg_worker_free(w);
 }
 
+/* two workers at once (the candidate's and the reference's): send both, then wait for both */
+static void test_stream_send_wait_two_workers(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *a = stream_worker(false), *b = stream_worker(false);
+    sg_diag d;
+    sg_diag_init(&d);
+    for (int k = 1; k <= 3; k++) {
+        assert_int_equal(sg_worker_stream_send(a, "grow()", &d), SG_OK);
+        assert_int_equal(sg_worker_stream_send(b, k == 2 ? "boom()" : "grow()", &d), SG_OK);
+        assert_int_equal(sg_worker_stream_send(a, "grow()", &d), SG_ERR_INVALID_ARG); /* one at a time */
+        sg_outcome *oa = NULL, *ob = NULL;
+        bool open = false;
+        assert_int_equal(sg_worker_stream_wait(b, &ob, &open, &d), SG_OK);
+        assert_int_equal(sg_worker_stream_wait(a, &oa, &open, &d), SG_OK);
+        char want[8];
+        snprintf(want, sizeof want, "%d", k);
+        assert_string_equal(sg_outcome_info_get(oa)->value_repr, want);
+        assert_int_equal(sg_outcome_info_get(ob)->kind, k == 2 ? SG_OUTCOME_EXCEPTION : SG_OUTCOME_OK);
+        sg_outcome_free(oa);
+        sg_outcome_free(ob);
+    }
+    sg_outcome *o = NULL;
+    bool open = false;
+    assert_int_equal(sg_worker_stream_wait(a, &o, &open, &d), SG_ERR_INVALID_ARG); /* nothing sent */
+    /* an item sent and never awaited is dropped by the end of the stream */
+    assert_int_equal(sg_worker_stream_send(a, "grow()", &d), SG_OK);
+    bool clean = false;
+    assert_int_equal(sg_worker_stream_end(a, &clean, &d), SG_OK);
+    assert_true(clean);
+    sg_worker_free(a);
+    sg_worker_free(b);
+}
+
 static void test_stream_coverage(void **state)
 {
     (void)state;
@@ -339,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_stream_items_share_the_child_not_the_zygote),
         cmocka_unit_test(test_stream_limit_ends_it_and_restarts),
         cmocka_unit_test(test_stream_forged_frame),
+        cmocka_unit_test(test_stream_send_wait_two_workers),
         cmocka_unit_test(test_stream_coverage),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

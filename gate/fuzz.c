@@ -1,9 +1,12 @@
 /*
  * The fuzz stage of a checked document (snipgate/fuzz.h, docs/fuzz.md): the caller ran the
  * stage's driver (snipgate-fuzz) on the program the golden stage ran, and hands its result here.
- * A finding becomes an SG-FUZZ finding of the report (always blocking, located at the line of
- * the document where the exception was raised); the summary (execs, coverage, seed) is kept for
- * the renderers. A stage that could not run blocks too: the gate failed, never a pass.
+ * A finding becomes a reason of the verdict (docs/blocking.md: fuzz-exception, fuzz-hang,
+ * fuzz-crash, fuzz-memory, sandbox-syscall, sandbox-limit, or property for a different answer
+ * than the reference), rule id SG-FUZZ, at the line of the document where the exception was
+ * raised; the stage's status is recorded for the pipeline (sg_report_set_stage) and its summary
+ * (execs, coverage, seed, the finding) kept for the renderers. A stage that could not run blocks
+ * too (gate-error): the gate failed, never a pass.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +41,17 @@ static const char *fuzz__title(const char *kind)
     return NULL;
 }
 
-static int fuzz__cwe(const char *kind)
+/* The blocking criterion of a finding (docs/blocking.md). A different answer than the
+ * reference is the differential property failing on a generated input. */
+static sg_criterion fuzz__criterion(const char *kind)
 {
-    return !strcmp(kind, "exception") || !strcmp(kind, "crash") ? 248  /* uncaught exception */
-           : !strcmp(kind, "hang")                            ? 835  /* loop with unreachable exit */
-           : !strcmp(kind, "memory")                          ? 400  /* uncontrolled resource use */
-                                                              : 0;
+    return !strcmp(kind, "exception") ? SG_CRIT_FUZZ_EXCEPTION
+           : !strcmp(kind, "hang")    ? SG_CRIT_FUZZ_HANG
+           : !strcmp(kind, "crash")   ? SG_CRIT_FUZZ_CRASH
+           : !strcmp(kind, "memory")  ? SG_CRIT_FUZZ_MEMORY
+           : !strcmp(kind, "syscall") ? SG_CRIT_SANDBOX_SYSCALL
+           : !strcmp(kind, "output")  ? SG_CRIT_SANDBOX_LIMIT
+                                      : SG_CRIT_PROPERTY;
 }
 
 static const char *fuzz__jstr(json_t *o, const char *key)
@@ -52,7 +60,7 @@ static const char *fuzz__jstr(json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* The SG-FUZZ finding of a result's `finding` object. */
+/* The SG-FUZZ reason of a result's `finding` object. */
 static sg_status fuzz__add_finding(sg_report *r, json_t *f, const char *prog, const long *map, size_t nmap)
 {
     const char *kind = fuzz__jstr(f, "kind"), *input = fuzz__jstr(f, "input");
@@ -91,33 +99,27 @@ static sg_status fuzz__add_finding(sg_report *r, json_t *f, const char *prog, co
         sg_buf_printf(&b, " (%s)", detail);
     if (exc && !dline)
         sg_buf_puts(&b, " (outside the snippet's lines)");
-    sg_finding fd;
-    memset(&fd, 0, sizeof fd);
-    fd.rule_id = "SG-FUZZ";
-    fd.name = "fuzz-finding";
-    fd.severity = SG_SEV_HIGH;
-    fd.confidence = "high";
-    fd.cwe = fuzz__cwe(kind);
-    fd.line = fd.end_line = dline > 0 ? dline : 1;
-    fd.column = 1;
-    fd.blocking = true; /* like a failing golden case: the candidate misbehaves when run */
-    fd.message = b.failed ? NULL : sg_arena_strdup(r->arena, b.data ? b.data : "");
+    const char *message = b.failed ? NULL : sg_arena_strdup(r->arena, b.data ? b.data : "");
     sg_buf_free(&b);
-    const char *snippet = "";
-    if (pline >= 1 && dline) {
-        const char *p = prog;
-        for (long k = 1; k < pline && p; k++)
-            p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
-        if (p)
-            snippet = sg_arena_strndup(r->arena, p, strcspn(p, "\n"));
-    }
-    fd.snippet = snippet;
-    fd.end_column = snippet ? 1 + (long)strlen(snippet) : 1;
-    fd.fix = "reproduce it with the input shown (the fuzz section has the traceback), then fix the "
-             "candidate or declare the exception in the task";
-    if (!fd.message || !fd.snippet || sg_array_push(&r->findings, fd, 0) < 0)
+    if (!message)
         return SG_ERR_NOMEM;
-    return SG_OK;
+    r->fuzz_line = dline > 0 ? dline : 1;
+    r->fuzz_message = message;
+    return sg_report_add_reason(r, fuzz__criterion(kind), SG_PIPE_FUZZ, "SG-FUZZ", r->fuzz_line, 1, message);
+}
+
+/* The stage's status for the verdict pipeline (docs/blocking.md); a stage that could not run is a
+ * gate-error reason. */
+static sg_status fuzz__record_stage(sg_report *r, double ms)
+{
+    sg_stage_status s = r->fuzz_stage == SG_STAGE_SKIPPED ? SG_STAGE_STATUS_SKIPPED
+                        : r->fuzz_stage == SG_STAGE_FAILED ? SG_STAGE_STATUS_ERROR
+                        : r->fuzz_message                 ? SG_STAGE_STATUS_BLOCK
+                                                          : SG_STAGE_STATUS_PASS;
+    sg_status st = sg_report_set_stage(r, SG_PIPE_FUZZ, s, ms, r->fuzz_stage == SG_STAGE_RAN ? NULL : r->fuzz_reason);
+    if (st == SG_OK && s == SG_STAGE_STATUS_ERROR)
+        st = sg_report_add_reason(r, SG_CRIT_GATE_ERROR, SG_PIPE_FUZZ, NULL, 0, 0, r->fuzz_reason);
+    return st;
 }
 
 sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, const char *task_label,
@@ -135,7 +137,7 @@ sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, con
         bool skip = !error;
         report->fuzz_reason = sg_arena_strdup(report->arena, error ? error : "an earlier stage blocked; nothing was fuzzed");
         report->fuzz_stage = skip ? SG_STAGE_SKIPPED : SG_STAGE_FAILED;
-        return report->fuzz_reason ? SG_OK : SG_ERR_NOMEM;
+        return report->fuzz_reason ? fuzz__record_stage(report, 0) : SG_ERR_NOMEM;
     }
     json_error_t je;
     json_t *j = json_loads(result_json, 0, &je);
@@ -149,8 +151,10 @@ sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, con
         report->fuzz_reason = sg_arena_strdup(report->arena, why);
         report->fuzz_stage = SG_STAGE_FAILED;
         json_decref(j);
-        return report->fuzz_reason ? SG_OK : SG_ERR_NOMEM;
+        return report->fuzz_reason ? fuzz__record_stage(report, 0) : SG_ERR_NOMEM;
     }
+    json_t *secs = json_object_get(j, "seconds");
+    double ms = json_is_number(secs) && json_number_value(secs) >= 0 ? json_number_value(secs) * 1000 : 0;
     if (json_is_object(finding)) {
         char *prog = NULL;
         long *map = NULL;
@@ -175,7 +179,7 @@ sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, con
         report->fuzz_stage = SG_STAGE_FAILED;
         st = report->fuzz_reason ? SG_OK : SG_ERR_NOMEM;
     }
-    return st;
+    return st == SG_OK ? fuzz__record_stage(report, ms) : st;
 }
 
 sg_golden_stage sg_report_fuzz_stage(const sg_report *report)
@@ -206,12 +210,18 @@ void sg_report_fuzz_text(FILE *out, const sg_report *r)
     json_t *j = json_loads(r->fuzz_json, 0, NULL);
     json_t *f = j ? json_object_get(j, "finding") : NULL;
     fprintf(out, ": %s: %lld execs, %lld edges, %lld of %lld lines run, seed %lld\n",
-            json_is_object(f) ? "FINDING (SG-FUZZ above)" : "no finding",
+            json_is_object(f) ? "FINDING" : "no finding",
             (long long)json_integer_value(json_object_get(j, "execs")),
             (long long)json_integer_value(json_object_get(j, "edges")),
             (long long)json_integer_value(json_object_get(j, "lines")),
             (long long)json_integer_value(json_object_get(j, "lines_total")),
             (long long)json_integer_value(json_object_get(j, "seed")));
+    if (json_is_object(f) && r->fuzz_message) {
+        fuzz__safe(out, r->path, strlen(r->path));
+        fprintf(out, ":%ld:1: BLOCK SG-FUZZ ", r->fuzz_line);
+        fuzz__safe(out, r->fuzz_message, strlen(r->fuzz_message));
+        fputc('\n', out);
+    }
     const char *tb = json_is_object(f) ? fuzz__jstr(f, "traceback") : NULL;
     if (tb && *tb) {
         for (const char *p = tb; *p;) {

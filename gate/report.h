@@ -40,6 +40,8 @@ struct sg_report {
     const char *fuzz_task;   /* label of the task (arena) */
     const char *fuzz_reason; /* SG_STAGE_SKIPPED / SG_STAGE_FAILED: why (arena) */
     const char *fuzz_json;   /* SG_STAGE_RAN: the stage's summary as JSON text (arena) */
+    const char *fuzz_message;/* the finding's SG-FUZZ reason (arena), NULL without one */
+    long fuzz_line;          /* and its document line */
 };
 
 sg_status sg_report_new(const char *path, sg_report **ret_report);

@@ -32,13 +32,33 @@ def run(args, timeout=300, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
+try:
+    import jsonschema  # Debian's python3-jsonschema (scripts/setup.sh)
+    SCHEMA = json.load(open(os.path.join(SRC, "docs", "verdict.schema.json")))
+except ImportError:
+    jsonschema = None
+
+
 def check_json(name, task="fz/score", extra=()):
     rc, out, err = run(["check", name, "--task", task, "--suite", SUITE, "--format", "json"] + list(extra))
     try:
         doc = json.loads(out)
     except ValueError:
         doc = None
+    if doc is not None and jsonschema is not None:
+        try:
+            jsonschema.validate(doc, SCHEMA)
+        except jsonschema.ValidationError as e:
+            expect(False, "%s: the verdict validates against docs/verdict.schema.json (%s)" % (name, e.message))
     return rc, doc, err
+
+
+def fuzz_reasons(doc):
+    return [x for x in doc["files"][0]["reasons"] if x["stage"] == "fuzz"] if doc else []
+
+
+def fuzz_status(doc):
+    return doc["files"][0]["stages"]["fuzz"]["status"] if doc else None
 
 
 def expect(cond, what):
@@ -75,8 +95,10 @@ def test_planted_magic():
            "planted magic: an undeclared KeyError (%s)" % (f,))
     expect(f and f["input"] == "score('snipgate', 48879)", "planted magic: the minimized input as a literal")
     expect(f and f["exc_line"] == 7, "planted magic: the exception's line in the snippet")
-    findings = doc["files"][0]["findings"] if doc else []
-    expect(any(x["rule_id"] == "SG-FUZZ" and x["line"] == 7 for x in findings), "planted magic: SG-FUZZ at line 7")
+    rs = fuzz_reasons(doc)
+    expect(any(x["rule_id"] == "SG-FUZZ" and x["line"] == 7 and x["criterion"] == "fuzz-exception" for x in rs),
+           "planted magic: an SG-FUZZ reason, fuzz-exception, at line 7 (%s)" % rs)
+    expect(fuzz_status(doc) == "block", "planted magic: the fuzz stage blocks")
     execs = fz["execs"] if fz else 0
     expect(0 < execs <= 60000 and fz["edges"] > 0 and fz["lines"] > 0,
            "planted magic: execs (%s) and coverage (%s edges, %s lines) reported"
@@ -90,19 +112,25 @@ def test_planted_magic():
            % (budget, rc2, g and g["inputs_checked"]))
 
 
+CRITERION = {"hang": "fuzz-hang", "memory": "fuzz-memory", "crash": "fuzz-crash", "differs": "property"}
+
+
 def test_classified(name, task, kind, extra=None):
     rc, doc, err = check_json(name, task=task, extra=["--fuzz", "60s"])
     fz = fuzz_of(doc)
     f = fz and fz.get("finding")
     expect(rc == 1 and f and f["kind"] == kind and (extra is None or extra(f)),
            "%s: classified as %s (rc %s, finding %s, %s)" % (name, kind, rc, f, err[-300:]))
+    expect([x["criterion"] for x in fuzz_reasons(doc)] == [CRITERION[kind]],
+           "%s: the verdict's reason is %s (%s)" % (name, CRITERION[kind], fuzz_reasons(doc)))
 
 
 def test_correct():
     rc, doc, err = check_json("correct.py", extra=["--fuzz", "60s", "--fuzz-runs", "3000", "--seed", "7"])
     fz = fuzz_of(doc)
-    expect(rc == 0 and doc and doc["verdict"] == "pass" and fz and fz["finding"] is None and fz["stage"] == "ran",
-           "correct: no finding with a fixed seed (rc %s, %s)" % (rc, err[-300:]))
+    expect(rc == 0 and doc and doc["verdict"] == "pass" and fz and fz["finding"] is None and fz["stage"] == "ran"
+           and fuzz_status(doc) == "pass" and not fuzz_reasons(doc),
+           "correct: no finding with a fixed seed, the fuzz stage passes (rc %s, %s)" % (rc, err[-300:]))
     expect(fz and fz["seed"] == 7 and fz["execs"] > 1000, "correct: seed 7 and the run budget (%s execs)"
            % (fz and fz["execs"]))
 
@@ -121,7 +149,8 @@ def test_corpus_and_text():
     try:
         rc, out, err = run(["check", "planted_differs.py", "--task", "fz/score", "--suite", SUITE, "--fuzz", "60s",
                             "--fuzz-corpus", d])
-        expect(rc == 1 and "SG-FUZZ" in out and "fuzz fz/score: FINDING" in out and "returned 0" in out,
+        expect(rc == 1 and "BLOCK SG-FUZZ" in out and "fuzz fz/score: FINDING" in out and "returned 0" in out
+               and "fuzz 1 block" in out,
                "text verdict: SG-FUZZ with the input and both answers (rc %s)\n%s" % (rc, out[-800:]))
         expect(len(os.listdir(d)) > 0, "--fuzz-corpus keeps the inputs that found coverage")
         rc, out, err = run(["check", "correct.py", "--task", "fz/score", "--suite", SUITE, "--fuzz-runs", "500",
@@ -143,7 +172,7 @@ def test_markdown():
         rc, out, err = run(["check", md, "--task", "fz/score", "--suite", SUITE, "--fuzz", "60s", "--seed", "1",
                             "--format", "json"])
         doc = json.loads(out) if out.strip() else None
-        lines = [x["line"] for x in doc["files"][0]["findings"] if x["rule_id"] == "SG-FUZZ"] if doc else []
+        lines = [x["line"] for x in fuzz_reasons(doc)]
         expect(rc == 1 and lines == [4], "Markdown: SG-FUZZ at the def line of the document (rc %s, %s)" % (rc, lines))
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -168,12 +197,13 @@ def test_usage_and_errors():
     expect(rc == 2, "--fuzz-runs 0: usage error (rc %s)" % rc)
     env = dict(os.environ, SNIPGATE_FUZZ_BIN="/nonexistent/snipgate-fuzz")
     rc, out, err = run(["check", "correct.py", "--task", "fz/score", "--suite", SUITE, "--fuzz", "2s"], env=env)
-    expect(rc == 3 and "BLOCK" in out and "fuzz fz/score: ERROR" in out,
-           "no driver: the stage fails closed (exit 3, blocked) (rc %s)" % rc)
+    expect(rc == 3 and "BLOCK" in out and "fuzz fz/score: ERROR" in out and "gate-error" in out,
+           "no driver: the stage fails closed (exit 3, blocked, gate-error) (rc %s)" % rc)
     # a static block: nothing is fuzzed
     rc, doc, err = check_json("planted_static.py", extra=["--fuzz", "2s"])
     fz = fuzz_of(doc)
-    expect(rc == 1 and fz and fz["stage"] == "skipped", "static block: the fuzz stage is skipped (rc %s)" % rc)
+    expect(rc == 1 and fz and fz["stage"] == "skipped" and fuzz_status(doc) == "skipped",
+           "static block: the fuzz stage is skipped (rc %s)" % rc)
 
 
 def main():

@@ -88,8 +88,9 @@ SG_API sg_status sg_report_fuzz_program(const sg_report *report, const char *buf
 /*
  * Attach the fuzz stage's outcome to the report: `result_json`, the line snipgate-fuzz printed,
  * or `error` (why the stage could not run: the report then blocks, the gate failed), or neither
- * (skipped: an earlier stage blocked). A finding becomes an SG-FUZZ finding (always blocking) at
- * the document line of its exception. A result that is not a well-formed "ok" result counts as
+ * (skipped: an earlier stage blocked). A finding becomes a reason (sg_report_add_reason: rule id
+ * SG-FUZZ, a fuzz criterion, the document line of its exception) and the stage's status is
+ * recorded (sg_report_set_stage); a stage that could not run is a gate-error reason. A result that is not a well-formed "ok" result counts as
  * the stage failing. Fails with SG_ERR_INVALID_ARG (stage already attached) or SG_ERR_NOMEM.
  */
 SG_API sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, const char *task_label,

@@ -85,8 +85,8 @@ def sandbox_works():
 
 def test_planted_magic():
     # the fuzz stage: coverage + comparison feedback reach score('snipgate', 48879)
-    # seed 1: ~5,200 inputs here, ~9,000 in the sanitizer build (its interceptors feed libFuzzer
-    # comparisons of our own code too); the budget leaves room for a loaded machine
+    # seed 1: ~5,200 inputs here; 5,169 to 32,976 in sanitizer-build runs (its interceptors can
+    # feed libFuzzer comparisons of our own code too); the budget leaves room for a loaded machine
     rc, doc, err = check_json("planted_magic.py", extra=["--fuzz", "180s", "--fuzz-runs", "60000", "--seed", "1"])
     fz = fuzz_of(doc)
     f = fz and fz.get("finding")

@@ -117,6 +117,86 @@ static void test_str_bytes_are_literal(void **state)
     sg_type_free(ty);
 }
 
+/* ---- attaching the stage's result to a report (gate/fuzz.c): fail closed ---------------------- */
+
+static sg_report *checked(const char *doc)
+{
+    sg_rules *rules = NULL;
+    sg_checker *ck = NULL;
+    sg_options o;
+    sg_options_init(&o);
+    sg_report *r = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    assert_int_equal(sg_checker_new(rules, &o, &ck), SG_OK);
+    assert_int_equal(sg_checker_check(ck, "c.py", doc, strlen(doc), &r, &d), SG_OK);
+    sg_checker_free(ck);
+    sg_rules_free(rules);
+    assert_false(sg_report_blocked(r));
+    return r;
+}
+
+static void test_attach_result(void **state)
+{
+    (void)state;
+    static const char doc[] = "def score(word, n):\n    if n == 7:\n        raise KeyError('k')\n    return n\n";
+    static const char *const broken[] = {
+        "{not json", "{}", "{\"status\": \"ok\"}", "{\"status\": \"error\", \"error\": \"boom\"}",
+        "{\"status\": \"ok\", \"finding\": 3}",
+        "{\"status\": \"ok\", \"finding\": {\"kind\": \"nonsense\", \"input\": \"score(1, 2)\"}}",
+    };
+    for (size_t k = 0; k < sizeof broken / sizeof *broken; k++) {
+        sg_report *r = checked(doc);
+        assert_int_equal(sg_report_add_fuzz(r, doc, strlen(doc), "t", broken[k], NULL, NULL), SG_OK);
+        if (sg_report_fuzz_stage(r) != SG_STAGE_FAILED || !sg_report_blocked(r) ||
+            sg_report_stage(r, SG_PIPE_FUZZ, NULL, NULL) != SG_STAGE_STATUS_ERROR)
+            fail_msg("a malformed result must fail the stage and block: %s", broken[k]);
+        sg_report_free(r);
+    }
+    /* no driver (an error): failed, blocked, a gate-error reason */
+    sg_report *r = checked(doc);
+    assert_int_equal(sg_report_add_fuzz(r, doc, strlen(doc), "t", NULL, "no snipgate-fuzz", NULL), SG_OK);
+    sg_reason *xs = NULL;
+    size_t nx = 0;
+    assert_int_equal(sg_report_reasons(r, &xs, &nx), SG_OK);
+    assert_int_equal(nx, 1);
+    assert_int_equal(xs[0].criterion, SG_CRIT_GATE_ERROR);
+    free(xs);
+    sg_report_free(r);
+    /* a clean result: the stage passes, nothing blocks */
+    r = checked(doc);
+    assert_int_equal(sg_report_add_fuzz(r, doc, strlen(doc), "t",
+                                        "{\"status\": \"ok\", \"finding\": null, \"execs\": 10, \"seconds\": 1.5}",
+                                        NULL, NULL),
+                     SG_OK);
+    assert_false(sg_report_blocked(r));
+    double ms = 0;
+    assert_int_equal(sg_report_stage(r, SG_PIPE_FUZZ, &ms, NULL), SG_STAGE_STATUS_PASS);
+    assert_true(ms > 1499 && ms < 1501);
+    assert_int_equal(sg_report_add_fuzz(r, doc, strlen(doc), "t", "{}", NULL, NULL), SG_ERR_INVALID_ARG); /* once */
+    sg_report_free(r);
+    /* a finding: one SG-FUZZ reason at the document line of the exception */
+    r = checked(doc);
+    assert_int_equal(sg_report_add_fuzz(r, doc, strlen(doc), "t",
+                                        "{\"status\": \"ok\", \"finding\": {\"kind\": \"exception\", \"input\": "
+                                        "\"score(0, 7)\", \"exc_type\": \"KeyError\", \"exc_message\": \"'k'\", "
+                                        "\"exc_line\": 3}}",
+                                        NULL, NULL),
+                     SG_OK);
+    assert_true(sg_report_blocked(r));
+    assert_int_equal(sg_report_reasons(r, &xs, &nx), SG_OK);
+    assert_int_equal(nx, 1);
+    assert_int_equal(xs[0].criterion, SG_CRIT_FUZZ_EXCEPTION);
+    assert_int_equal(xs[0].stage, SG_PIPE_FUZZ);
+    assert_string_equal(xs[0].rule_id, "SG-FUZZ");
+    assert_int_equal(xs[0].line, 3);
+    assert_non_null(strstr(xs[0].message, "score(0, 7) raised KeyError"));
+    free(xs);
+    assert_int_equal(sg_report_stage(r, SG_PIPE_FUZZ, NULL, NULL), SG_STAGE_STATUS_BLOCK);
+    sg_report_free(r);
+}
+
 /* ---- streams, end to end -------------------------------------------------------------------- */
 
 static sg_sandbox *sandbox;
@@ -372,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_decode_any_bytes),
         cmocka_unit_test(test_encode_round_trip),
         cmocka_unit_test(test_str_bytes_are_literal),
+        cmocka_unit_test(test_attach_result),
         cmocka_unit_test(test_stream_items_share_the_child_not_the_zygote),
         cmocka_unit_test(test_stream_limit_ends_it_and_restarts),
         cmocka_unit_test(test_stream_forged_frame),

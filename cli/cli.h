@@ -54,6 +54,9 @@ enum {
     SG_OPT_COMPLETION,
     SG_OPT_WHOLE_PROGRAM,
     SG_OPT_INTERPRETER,
+    SG_OPT_FUZZ,
+    SG_OPT_FUZZ_RUNS,
+    SG_OPT_FUZZ_CORPUS,
 };
 
 /* The getopt_long entries of those options (check: all; eval: all but --task and --tests). */
@@ -98,6 +101,26 @@ void sg_cli_golden_task_opts(const sg_cli_golden *g, const sg_golden_task *task,
 
 /* SIGTERM, SIGINT, SIGHUP stop every sandbox (sg_sandbox_interrupt) and are remembered;
  * SIGPIPE is ignored. sg_cli_signal() is the signal received, 0 if none. */
+/* The fuzz stage (cli_fuzz.c, docs/fuzz.md): --fuzz DURATION, --fuzz-runs N, --fuzz-corpus DIR. */
+#define SG_CLI_FUZZ_LONGOPTS                                                                            \
+    {"fuzz", required_argument, NULL, SG_OPT_FUZZ}, {"fuzz-runs", required_argument, NULL, SG_OPT_FUZZ_RUNS}, \
+        {"fuzz-corpus", required_argument, NULL, SG_OPT_FUZZ_CORPUS}
+
+typedef struct sg_cli_fuzz {
+    bool given;         /* --fuzz or --fuzz-runs */
+    double seconds;     /* --fuzz, 0 if not given */
+    long long runs;     /* --fuzz-runs, -1 if not given */
+    const char *corpus; /* --fuzz-corpus */
+} sg_cli_fuzz;
+
+void sg_cli_fuzz_init(sg_cli_fuzz *f);
+int sg_cli_fuzz_opt(const char *verb, sg_cli_fuzz *f, int c, const char *arg);
+/* Run the fuzz stage on one checked document and attach its outcome (skipped when the report
+ * blocks already). SG_OK, or SG_ERR_NOMEM (fatal). */
+sg_status sg_cli_fuzz_report(const sg_cli_fuzz *f, const sg_cli_golden *g, const sg_golden_opts *gopts,
+                             const sg_golden_task *task, const char *task_label, sg_report *rep, const char *buf,
+                             size_t len);
+
 void sg_cli_trap_signals(void);
 int sg_cli_signal(void);
 

@@ -32,6 +32,8 @@ typedef struct check__opts {
     const char *task_label;
     sg_golden_opts gopts;
     sg_sandbox *sandbox;       /* NULL when it could not be set up (sandbox_error says why) */
+    sg_cli_fuzz fuzz;          /* stage 4: --fuzz, --fuzz-runs, --fuzz-corpus */
+    bool fuzz_on;              /* those, or the task's fuzz.stage_seconds / stage_runs */
     char sandbox_error[600];
 } check__opts;
 
@@ -96,6 +98,14 @@ static void check__help(FILE *out)
           "                             the task's cap (fuzz.max_seconds, default 30s)\n"
           "  --no-properties            known answers only: no generated inputs, no shrinking\n"
           "  --interpreter P            absolute path of the Python interpreter (default /usr/bin/python3)\n"
+          "  --fuzz DURATION            stage 4, after the golden stage passes: fuzz the task's entry point with\n"
+          "                             libFuzzer, guided by the candidate's Python coverage (10s, 500ms, 2m);\n"
+          "                             a finding blocks (SG-FUZZ): an undeclared exception, a hang, a crash, a\n"
+          "                             memory blow-up, a forbidden system call, or a different answer than the\n"
+          "                             reference. Also run when the task has fuzz.stage_seconds/stage_runs\n"
+          "  --fuzz-runs N              stop after N fuzz inputs (with --fuzz: whichever comes first)\n"
+          "  --fuzz-corpus DIR          keep the inputs that found new coverage in DIR and start from them\n"
+          "                             (per task: later candidates for the same task start from there)\n"
           "  A case reports its input, expected and got, or the exception with its line in the snippet;\n"
           "  a hang is a timeout of that case. Failing cases block (SG-GOLDEN), and so do failing\n"
           "  properties, shown as a shrunk counterexample (SG-PROPERTY).\n"
@@ -393,6 +403,14 @@ static sg_report *check__one(sg_checker *checker, check__opts *co, const char *p
     if (st == SG_OK)
         st = sg_checker_check(checker, label, text, tlen, &rep, &d);
     if (st == SG_OK && co->task && check__golden(co, rep, text, tlen) != SG_OK) {
+        sg_report_free(rep);
+        rep = NULL;
+        free(buf);
+        free(prog);
+        return NULL; /* out of memory: fatal */
+    }
+    if (st == SG_OK && co->fuzz_on &&
+        sg_cli_fuzz_report(&co->fuzz, &co->golden, &co->gopts, co->task, co->task_label, rep, text, tlen) != SG_OK) {
         sg_report_free(rep);
         rep = NULL;
         free(buf);
@@ -779,11 +797,12 @@ int sg_cli_check(int argc, char **argv)
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"baseline", required_argument, NULL, OPT_BASELINE},
         {"changed-since", required_argument, NULL, OPT_CHANGED_SINCE},
-        SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        SG_CLI_GOLDEN_LONGOPTS, SG_CLI_FUZZ_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
     sg_options_init(&co.opts);
     sg_cli_golden_init(&co.golden);
+    sg_cli_fuzz_init(&co.fuzz);
     sg_golden_suite *suite = NULL;
     bool no_default = false;
     char **packs = NULL, **disables = NULL, **hosts = NULL;
@@ -925,6 +944,11 @@ int sg_cli_check(int argc, char **argv)
                 goto out_free;
             rc = SG_EXIT_USAGE;
             break;
+        case SG_OPT_FUZZ: case SG_OPT_FUZZ_RUNS: case SG_OPT_FUZZ_CORPUS:
+            if ((rc = sg_cli_fuzz_opt("check", &co.fuzz, c, optarg)))
+                goto out_free;
+            rc = SG_EXIT_USAGE;
+            break;
         case 'h':
             check__help(stdout);
             rc = SG_EXIT_PASS;
@@ -984,6 +1008,15 @@ int sg_cli_check(int argc, char **argv)
     if ((rc = check__load_task(&co, &suite)))
         goto out_free;
     rc = SG_EXIT_USAGE;
+    if ((co.fuzz.given || co.fuzz.corpus) && (!co.task || co.golden.tests_path || !co.golden.task_id)) {
+        sg_cli_error("check", "--fuzz, --fuzz-runs and --fuzz-corpus need --task ID (with or without --suite)");
+        goto out_free;
+    }
+    if (co.fuzz.corpus && !co.fuzz.given && !sg_golden_task_fuzz_stage(co.task, NULL, NULL)) {
+        sg_cli_error("check", "--fuzz-corpus needs --fuzz or --fuzz-runs (or a task with a fuzz stage budget)");
+        goto out_free;
+    }
+    co.fuzz_on = co.task && !co.golden.tests_path && (co.fuzz.given || sg_golden_task_fuzz_stage(co.task, NULL, NULL));
     if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &co.rules)))
         goto out_free;
     if (pi && pi->n_enable && (rc = check__enable(co.rules, pi)))
@@ -1216,6 +1249,10 @@ int sg_cli_check(int argc, char **argv)
         } else if (g && sg_golden_result_verdict(g) == SG_GOLDEN_ERROR) {
             sg_cli_error("check", "%s: the golden stage could not judge it: %s", sg_report_path(r),
                          sg_golden_result_error(g));
+            rc = SG_EXIT_INTERNAL;
+        }
+        if (sg_report_fuzz_stage(r) == SG_STAGE_FAILED) {
+            sg_cli_error("check", "%s: the fuzz stage could not run (see the verdict)", sg_report_path(r));
             rc = SG_EXIT_INTERNAL;
         }
     }

@@ -6,6 +6,7 @@
  * nothing.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "golden_tasks/golden.h"
 #include "parsers/extract.h"
@@ -285,4 +286,23 @@ out_free:
     *ret_text = out.data ? out.data : strdup("");
     *ret_len = out.len;
     return *ret_text ? SG_OK : SG_ERR_NOMEM;
+}
+
+/* The program the golden stage runs for this report's document and, per program line, the
+ * document line (before the line offset): for the fuzz stage (gate/fuzz.c). Malloc'd. */
+sg_status sg_report_program(const sg_report *r, const char *buf, size_t len, char **ret_text, long **ret_lines,
+                            size_t *ret_nlines, sg_diag *diag)
+{
+    golden__prog prog;
+    memset(&prog, 0, sizeof prog);
+    sg_status st = golden__program(r, buf ? buf : "", len, &prog, diag);
+    if (st == SG_OK) {
+        *ret_text = prog.text.data;
+        *ret_lines = prog.lines.items;
+        *ret_nlines = prog.lines.len;
+        return SG_OK;
+    }
+    sg_buf_free(&prog.text);
+    sg_array_free(&prog.lines);
+    return st;
 }

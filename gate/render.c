@@ -335,6 +335,7 @@ static void render__text(FILE *out, sg_report *const *reps, size_t n, const sg_r
         if (rep->truncated)
             fprintf(out, "%s: note: too many findings; the list was cut\n", rep->path);
         render__golden_text(out, rep, o);
+        sg_report_fuzz_text(out, rep);
     }
     /* every reason's criterion (docs/blocking.md), and each stage's result over the files */
     size_t crit[SG_CRIT_COUNT] = {0};
@@ -731,6 +732,8 @@ static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_op
             else
                 gs[rep->golden_stage == SG_STAGE_SKIPPED ? 3 : 2]++;
         }
+        if (rep->fuzz_stage != SG_STAGE_NOT_RUN)
+            render__set(&failed, file, "fuzz", sg_report_fuzz_json(rep));
         render__append(&failed, files, file);
     }
     json_t *stats = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:{s:I, s:I, s:I, s:I}}", "files",
@@ -1045,6 +1048,43 @@ static void render__sarif_golden(bool *failed, const sg_report *rep, json_t *rul
     }
 }
 
+/* The fuzz stage of one report (gate/fuzz.c): its finding as an SG-FUZZ result, a stage that
+ * could not run as a notification. */
+static void render__sarif_fuzz(bool *failed, const sg_report *rep, json_t *rules, json_t *index, json_t *results,
+                               json_t *notes)
+{
+    if (rep->fuzz_stage == SG_STAGE_FAILED) {
+        char msg[700];
+        snprintf(msg, sizeof msg, "fuzz stage (task %.100s) could not run: %.500s",
+                 rep->fuzz_task ? rep->fuzz_task : "?", rep->fuzz_reason ? rep->fuzz_reason : "");
+        render__append(failed, notes,
+                       json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}]}", "level", "error", "message", "text",
+                                 render__str(msg), "locations", "physicalLocation", "artifactLocation", "uri",
+                                 render__uri(rep->path)));
+    }
+    if (rep->fuzz_stage != SG_STAGE_RAN || !rep->fuzz_message || *failed)
+        return;
+    json_t *ix = index ? json_object_get(index, "SG-FUZZ") : NULL;
+    if (!ix) {
+        sg_rule_info ri = {.id = "SG-FUZZ", .name = "fuzz-finding", .severity = SG_SEV_HIGH, .confidence = "high",
+                           .message = "fuzzing found an input on which the candidate misbehaves",
+                           .fix = "reproduce it with the input shown, then fix the candidate",
+                           .matches = "inputs found by the fuzz stage (docs/fuzz.md)"};
+        ix = json_integer((json_int_t)json_array_size(rules));
+        render__set(failed, index, "SG-FUZZ", ix);
+        render__append(failed, rules, render__sarif_rule(&ri));
+        if (*failed)
+            return;
+    }
+    json_t *res = json_pack("{s:s, s:O, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:{s:I}}}], s:{s:o, s:o}}", "ruleId",
+                            "SG-FUZZ", "ruleIndex", ix, "level", "error", "message", "text",
+                            render__str(rep->fuzz_message), "locations", "physicalLocation", "artifactLocation",
+                            "uri", render__uri(rep->path), "region", "startLine", (json_int_t)rep->fuzz_line,
+                            "properties", "fuzz_task", render__str(rep->fuzz_task ? rep->fuzz_task : ""), "fuzz",
+                            sg_report_fuzz_json(rep));
+    render__append(failed, results, res);
+}
+
 static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
     bool failed = false;
@@ -1069,6 +1109,7 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
                                  render__str(rep->diag.message), "locations", "physicalLocation", "artifactLocation",
                                  render__artifact(rep->path)));
             render__sarif_golden(&failed, rep, rules, index, results, notes);
+            render__sarif_fuzz(&failed, rep, rules, index, results, notes);
             continue;
         }
         for (size_t i = 0; i < rep->findings.len; i++) {
@@ -1113,6 +1154,7 @@ static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_o
             render__append(&failed, results, res);
         }
         render__sarif_golden(&failed, rep, rules, index, results, notes);
+        render__sarif_fuzz(&failed, rep, rules, index, results, notes);
     }
     json_decref(index);
     if (failed || !rules || !results || !notes) {

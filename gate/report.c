@@ -59,7 +59,8 @@ const char *sg_report_path(const sg_report *report)
 
 bool sg_report_blocked(const sg_report *report)
 {
-    if (!report || report->error || sg_report_golden_blocks(report) || report->extra.len)
+    if (!report || report->error || sg_report_golden_blocks(report) || report->extra.len ||
+        report->fuzz_stage == SG_STAGE_FAILED)
         return true;
     for (size_t i = 0; i < report->findings.len; i++)
         if (report->findings.items[i].blocking)

@@ -3,6 +3,10 @@
 #ifndef SG_REPORT_H
 #define SG_REPORT_H
 
+#include <stdio.h>
+
+#include <jansson.h>
+
 #include "base/util.h"
 
 struct sg_report {
@@ -31,6 +35,13 @@ struct sg_report {
     double fuzz_ms;
     const char *fuzz_note;                /* arena */
     SG_ARRAY(sg_reason) extra;            /* reasons added by sg_report_add_reason (strings: arena) */
+    /* stage 4, fuzzing (gate/fuzz.c): a finding is an SG-FUZZ finding in `findings` */
+    sg_golden_stage fuzz_stage;
+    const char *fuzz_task;   /* label of the task (arena) */
+    const char *fuzz_reason; /* SG_STAGE_SKIPPED / SG_STAGE_FAILED: why (arena) */
+    const char *fuzz_json;   /* SG_STAGE_RAN: the stage's summary as JSON text (arena) */
+    const char *fuzz_message;/* the finding's SG-FUZZ reason (arena), NULL without one */
+    long fuzz_line;          /* and its document line */
 };
 
 sg_status sg_report_new(const char *path, sg_report **ret_report);
@@ -47,5 +58,11 @@ sg_criterion sg_golden_case_criterion(const sg_golden_case_result *c);
 
 /* Milliseconds on the monotonic clock (stage times in the verdict; never a limit). */
 double sg_verdict_now_ms(void);
+/* For the fuzz stage: the program the golden stage runs and its document line map (golden.c). */
+sg_status sg_report_program(const sg_report *r, const char *buf, size_t len, char **ret_text, long **ret_lines,
+                            size_t *ret_nlines, sg_diag *diag);
+/* The fuzz stage's summary line in text verdicts, and its JSON object (NULL when not run). */
+void sg_report_fuzz_text(FILE *out, const sg_report *report);
+json_t *sg_report_fuzz_json(const sg_report *report);
 
 #endif

@@ -143,7 +143,7 @@ sg_stage_status sg_report_stage(const sg_report *r, sg_pipe_stage stage, double 
         ms = r->fuzz_ms;
         note = r->fuzz_note;
         if (s == SG_STAGE_STATUS_NOT_RUN && !note)
-            note = "no fuzz stage in this build";
+            note = "not asked for (check --fuzz, docs/fuzz.md)";
         break;
     default:
         return s;

@@ -1069,3 +1069,270 @@ sg_status sg_gen_infer_types(const sg_value *const *examples, size_t nexamples, 
     *ret_n = nargs;
     return SG_OK;
 }
+
+/* ---- choice streams (gen.h) ---------------------------------------------------------------- */
+
+static uint8_t gen__byte(sg_choices *c)
+{
+    return c->pos < c->len ? c->data[c->pos++] : 0;
+}
+
+static uint64_t gen__u64(sg_choices *c)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v |= (uint64_t)gen__byte(c) << (8 * k);
+    return v;
+}
+
+/* The non-ASCII characters a byte >= 0x80 stands for (from the generators' favourites). */
+static const uint32_t gen__high_chars[] = {0xE9, 0xDF, 0xF1, 0xF8, 0xC5, 0x301, 0x308, 0x4E2D,
+                                           0x6587, 0x5B57, 0xFB01, 0xFF21, 0x2167, 0x1F600, 0x1F1EB, 0x7F};
+#define GEN_NHIGH (sizeof gen__high_chars / sizeof *gen__high_chars)
+
+static uint32_t gen__choice_char(const sg_type *t, uint8_t b)
+{
+    uint32_t cp = b < 0x80 ? b : gen__high_chars[(b - 0x80) % GEN_NHIGH];
+    if (t->kind == SG_TY_BYTES)
+        return b;
+    if (t->ascii && cp > 0x7F)
+        cp = b & 0x7F ? (uint32_t)(b & 0x7F) : 'a';
+    if (t->chars && !gen__char_ok(t, cp))
+        cp = t->chars[b % t->nchars];
+    return cp;
+}
+
+static sg_value *gen__decode_int(sg_choices *c, const sg_type *t)
+{
+    int64_t v = (int64_t)gen__u64(c);
+    int64_t lo = t->has_lo ? t->ilo : INT64_MIN, hi = t->has_hi ? t->ihi : INT64_MAX;
+    if (v < lo || v > hi) {
+        uint64_t span = (uint64_t)hi - (uint64_t)lo; /* < UINT64_MAX here: some value is outside */
+        v = (int64_t)((uint64_t)lo + (uint64_t)v % (span + 1));
+    }
+    return sg_value_new_int(v);
+}
+
+static sg_value *gen__decode_float(sg_choices *c, const sg_type *t)
+{
+    uint64_t bits = gen__u64(c);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    bool finite = isfinite(v);
+    if (!finite && !t->finite && !t->has_lo && !t->has_hi)
+        return sg_value_new_float(v);
+    if (!finite)
+        v = 0.0;
+    double lo = t->has_lo ? t->flo : -1e308, hi = t->has_hi ? t->fhi : 1e308;
+    if (v < lo || v > hi) {
+        double span = hi - lo;
+        v = isfinite(span) && span > 0 ? lo + fmod(fabs(v), span) : lo;
+    }
+    return sg_value_new_float(v);
+}
+
+static unsigned gen__choice_max(const sg_type *t, unsigned max_size, bool str)
+{
+    return gen__default_max(t, max_size, str);
+}
+
+sg_status sg_gen_decode(sg_choices *c, const sg_type *t, sg_value **ret)
+{
+    sg_value *v = NULL;
+    switch (t->kind) {
+    case SG_TY_UNION:
+        return sg_gen_decode(c, t->items[gen__byte(c) % t->n], ret);
+    case SG_TY_NONE:
+        v = sg_value_new(SG_VAL_NONE);
+        break;
+    case SG_TY_BOOL:
+        v = sg_value_new_bool(gen__byte(c) & 1);
+        break;
+    case SG_TY_INT:
+        v = gen__decode_int(c, t);
+        break;
+    case SG_TY_FLOAT:
+        v = gen__decode_float(c, t);
+        break;
+    case SG_TY_STR:
+    case SG_TY_BYTES: {
+        unsigned lo = t->has_min ? t->min : 0, hi = gen__choice_max(t, c->max_size, true);
+        if (hi < lo)
+            hi = lo;
+        uint32_t *cps = malloc(((size_t)hi + 1) * sizeof *cps);
+        if (!cps)
+            return SG_ERR_NOMEM;
+        unsigned n = 0;
+        for (uint8_t b; (b = gen__byte(c)) != 0;) /* to the terminator: positions stay stable */
+            if (n < hi)
+                cps[n++] = gen__choice_char(t, b);
+        while (n < lo)
+            cps[n++] = gen__choice_char(t, 'a');
+        v = gen__str_of(t->kind == SG_TY_STR ? SG_VAL_STR : SG_VAL_BYTES, cps, n);
+        free(cps);
+        break;
+    }
+    case SG_TY_LIST:
+    case SG_TY_SET:
+    case SG_TY_DICT:
+    case SG_TY_TUPLE: {
+        sg_value_kind vk = t->kind == SG_TY_LIST  ? SG_VAL_LIST
+                           : t->kind == SG_TY_SET ? SG_VAL_SET
+                           : t->kind == SG_TY_DICT ? SG_VAL_DICT
+                                                   : SG_VAL_TUPLE;
+        v = sg_value_new(vk);
+        if (!v)
+            return SG_ERR_NOMEM;
+        size_t fixed = t->kind == SG_TY_TUPLE && !t->variadic ? t->n : 0;
+        unsigned lo = t->has_min ? t->min : 0, hi = gen__choice_max(t, c->max_size, false);
+        for (size_t k = 0;; k++) {
+            if (fixed && k >= fixed)
+                break;
+            if (!fixed) { /* "one more?" before each element: below min it is always yes */
+                bool more = gen__byte(c) & 1;
+                if (v->n >= hi || (!more && v->n >= lo))
+                    break;
+            }
+            if (!fixed && k > (size_t)hi * 4 + 8)
+                break; /* duplicates in a set or dict: give up growing */
+            sg_value *e = NULL;
+            sg_status st = sg_gen_decode(c, fixed ? t->items[k] : t->items[0], &e);
+            if (st != SG_OK) {
+                sg_value_free(v);
+                return st;
+            }
+            if ((vk == SG_VAL_SET || vk == SG_VAL_DICT) && gen__contains_key(v, e, vk == SG_VAL_DICT)) {
+                sg_value_free(e);
+                if (vk == SG_VAL_DICT) { /* the value is read all the same: positions stay stable */
+                    sg_value *val = NULL;
+                    if ((st = sg_gen_decode(c, t->items[1], &val)) != SG_OK) {
+                        sg_value_free(v);
+                        return st;
+                    }
+                    sg_value_free(val);
+                }
+                continue;
+            }
+            if (sg_value_push(v, e) < 0) {
+                sg_value_free(v);
+                return SG_ERR_NOMEM;
+            }
+            if (vk == SG_VAL_DICT) {
+                sg_value *val = NULL;
+                if ((st = sg_gen_decode(c, t->items[1], &val)) != SG_OK || sg_value_push(v, val) < 0) {
+                    sg_value_free(v);
+                    return st != SG_OK ? st : SG_ERR_NOMEM;
+                }
+            }
+        }
+        if (t->sorted)
+            gen__sort(v);
+        break;
+    }
+    }
+    if (!v)
+        return SG_ERR_NOMEM;
+    *ret = v;
+    return SG_OK;
+}
+
+static void gen__put_u64(sg_buf *b, uint64_t v)
+{
+    char le[8];
+    for (int k = 0; k < 8; k++)
+        le[k] = (char)((v >> (8 * k)) & 0xff);
+    sg_buf_append(b, le, 8);
+}
+
+/* The byte that decodes to code point cp (ASCII and the favoured characters; else 'a'). */
+static uint8_t gen__char_byte(uint32_t cp)
+{
+    if (cp > 0 && cp < 0x80)
+        return (uint8_t)cp;
+    for (size_t k = 0; k < GEN_NHIGH; k++)
+        if (gen__high_chars[k] == cp)
+            return (uint8_t)(0x80 + k);
+    return 'a';
+}
+
+static uint32_t gen__utf8_next(const unsigned char *s, size_t len, size_t *i)
+{
+    unsigned char c = s[*i];
+    size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (*i + n > len)
+        n = len - *i;
+    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (size_t k = 1; k < n; k++)
+        cp = cp << 6 | (s[*i + k] & 0x3F);
+    *i += n;
+    return cp;
+}
+
+sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, sg_buf *b)
+{
+    switch (t->kind) {
+    case SG_TY_UNION:
+        for (size_t k = 0; k < t->n; k++)
+            if (sg_type_conforms(v, t->items[k], false)) {
+                char ch = (char)k;
+                sg_buf_append(b, &ch, 1);
+                return sg_gen_encode(t->items[k], v, max_size, b);
+            }
+        return SG_ERR_INVALID_ARG;
+    case SG_TY_NONE:
+        return v->kind == SG_VAL_NONE ? SG_OK : SG_ERR_INVALID_ARG;
+    case SG_TY_BOOL:
+        if (v->kind != SG_VAL_BOOL)
+            return SG_ERR_INVALID_ARG;
+        sg_buf_append(b, v->b ? "\1" : "\0", 1);
+        break;
+    case SG_TY_INT:
+        if (v->kind != SG_VAL_INT)
+            return SG_ERR_INVALID_ARG;
+        gen__put_u64(b, v->big ? 0 : (uint64_t)v->i);
+        break;
+    case SG_TY_FLOAT: {
+        if (v->kind != SG_VAL_FLOAT && v->kind != SG_VAL_INT)
+            return SG_ERR_INVALID_ARG;
+        double f = v->kind == SG_VAL_FLOAT ? v->f : (double)v->i;
+        uint64_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        gen__put_u64(b, bits);
+        break;
+    }
+    case SG_TY_STR:
+    case SG_TY_BYTES: {
+        if (v->kind != (t->kind == SG_TY_STR ? SG_VAL_STR : SG_VAL_BYTES))
+            return SG_ERR_INVALID_ARG;
+        const unsigned char *s = (const unsigned char *)v->s;
+        for (size_t i = 0; i < v->len;) {
+            uint8_t ch = t->kind == SG_TY_BYTES ? (s[i++] ? s[i - 1] : 'a') : gen__char_byte(gen__utf8_next(s, v->len, &i));
+            sg_buf_append(b, (const char *)&ch, 1);
+        }
+        sg_buf_append(b, "\0", 1);
+        break;
+    }
+    default: {
+        bool fixed = t->kind == SG_TY_TUPLE && !t->variadic;
+        if (!v->items && v->n)
+            return SG_ERR_INVALID_ARG;
+        for (size_t k = 0; k < v->n; k++) {
+            if (!fixed)
+                sg_buf_append(b, "\1", 1);
+            const sg_type *et = fixed ? (k < t->n ? t->items[k] : NULL) : t->items[0];
+            if (!et)
+                return SG_ERR_INVALID_ARG;
+            size_t slot = t->kind == SG_TY_DICT ? 2 * k : k;
+            sg_status st = sg_gen_encode(et, v->items[slot], max_size, b);
+            if (st == SG_OK && t->kind == SG_TY_DICT)
+                st = sg_gen_encode(t->items[1], v->items[slot + 1], max_size, b);
+            if (st != SG_OK)
+                return st;
+        }
+        if (!fixed)
+            sg_buf_append(b, "\0", 1);
+        break;
+    }
+    }
+    return b->failed ? SG_ERR_NOMEM : SG_OK;
+}

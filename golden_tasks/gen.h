@@ -64,4 +64,34 @@ sg_status sg_gen_mutate(sg_gen *gen, const sg_value *args, sg_value **ret);
 sg_status sg_gen_infer_types(const sg_value *const *examples, size_t nexamples, sg_type ***ret_types,
                              size_t *ret_n);
 
+/*
+ * Choice streams (the fuzz stage, fuzz/): a value of type `t` decoded from bytes, so that a
+ * byte-level fuzzer explores typed inputs, and its comparison feedback lands: the bytes of an
+ * operand appear as such in the stream. Decoding never fails on any bytes (an exhausted stream
+ * reads as zeros, which decode to the simplest value: 0, "", [], False, the first alternative):
+ *   bool 1 byte (low bit); int 8 bytes little-endian two's complement, folded into the type's
+ *   range when outside it (a value inside the range is itself); float 8 bytes (IEEE bits),
+ *   non-finite or out-of-range values folded in; str: bytes up to a 0 byte (or the end), byte
+ *   b < 0x80 is the character b, b >= 0x80 one of the non-ASCII characters generators favour
+ *   (type options chars=/ascii fold it into the allowed set); bytes: the same bytes; list, set,
+ *   dict, variadic tuple: before each element a byte whose low bit says "one more"; fixed tuple:
+ *   its members; union: 1 byte choosing the alternative. Sizes are clamped to the type's min/max
+ *   (default max as the generators': 32 characters, 8 elements, or the task's fuzz.max_size).
+ * sg_gen_encode writes the bytes that decode to `v` (for seeds: the task's example inputs);
+ * values it cannot represent exactly (a str holding NUL, an int beyond 64 bits, a non-ASCII
+ * character outside the favoured set) encode to a nearby value. The decoded value is checked
+ * with sg_type_conforms by the caller.
+ */
+typedef struct sg_choices {
+    const uint8_t *data;
+    size_t len;
+    size_t pos;
+    unsigned max_size; /* UINT32_MAX: the defaults */
+} sg_choices;
+
+sg_status sg_gen_decode(sg_choices *c, const sg_type *t, sg_value **ret);
+/* Append the encoding of `v` as type `t` to `buf`. SG_ERR_NOMEM (buf failed), SG_ERR_INVALID_ARG
+ * when v's kind does not fit t. */
+sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, sg_buf *buf);
+
 #endif

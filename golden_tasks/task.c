@@ -692,6 +692,11 @@ static sg_status task__fuzz(task__ctx *c, json_t *j, sg_golden_task *t)
                 t->fuzz_has_max_size = true;
                 t->fuzz_max_size = (unsigned)iv;
             }
+        } else if (!strcmp(key, "stage_seconds")) { /* the fuzz stage's budget (docs/fuzz.md) */
+            st = task__num(c, x, sub, 0, 3600, true, &t->fuzz_stage_seconds);
+        } else if (!strcmp(key, "stage_runs")) {
+            if ((st = task__uint(c, x, sub, 1, 1000000000, &iv)) == SG_OK)
+                t->fuzz_stage_runs = (uint64_t)iv;
         } else if (!strcmp(key, "seeds")) {
             if (!json_is_array(x))
                 return task__err(c, sub, "must be an array of argument arrays");
@@ -1048,6 +1053,15 @@ void sg_golden_task_fuzz_budget(const sg_golden_task *t, unsigned *ret_inputs, d
         *ret_inputs = t ? t->fuzz_max_inputs : 0;
     if (ret_seconds)
         *ret_seconds = t ? t->fuzz_max_seconds : 0;
+}
+
+bool sg_golden_task_fuzz_stage(const sg_golden_task *t, double *ret_seconds, uint64_t *ret_runs)
+{
+    if (ret_seconds)
+        *ret_seconds = t ? t->fuzz_stage_seconds : 0;
+    if (ret_runs)
+        *ret_runs = t ? t->fuzz_stage_runs : 0;
+    return t && (t->fuzz_stage_seconds > 0 || t->fuzz_stage_runs > 0);
 }
 
 const char *sg_golden_task_id(const sg_golden_task *t)

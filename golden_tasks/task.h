@@ -110,6 +110,8 @@ struct sg_golden_task {
     uint64_t fuzz_seed;
     bool fuzz_has_max_size;
     unsigned fuzz_max_size;
+    double fuzz_stage_seconds; /* fuzz.stage_seconds: the fuzz stage's time budget, 0 if none */
+    uint64_t fuzz_stage_runs;  /* fuzz.stage_runs: its run budget, 0 if none */
     sg_value **fuzz_seeds;  /* extra argument lists (list values) */
     size_t nfuzz_seeds;
     char **tags;

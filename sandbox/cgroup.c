@@ -316,6 +316,33 @@ uint64_t sg_cgroup_limit_hits(const struct sg_cgroup *cg)
     return cgroup__counter(cg, "memory.failcnt", NULL);
 }
 
+/* The limit-hits file kept open (streams read it after every item: one pread instead of an
+ * open, a read and a close). -1 if there is none. */
+int sg_cgroup_open_hits(const struct sg_cgroup *cg)
+{
+    if (!cg->mem_dir[0] || (cg->mech != SG_MECH_CGROUP_V2 && cg->mech != SG_MECH_CGROUP_V1))
+        return -1;
+    char path[SG_SB_PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", cg->mem_dir, cg->mech == SG_MECH_CGROUP_V2 ? "memory.events" : "memory.failcnt");
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* sg_cgroup_limit_hits through a descriptor of sg_cgroup_open_hits. */
+uint64_t sg_cgroup_read_hits(const struct sg_cgroup *cg, int fd)
+{
+    char buf[1024];
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+    if (n < 0)
+        return sg_cgroup_limit_hits(cg);
+    buf[n] = '\0';
+    if (cg->mech != SG_MECH_CGROUP_V2)
+        return strtoull(buf, NULL, 10);
+    for (const char *p = buf; (p = strstr(p, "max")); p += 3)
+        if ((p == buf || p[-1] == '\n') && p[3] == ' ')
+            return strtoull(p + 4, NULL, 10);
+    return 0;
+}
+
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg)
 {
     return cgroup__counter(cg, cg->mech == SG_MECH_CGROUP_V2 ? "memory.peak" : "memory.max_usage_in_bytes",

@@ -2,7 +2,7 @@
  * The checklist: every isolation layer, applied in order, in the processes of the sandbox.
  *
  *   pid 1 (init, trusted C, never runs Python)        pid 2 (launcher, becomes the interpreter)
- *   1. die with the supervisor; default signals      8. fds 0..6 only, everything else closed
+ *   1. die with the supervisor; default signals      8. fds 0..6 (7, 8 with coverage) only
  *   2. join the sandbox's cgroups, then a fresh       9. new session, cwd /tmp
  *      cgroup namespace rooted there                 10. rlimits (cpu, fsize, nofile, nproc, core, as)
  *   3. user namespace: wait for the supervisor to
@@ -92,20 +92,27 @@ static int contain__reset_signals(void)
     return sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* Step 8: move the inherited fds to 0..6 (and two launcher-only fds), close all the rest. */
+/* Step 8: move the inherited fds to 0..6 (7, 8 with coverage; and two launcher-only fds), close the rest. */
 static int contain__arrange_fds(const struct sg_child_plan *plan, int *status_fd)
 {
-    int high[7];
-    for (int i = 0; i < 7; i++)
+    int high[9];
+    for (int i = 0; i < 9; i++) {
+        high[i] = -1;
+        if (i >= SG_FD_TRACER && plan->fds[i] < 0)
+            continue; /* no coverage: 7 and 8 are closed below */
         if ((high[i] = fcntl(plan->fds[i], F_DUPFD_CLOEXEC, 300)) < 0)
             return -1;
+    }
     int sock = fcntl(plan->notify_sock, F_DUPFD_CLOEXEC, 300);
     int st = fcntl(*status_fd, F_DUPFD_CLOEXEC, 300);
     if (sock < 0 || st < 0)
         return -1;
-    for (int i = 0; i < 7; i++)
-        if (dup2(high[i], i) < 0) /* dup2 clears O_CLOEXEC: these survive exec */
+    for (int i = 0; i < 9; i++) {
+        if (high[i] < 0)
+            (void)close(i); /* whatever the launcher had there must not reach the interpreter */
+        else if (dup2(high[i], i) < 0) /* dup2 clears O_CLOEXEC: these survive exec */
             return -1;
+    }
     if (dup3(sock, SG_FD_NOTIFY_SOCK, O_CLOEXEC) < 0 || dup3(st, SG_FD_STATUS, O_CLOEXEC) < 0)
         return -1;
     *status_fd = SG_FD_STATUS;

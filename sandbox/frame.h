@@ -41,6 +41,8 @@ enum sg_frame_tag {
     SG_TAG_CPU_MS = 'u',      /* request: the call's CPU limit */
     SG_TAG_ITEMS = 'n',       /* request: the code holds this many NUL-separated items (a batch);
                                  result: the item index a result frame belongs to */
+    SG_TAG_STREAM = 's',      /* request: start a stream (items follow, one request each) */
+    SG_TAG_END = 'e',         /* request: end of the stream */
 };
 
 #define SG_FRAME_MAX_BODY (1u << 20)

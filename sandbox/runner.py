@@ -85,6 +85,7 @@ def _recv():
 
 
 SOURCES = {}  # filename -> list of lines, for tracebacks
+TRACER = None  # the coverage tracer (sandbox/tracer/sgtrace.c), when the worker was made with coverage
 GENUINE_DICTS = []  # dict subclasses of the standard library encoded as dicts (main())
 
 
@@ -110,9 +111,30 @@ def _flush():
             pass
 
 
+def _load_tracer():
+    """The coverage tracer: an extension module in a sealed memfd (fd 7) and the shared coverage
+    map (fd 8), both from the supervisor; loaded before the candidate runs."""
+    global TRACER
+    import _imp
+
+    class Spec:
+        name = "_sgtrace"
+        origin = "/proc/self/fd/7"
+    TRACER = _imp.create_dynamic(Spec())
+    TRACER.attach(8)
+    os.close(7)
+    os.close(8)
+
+
 def main():
     as_main = sys.argv[1][:1] == "1"
-    if sys.argv[1][1:2] == "c":
+    if "t" in sys.argv[1][1:]:
+        try:
+            _load_tracer()
+        except BaseException as e:
+            _send([("k", "exception"), ("t", "snipgate.TracerError"), ("m", repr(e)), ("b", ""), ("l", "")])
+            os._exit(1)
+    if "c" in sys.argv[1][1:]:
         # sg_worker_opts.stdlib_dicts: the genuine Counter, OrderedDict and defaultdict classes,
         # taken before the candidate runs (it may replace the module's names later), are encoded
         # as the dicts they are (docs/tasks.md, "Tagged values"); ~5 ms, so only when asked.
@@ -246,8 +268,9 @@ def _encode(value):
         return None, str(e)
 
 
-def _run_call(text, ns):
-    """Evaluate one call (an expression, or statements) in the candidate's namespace."""
+def _run_call(text, ns, tracer=None):
+    """Evaluate one call (an expression, or statements) in the candidate's namespace; with a
+    tracer, the candidate's code is traced while it runs (a stream item of a coverage worker)."""
     SOURCES["<call>"] = text.splitlines()
     try:
         try:
@@ -256,7 +279,14 @@ def _run_call(text, ns):
         except SyntaxError:
             code = compile(text, "<call>", "exec")
             is_expr = False
-        value = eval(code, ns) if is_expr else exec(code, ns)
+        if tracer is not None:
+            tracer.start()
+            try:
+                value = eval(code, ns) if is_expr else exec(code, ns)
+            finally:
+                tracer.stop()
+        else:
+            value = eval(code, ns) if is_expr else exec(code, ns)
         try:
             r = repr(value)
         except BaseException as e:
@@ -283,16 +313,20 @@ def serve(mod, req):
         cpu = int(req.get("u", "0"))
         cid = req.get("i", "")
         batch = "n" in req
+        stream = "s" in req
         items = req.get("x", "").split("\0") if batch else [req.get("x", "")]
         pid = fork()
         if pid == 0:
             try:
                 # Calls share nothing through descriptors: not the request pipe (the next call's
                 # text), not what the import left open. 0-2 and the result pipe stay.
-                os.closerange(3, RES_FD)  # REQ_FD among them
+                if stream:  # the items come on the request pipe, one request each
+                    os.closerange(3, REQ_FD)
+                else:
+                    os.closerange(3, RES_FD)  # REQ_FD among them
                 os.closerange(RES_FD + 1, 1 << 16)
                 os.chdir("/tmp")
-                if cpu > 0:  # a backstop only: the supervisor measures and enforces per item
+                if cpu > 0 and not stream:  # a backstop only: the supervisor measures and enforces per item
                     secs = (cpu * len(items) + 999) // 1000
                     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
                     if hard != resource.RLIM_INFINITY and secs >= hard:
@@ -300,6 +334,9 @@ def serve(mod, req):
                     setrlimit(resource.RLIMIT_CPU, (secs, hard))
             except BaseException:
                 exit_(1)
+            if stream:
+                _stream(mod.__dict__, cid)
+                exit_(0)
             # A batch: the items run one after another in this one child; each result frame
             # names its item, so the supervisor can attribute time and output to it.
             for n, text in enumerate(items):
@@ -318,3 +355,34 @@ def serve(mod, req):
         req = _recv()
     _flush()
     exit_(0)
+
+
+def _stream(ns, cid):
+    """A stream child: read one item per request until the end request (or end of input), and
+    answer each with its result frame. The supervisor measures every item."""
+    n = 0
+    buf = b""
+    read = os.read
+    while True:
+        # one read per request as a rule (the supervisor sends one and waits for the answer)
+        while len(buf) < 4 or len(buf) < 4 + int.from_bytes(buf[:4], "little"):
+            chunk = read(REQ_FD, 1 << 16)
+            if not chunk:
+                return
+            buf += chunk
+        size = 4 + int.from_bytes(buf[:4], "little")
+        body, buf = buf[4:size], buf[size:]
+        req, i = {}, 0
+        while i + 5 <= len(body):
+            k = int.from_bytes(body[i + 1:i + 5], "little")
+            req[chr(body[i])] = body[i + 5:i + 5 + k].decode("utf-8", "replace")
+            i += 5 + k
+        if "x" not in req:
+            return
+        try:
+            fields = _run_call(req["x"], ns, TRACER)
+        except BaseException as e:
+            fields = _format_exception(e)
+        _flush()
+        _send(fields + [("i", cid), ("n", n)])
+        n += 1

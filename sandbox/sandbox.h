@@ -36,7 +36,9 @@ enum {
     SG_FD_SOURCE = 4,
     SG_FD_REQ = 5,
     SG_FD_RES = 6,
-    SG_FD_FIRST_FREE = 7,
+    SG_FD_TRACER = 7,   /* coverage workers only: the tracer extension (sealed memfd) */
+    SG_FD_COVERAGE = 8, /* coverage workers only: the shared coverage map (sandbox/tracer/cov.h) */
+    SG_FD_FIRST_FREE = 9,
     SG_FD_NOTIFY_SOCK = 200, /* launcher only: sends the seccomp listener fd, closed before exec */
     SG_FD_STATUS = 201,      /* launcher only: setup errors to the supervisor, O_CLOEXEC */
 };
@@ -85,7 +87,7 @@ struct sg_child_plan {
                        maps are written; EOF = supervisor gone */
     int status_fd;  /* write end: struct sg_child_report to the supervisor */
     int init_ctl_fd;/* pid 1 only, = life_fd once set up: commands from the supervisor (SG_INIT_CMD_*) */
-    int fds[7];     /* what becomes fds 0..6 of the interpreter */
+    int fds[9];     /* what becomes fds 0..8 of the interpreter (7, 8: -1 unless coverage) */
     int notify_sock;/* sends the seccomp listener to the supervisor */
     int cg_fds[2];  /* opened by the supervisor: pid 1 joins its cgroups by writing "0", or -1 */
     char tmp_opts[64];
@@ -160,6 +162,8 @@ int sg_cgroup_join(const struct sg_child_plan *plan);
 uint64_t sg_cgroup_oom_kills(const struct sg_cgroup *cg);
 uint64_t sg_cgroup_peak_kb(const struct sg_cgroup *cg);
 uint64_t sg_cgroup_limit_hits(const struct sg_cgroup *cg);
+int sg_cgroup_open_hits(const struct sg_cgroup *cg);
+uint64_t sg_cgroup_read_hits(const struct sg_cgroup *cg, int fd);
 void sg_cgroup_remove(struct sg_cgroup *cg);
 int sg_limits_parse_duration_ms(const char *s, uint64_t *ret_ms);
 int sg_limits_parse_size(const char *s, uint64_t default_unit, uint64_t *ret_bytes);

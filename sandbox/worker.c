@@ -44,6 +44,8 @@ extern const unsigned char sg_sandbox_runner_py[];
 extern const size_t sg_sandbox_runner_py_len;
 extern const unsigned char sg_sandbox_runner_pyc[]; /* magic + marshal, or empty (sandbox/CMakeLists.txt) */
 extern const size_t sg_sandbox_runner_pyc_len;
+extern const unsigned char sg_sandbox_tracer_so[]; /* sandbox/tracer/sgtrace.c built, or empty */
+extern const size_t sg_sandbox_tracer_so_len;
 
 #define WORKER_MAX_SOURCE (8u << 20)
 #define WORKER_MAX_CALL SG_WORKER_MAX_CALL_BYTES
@@ -89,6 +91,7 @@ struct sg_worker {
     sg_sandbox_limits limits;
     bool as_main;
     bool stdlib_dicts;
+    int cov_fd;      /* the coverage map (opts.coverage), dup'ed; -1 without coverage */
     char *source;
     size_t source_len;
     char *stdin_data;
@@ -156,6 +159,22 @@ struct sg_worker {
     uint64_t limit_hits_at_phase_start;
 
     sg_outcome *import_outcome;
+
+    /* A stream (sg_worker_stream_*): batch machinery with items sent one at a time; each item's
+     * outcome is emitted when its frame arrives (provisional, see sandbox.h). */
+    bool stream;          /* batch_n counts as unbounded; items are judged at their frame */
+    size_t stream_sent;   /* items sent: a frame for an item not sent yet is a protocol error */
+    bool stream_got;      /* the current item's frame arrived */
+    sg_outcome *stream_outcome;
+    sg_sandbox_limits stream_saved;
+    sg_sandbox_limits stream_lim; /* of the last sg_worker_stream_begin: a restart uses them */
+    bool has_stream_lim;
+    /* per-item costs of a stream, in system calls (each is expensive on a virtual machine) */
+    int stat_fd;          /* /proc/<call child>/stat, kept open (pread) */
+    int hits_fd;          /* the cgroup's limit-hits file, kept open (pread) */
+    bool pipe_ignored;    /* SIGPIPE is ignored by this process: writes need no masking */
+    bool stream_pending;  /* an item was sent (sg_worker_stream_send), not yet waited for */
+    bool stream_immediate;/* its answer is the import's outcome: nothing was sent */
 };
 
 /* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
@@ -306,6 +325,8 @@ static void worker__close_all(struct sg_worker *w)
     worker__close(&w->notify_fd);
     worker__close(&w->life_fd);
     worker__close(&w->call_pidfd);
+    worker__close(&w->stat_fd);
+    worker__close(&w->hits_fd);
 }
 
 /* Read what is available from an output pipe; over the cap means output_limit and a kill. */
@@ -391,6 +412,40 @@ static void worker__batch_settle_pending(struct sg_worker *w)
     w->pend_valid = false;
 }
 
+/* A stream item's frame: its outcome now (provisional: the child has not been seen going on),
+ * with its own CPU, wall time, output and memory-limit hits, measured since it was sent. */
+static void worker__stream_item(struct sg_worker *w, struct sg_frame *f)
+{
+    uint64_t now = worker__now_ns();
+    uint64_t cpu = worker__child_cpu_ms(w);
+    uint64_t hits = sg_cgroup_read_hits(&w->cg, w->hits_fd);
+    struct sg_facts fa;
+    memset(&fa, 0, sizeof fa);
+    fa.result = f;
+    fa.have_status = true;
+    fa.wstatus = 0;
+    fa.cpu_ms = cpu > w->item_cpu_base_ms ? cpu - w->item_cpu_base_ms : 0;
+    fa.wall_ms = (now - w->item_start_ns) / 1000000u;
+    fa.mem_limit_hit = hits > w->limit_hits_at_phase_start;
+    fa.is_call = true;
+    fa.memory_mechanism = w->cg.mech;
+    fa.tasks_mechanism = w->cg.tasks_mech;
+    sg_outcome_free(w->stream_outcome);
+    w->stream_outcome = NULL;
+    sg_status st = sg_outcome_build(&fa, &w->limits, w->out.data, w->out.len, w->out.truncated, w->err.data,
+                                    w->err.len, w->err.truncated, &w->stream_outcome);
+    if (st != SG_OK && w->batch_err == SG_OK) {
+        w->batch_err = st;
+        worker__kill(w);
+    }
+    worker__buf_reset(&w->out, w->limits.stdout_bytes);
+    worker__buf_reset(&w->err, w->limits.stderr_bytes);
+    w->batch_next++;
+    w->item_cpu_base_ms = cpu;
+    w->limit_hits_at_phase_start = hits;
+    w->stream_got = true;
+}
+
 /* Trust boundary: the result frame of batch item `batch_next` (any other index is a protocol
  * error). Output written before the frame belongs to the item (the runner flushes first). */
 static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
@@ -398,16 +453,20 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
     char want[24];
     snprintf(want, sizeof want, "%zu", w->batch_next);
     const char *n = sg_frame_get(f, SG_TAG_ITEMS, NULL);
-    if (!n || strcmp(n, want) || w->batch_next >= w->batch_n) {
+    if (!n || strcmp(n, want) || w->batch_next >= w->batch_n || (w->stream && w->batch_next >= w->stream_sent)) {
         worker__protocol_error(w);
         return;
     }
-    if (w->out_fd >= 0)
+    if (w->out_fd >= 0 && !w->stream) /* (a stream's output is attributed as the poll saw it) */
         worker__read_output(w, &w->out_fd, &w->out);
-    if (w->err_fd >= 0)
+    if (w->err_fd >= 0 && !w->stream)
         worker__read_output(w, &w->err_fd, &w->err);
     if (w->killed)
         return; /* an output limit: judged at the end, on this item */
+    if (w->stream) {
+        worker__stream_item(w, f);
+        return;
+    }
     worker__batch_settle_pending(w);
     uint64_t now = worker__now_ns();
     uint64_t cpu = worker__child_cpu_ms(w);
@@ -476,6 +535,8 @@ static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
                 worker__protocol_error(w);
                 return;
             }
+            if ((size_t)n < sizeof tmp)
+                break; /* a pipe read short of the buffer has emptied it (for now) */
             continue;
         }
         if (n == 0)
@@ -607,6 +668,8 @@ struct worker_stat {
     int exit_code;           /* wait status of a zombie (field 52) */
 };
 
+static bool worker__parse_stat(char *buf, ssize_t n, struct worker_stat *ret);
+
 static bool worker__read_stat(pid_t pid, struct worker_stat *ret)
 {
     char buf[2048], path[64];
@@ -616,6 +679,19 @@ static bool worker__read_stat(pid_t pid, struct worker_stat *ret)
         return false;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
+    return worker__parse_stat(buf, n, ret);
+}
+
+/* The same through a descriptor kept open (streams: one pread per item). */
+static bool worker__read_stat_fd(int fd, struct worker_stat *ret)
+{
+    char buf[2048];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    return worker__parse_stat(buf, n, ret);
+}
+
+static bool worker__parse_stat(char *buf, ssize_t n, struct worker_stat *ret)
+{
     if (n <= 0)
         return false;
     buf[n] = '\0';
@@ -696,10 +772,18 @@ static uint64_t worker__phase_cpu_ms(struct sg_worker *w)
 /* CPU of the call child alone (a batch's items run there; the zygote only waits), as the kernel
  * counts it. Monotonic: a moment when the child is not known yet or cannot be read returns the
  * last reading, so an item's CPU is never inflated by what earlier items used. */
+static bool worker__read_stat_fd(int fd, struct worker_stat *ret);
+
 static uint64_t worker__child_cpu_ms(struct sg_worker *w)
 {
     struct worker_stat c;
-    if (w->call_pid && !w->call_exit_seen && worker__read_stat(w->call_pid, &c)) {
+    if (w->stream && w->call_pid && !w->call_exit_seen && w->stat_fd < 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)w->call_pid);
+        w->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (w->call_pid && !w->call_exit_seen &&
+        (w->stat_fd >= 0 ? worker__read_stat_fd(w->stat_fd, &c) : worker__read_stat(w->call_pid, &c))) {
         uint64_t ms = worker__ticks_to_ms(c.self_ticks);
         if (ms > w->child_cpu_last_ms)
             w->child_cpu_last_ms = ms;
@@ -850,6 +934,8 @@ static bool worker__phase_done(const struct sg_worker *w, enum worker_phase ph)
         return false; /* wait for the teardown to finish */
     if (ph == PHASE_IMPORT)
         return w->have_result && !strcmp(w->result.kind, "ready");
+    if (ph == PHASE_CALL && w->stream && w->stream_got)
+        return true;
     if (ph == PHASE_CALL)
         return w->have_done && w->call_exit_seen;
     return false;
@@ -946,6 +1032,7 @@ static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
     w->have_done = false;
     memset(&w->facts, 0, sizeof w->facts);
     worker__close(&w->call_pidfd);
+    worker__close(&w->stat_fd);
     w->call_pid = 0;
     w->call_exit_seen = false;
     w->call_wstatus = 0;
@@ -985,11 +1072,13 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
 {
     static atomic_uint counter;
     sg_status st = SG_ERR_SANDBOX;
-    int runner_fd = -1, src_fd = -1, in_fd = -1;
+    int runner_fd = -1, src_fd = -1, in_fd = -1, tracer_fd = -1;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, req[2] = {-1, -1}, res[2] = {-1, -1};
     int status[2] = {-1, -1}, life[2] = {-1, -1}, cgfd[2] = {-1, -1}, ctl[2] = {-1, -1};
 
     runner_fd = worker__runner_memfd();
+    if (w->cov_fd >= 0 && (tracer_fd = worker__memfd("sg-tracer", sg_sandbox_tracer_so, sg_sandbox_tracer_so_len)) < 0)
+        runner_fd = runner_fd >= 0 ? (close(runner_fd), -1) : -1;
     src_fd = worker__memfd("sg-source", w->source, w->source_len);
     in_fd = w->stdin_data ? worker__memfd("sg-stdin", w->stdin_data, w->stdin_len)
                           : open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -1027,7 +1116,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     plan.life_fd = life[0];
     plan.init_ctl_fd = -1; /* pid 1 takes life_fd over once it is set up */
     plan.status_fd = status[1];
-    int fds[7] = {in_fd, out[1], err[1], runner_fd, src_fd, req[0], res[1]};
+    int fds[9] = {in_fd, out[1], err[1], runner_fd, src_fd, req[0], res[1], tracer_fd, w->cov_fd};
     memcpy(plan.fds, fds, sizeof fds);
     plan.notify_sock = ctl[1];
     plan.cg_fds[0] = cgfd[0];
@@ -1037,8 +1126,13 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
              (unsigned long long)tmp);
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
-    char *argv[] = {(char *)w->sb->interpreter, "-s", "-S", "-B", "-u", "-c", WORKER_BOOT,
-                    w->as_main ? (w->stdlib_dicts ? "1c" : "1") : (w->stdlib_dicts ? "0c" : "0"), NULL};
+    /* flags: as_main, then 'c' (stdlib dicts) and 't' (coverage tracer on fds 7 and 8) */
+    char flags[4] = {w->as_main ? '1' : '0', 0, 0, 0};
+    if (w->stdlib_dicts)
+        strcat(flags, "c");
+    if (w->cov_fd >= 0)
+        strcat(flags, "t");
+    char *argv[] = {(char *)w->sb->interpreter, "-s", "-S", "-B", "-u", "-c", WORKER_BOOT, flags, NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;
     sg_ns_argv_range(plan.arg_range);
@@ -1109,6 +1203,8 @@ out_cgroup:
 out_close:
     if (runner_fd >= 0)
         close(runner_fd);
+    if (tracer_fd >= 0)
+        close(tracer_fd);
     if (src_fd >= 0)
         close(src_fd);
     if (in_fd >= 0)
@@ -1311,6 +1407,7 @@ static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)
 void sg_worker_opts_init(sg_worker_opts *opts)
 {
     memset(opts, 0, sizeof *opts);
+    opts->coverage_fd = -1;
 }
 
 static sg_diag *worker__diag(sg_diag *diag, sg_diag *local)
@@ -1338,7 +1435,20 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     if (!w)
         return SG_ERR_NOMEM;
     w->out_fd = w->err_fd = w->res_fd = w->req_fd = w->status_fd = w->ctl_fd = w->notify_fd =
-        w->life_fd = w->call_pidfd = -1;
+        w->life_fd = w->call_pidfd = w->cov_fd = w->stat_fd = w->hits_fd = -1;
+    if (opts && opts->coverage) {
+        if (sg_sandbox_tracer_so_len == 0) {
+            free(w);
+            snprintf(diag->message, sizeof diag->message,
+                     "coverage: this snipgate was built without the tracer (CPython 3.11 headers)");
+            return SG_ERR_UNSUPPORTED;
+        }
+        if (opts->coverage_fd < 0 || (w->cov_fd = fcntl(opts->coverage_fd, F_DUPFD_CLOEXEC, 3)) < 0) {
+            free(w);
+            snprintf(diag->message, sizeof diag->message, "coverage: no usable coverage map descriptor");
+            return SG_ERR_INVALID_ARG;
+        }
+    }
     w->sb = sandbox;
     if (limits)
         w->limits = *limits;
@@ -1429,6 +1539,11 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
                               sg_diag *diag)
 {
     *ret_done = 0;
+    if (w->stream || w->stream_pending) {
+        sg_status est = sg_worker_stream_end(w, NULL, diag);
+        if (est != SG_OK)
+            return est;
+    }
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
         if (!codes[i])
@@ -1583,12 +1698,265 @@ sg_status sg_worker_call_batch(sg_worker *w, const char *const *codes, size_t n,
     return worker__call(w, codes, n, true, limits, ret_outcomes, ret_done, diag);
 }
 
+/* ---- streams --------------------------------------------------------------------------------- */
+
+/* Send one request frame of up to three fields (NULL tags skipped). */
+static int worker__send_fields(struct sg_worker *w, const enum sg_frame_tag *tags, const char *const *vals,
+                               const size_t *lens, int nf)
+{
+    size_t cap = 4 + 3 * 5 + WORKER_MAX_CALL + 64, rn = 4;
+    unsigned char *req = malloc(cap);
+    if (!req)
+        return -2;
+    for (int i = 0; i < nf; i++)
+        if (sg_frame_put(req, cap, &rn, tags[i], vals[i], lens[i]) < 0) {
+            free(req);
+            return -1;
+        }
+    sg_frame_seal(req, rn);
+    int rc = 0;
+    if (w->pipe_ignored) { /* no SIGPIPE to mask: one system call */
+        for (size_t off = 0; off < rn && rc == 0;) {
+            ssize_t n = write(w->req_fd, req + off, rn - off);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                rc = -1;
+            else
+                off += (size_t)n;
+        }
+    } else {
+        rc = worker__write_request(w->req_fd, req, rn);
+    }
+    free(req);
+    return rc;
+}
+
+/* The stream is over (its child ended or was killed): restore the worker's limits. */
+static void worker__stream_close(struct sg_worker *w)
+{
+    w->limits = w->stream_saved;
+    w->stream = false;
+    w->batch_n = 0;
+    w->stream_got = false;
+    w->fork_budget = 0;
+    worker__close(&w->hits_fd);
+    worker__close(&w->stat_fd);
+    if (w->alive && !w->killed)
+        worker__tmp_reset_begin(w);
+}
+
+sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w)
+        return SG_ERR_INVALID_ARG;
+    if (w->stream || w->stream_pending) {
+        sg_status est = sg_worker_stream_end(w, NULL, diag);
+        if (est != SG_OK)
+            return est;
+    }
+    if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
+        return SG_OK; /* every item gets the import's outcome (sg_worker_stream_call) */
+    if (!w->alive || !w->ready) {
+        sg_status st = worker__boot(w, diag);
+        if (st != SG_OK || !w->ready)
+            return st;
+    }
+    sg_status rst = worker__tmp_reset_wait(w, diag);
+    if (rst != SG_OK)
+        return rst;
+    if (limits) {
+        w->stream_lim = *limits;
+        w->has_stream_lim = true;
+    }
+    const sg_sandbox_limits *l = limits ? limits : &w->limits;
+    w->stream_saved = w->limits;
+    w->limits.cpu_ms = l->cpu_ms < w->limits.cpu_ms ? l->cpu_ms : w->limits.cpu_ms;
+    w->limits.wall_ms = l->wall_ms;
+    w->limits.stdout_bytes = l->stdout_bytes;
+    w->limits.stderr_bytes = l->stderr_bytes;
+    char id[16], num[24];
+    w->call_id++;
+    snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
+    snprintf(num, sizeof num, "%llu", (unsigned long long)w->limits.cpu_ms);
+    worker__phase_begin(w, PHASE_CALL);
+    worker__close(&w->hits_fd);
+    w->hits_fd = sg_cgroup_open_hits(&w->cg);
+    struct sigaction sa;
+    w->pipe_ignored = sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+    w->stream = true;
+    w->stream_sent = 0;
+    w->stream_got = false;
+    w->batch_n = SIZE_MAX;
+    w->batch_next = 0;
+    w->batch_out = NULL;
+    w->batch_err = SG_OK;
+    w->pend_valid = false;
+    w->item_cpu_base_ms = 0;
+    w->fork_budget = 1;
+    enum sg_frame_tag tags[3] = {SG_TAG_STREAM, SG_TAG_CPU_MS, SG_TAG_CALL_ID};
+    const char *vals[3] = {"1", num, id};
+    size_t lens[3] = {1, strlen(num), strlen(id)};
+    int rc = worker__send_fields(w, tags, vals, lens, 3);
+    if (rc == -2) {
+        worker__stream_close(w);
+        return SG_ERR_NOMEM;
+    }
+    if (rc < 0)
+        worker__protocol_error(w); /* the zygote stopped reading: it is broken */
+    return SG_OK;
+}
+
+sg_status sg_worker_stream_send(sg_worker *w, const char *code, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !code || w->stream_pending)
+        return SG_ERR_INVALID_ARG;
+    size_t len = strlen(code);
+    if (len > WORKER_MAX_CALL) {
+        snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
+        return SG_ERR_INVALID_ARG;
+    }
+    sg_outcome_free(w->stream_outcome);
+    w->stream_outcome = NULL;
+    w->stream_immediate = false;
+    if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK) {
+        w->stream_pending = w->stream_immediate = true; /* the answer: the import's outcome */
+        return SG_OK;
+    }
+    if (!w->stream) {
+        sg_status st = sg_worker_stream_begin(w, w->has_stream_lim ? &w->stream_lim : NULL, diag);
+        if (st != SG_OK)
+            return st;
+        if (!w->stream) { /* the restart's import failed */
+            w->stream_pending = w->stream_immediate = true;
+            return SG_OK;
+        }
+    }
+    w->stream_pending = true;
+    uint64_t now = worker__now_ns();
+    w->item_start_ns = now;
+    w->item_wall_ms = w->limits.wall_ms;
+    w->item_deadline_ns = now + w->limits.wall_ms * 1000000ull;
+    w->stream_got = false;
+    w->stream_sent++;
+    enum sg_frame_tag tags[1] = {SG_TAG_CODE};
+    const char *vals[1] = {code};
+    int rc = worker__send_fields(w, tags, vals, &len, 1);
+    if (rc == -2) {
+        worker__kill(w);
+        worker__pump(w, PHASE_CALL, now);
+        worker__stream_close(w);
+        w->stream_pending = false;
+        return SG_ERR_NOMEM;
+    }
+    if (rc < 0)
+        worker__protocol_error(w); /* judged by sg_worker_stream_wait */
+    return SG_OK;
+}
+
+sg_status sg_worker_stream_wait(sg_worker *w, sg_outcome **ret_outcome, bool *ret_open, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !ret_outcome || !ret_open || !w->stream_pending)
+        return SG_ERR_INVALID_ARG;
+    *ret_outcome = NULL;
+    *ret_open = false;
+    w->stream_pending = false;
+    if (w->stream_immediate) {
+        w->stream_immediate = false;
+        return w->import_outcome ? sg_outcome_copy(w->import_outcome, ret_outcome) : SG_ERR_SANDBOX;
+    }
+    /* (the item's limits were running since it was sent; they are checked from here on) */
+    worker__pump(w, PHASE_CALL, w->item_deadline_ns);
+    sg_status st = SG_OK;
+    if (w->interrupted) {
+        st = worker__interrupted_error(w, diag);
+        worker__stream_close(w);
+        return st;
+    }
+    if (w->stream_got && w->batch_err == SG_OK) {
+        *ret_outcome = w->stream_outcome;
+        w->stream_outcome = NULL;
+        *ret_open = true;
+        return SG_OK;
+    }
+    /* The item did not end cleanly: the supervisor's final facts are its outcome. */
+    st = w->batch_err;
+    if (st == SG_OK)
+        st = worker__outcome(w, true, w->item_start_ns, ret_outcome);
+    worker__stream_close(w);
+    return st;
+}
+
+sg_status sg_worker_stream_call(sg_worker *w, const char *code, sg_outcome **ret_outcome, bool *ret_open,
+                                sg_diag *diag)
+{
+    if (!w || !code || !ret_outcome || !ret_open)
+        return SG_ERR_INVALID_ARG;
+    *ret_outcome = NULL;
+    *ret_open = false;
+    sg_status st = sg_worker_stream_send(w, code, diag);
+    if (st != SG_OK)
+        return st;
+    return sg_worker_stream_wait(w, ret_outcome, ret_open, diag);
+}
+
+sg_status sg_worker_stream_end(sg_worker *w, bool *ret_clean, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w)
+        return SG_ERR_INVALID_ARG;
+    if (ret_clean)
+        *ret_clean = true;
+    if (w->stream_pending) { /* an item sent and never waited for: its answer is dropped */
+        sg_outcome *o = NULL;
+        bool open = false;
+        sg_status st = sg_worker_stream_wait(w, &o, &open, diag);
+        sg_outcome_free(o);
+        if (st != SG_OK)
+            return st;
+    }
+    if (!w->stream)
+        return SG_OK;
+    enum sg_frame_tag tags[1] = {SG_TAG_END};
+    const char *vals[1] = {"1"};
+    size_t len = 1;
+    if (w->alive && !w->killed && worker__send_fields(w, tags, vals, &len, 1) < 0)
+        worker__protocol_error(w);
+    /* wait for the child's exit and the zygote's done frame; no item frame may come now */
+    w->stream_got = false;
+    w->stream_sent = w->batch_next;
+    w->item_start_ns = worker__now_ns();
+    w->item_deadline_ns = w->item_start_ns + w->limits.wall_ms * 1000000ull;
+    worker__pump(w, PHASE_CALL, w->item_deadline_ns);
+    bool clean = !w->killed && w->alive && w->call_exit_seen && w->call_wstatus == 0 && !w->facts.protocol_error &&
+                 !w->facts.forbidden;
+    if (ret_clean)
+        *ret_clean = clean;
+    sg_status st = SG_OK;
+    if (w->interrupted)
+        st = worker__interrupted_error(w, diag);
+    worker__stream_close(w);
+    return st;
+}
+
 sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag)
 {
     sg_diag local;
     diag = worker__diag(diag, &local);
     if (!w || !ret_outcome)
         return SG_ERR_INVALID_ARG;
+    if (w->stream || w->stream_pending) {
+        sg_status est = sg_worker_stream_end(w, NULL, diag);
+        if (est != SG_OK)
+            return est;
+    }
     if (!w->alive || !w->import_outcome)
         return w->import_outcome ? sg_outcome_copy(w->import_outcome, ret_outcome) : SG_ERR_SANDBOX;
     worker__phase_begin(w, PHASE_FINISH);
@@ -1613,6 +1981,9 @@ void sg_worker_free(sg_worker *w)
     sg_frame_clear(&w->result);
     sg_frame_clear(&w->done);
     sg_outcome_free(w->import_outcome);
+    sg_outcome_free(w->stream_outcome);
+    if (w->cov_fd >= 0)
+        close(w->cov_fd);
     free(w->source);
     free(w->stdin_data);
     free(w);

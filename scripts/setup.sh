@@ -22,7 +22,7 @@ SARIF_FILE=lib/schemas/sarif-2.1.0-rtm.5.json
 PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libtree-sitter-dev libseccomp-dev libcmocka-dev libjansson-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
-  python3 python3-distributed python3-jsonschema pre-commit git nodejs npm ca-certificates openssl
+  python3 python3-dev python3-distributed python3-jsonschema pre-commit git nodejs npm ca-certificates openssl
 )
 # Peers for the benchmarks (bench/): optional, installed with SNIPGATE_BENCH=1.
 BENCH_PACKAGES=(bandit bubblewrap hyperfine wrk)

@@ -89,6 +89,9 @@ SG_API char *sg_golden_task_candidate_source(const sg_golden_task *task, const c
 /* The task's own budget for generated inputs: its `fuzz.max_inputs` (default 300) and the time
  * cap of that search, `fuzz.max_seconds` (default 30; hitting it is an error verdict). */
 SG_API void sg_golden_task_fuzz_budget(const sg_golden_task *task, unsigned *ret_inputs, double *ret_seconds);
+/* The task's budget for the fuzz stage (docs/fuzz.md): its `fuzz.stage_seconds` and
+ * `fuzz.stage_runs` (0 when absent). True when it has either. */
+SG_API bool sg_golden_task_fuzz_stage(const sg_golden_task *task, double *ret_seconds, uint64_t *ret_runs);
 /* Number of lines the prompt puts before a completion in sg_golden_task_candidate_source's
  * program (0 when the task does not complete its prompt). */
 SG_API long sg_golden_task_prompt_lines(const sg_golden_task *task);

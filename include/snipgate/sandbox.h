@@ -186,6 +186,13 @@ typedef struct sg_worker_opts {
                                 (the genuine classes, taken before the candidate runs) get a
                                 value_json as the dicts they hold; default false: only exact plain
                                 types do. Costs ~5 ms at start (import collections). */
+    bool coverage;           /* load the coverage tracer into the sandbox (fuzzing): during the
+                                items of a stream, the candidate's line transitions and comparison
+                                operands go into `coverage_fd`, a memfd of the coverage map's size
+                                (the fuzz layer makes it). Needs the tracer built in (CPython 3.11
+                                headers at build time): else sg_worker_new fails with
+                                SG_ERR_UNSUPPORTED. Default false. */
+    int coverage_fd;         /* borrowed; dup'ed into each sandbox started */
 } sg_worker_opts;
 
 SG_API void sg_worker_opts_init(sg_worker_opts *opts);
@@ -243,6 +250,37 @@ SG_API sg_status sg_worker_finish(sg_worker *worker, sg_outcome **ret_outcome, s
  * supervisor that is told to stop leaves no process or cgroup behind.
  */
 SG_API void sg_sandbox_interrupt(void);
+
+/*
+ * Streams: one call child that serves call texts one at a time, as they are sent (the fuzzer's
+ * path: thousands of inputs a second). Like a batch, the items share that child's state; each
+ * has the per-item CPU and wall limits of `limits` (NULL: the worker's), measured by the
+ * supervisor, and a limit, a crash or a forbidden system call ends the stream (and may kill the
+ * sandbox, which restarts at the next item).
+ *
+ * sg_worker_stream_call sends one item and waits for its result frame. An `ok` there is PROVISIONAL:
+ * the supervisor has seen the frame but not yet the child go on (a child that dies right after
+ * it ends the stream at the next item or at sg_worker_stream_end, where `*ret_clean` turns false).
+ * Callers that report anything must confirm it by replaying the input alone (sg_worker_call).
+ * *ret_open is false when the item ended the stream; the next sg_worker_stream_call starts a new
+ * stream (a fresh call child). sg_worker_call and sg_worker_call_batch end an open stream first.
+ * Fails like sg_worker_call.
+ */
+SG_API sg_status sg_worker_stream_begin(sg_worker *worker, const sg_sandbox_limits *limits, sg_diag *diag);
+SG_API sg_status sg_worker_stream_call(sg_worker *worker, const char *code, sg_outcome **ret_outcome,
+                                       bool *ret_open, sg_diag *diag);
+/*
+ * The two halves of sg_worker_stream_call, so that two workers (a candidate's and a reference's)
+ * work on their items at the same time: send an item, then wait for its answer (exactly one
+ * wait per send; sending again before waiting is SG_ERR_INVALID_ARG). An item's limits run from
+ * when it is sent; they are enforced while its worker is waited for (a limit passed meanwhile is
+ * caught at the first check). Fail like sg_worker_stream_call.
+ */
+SG_API sg_status sg_worker_stream_send(sg_worker *worker, const char *code, sg_diag *diag);
+SG_API sg_status sg_worker_stream_wait(sg_worker *worker, sg_outcome **ret_outcome, bool *ret_open, sg_diag *diag);
+/* End the open stream (no-op without one): the child exits; *ret_clean (if not NULL) says whether
+ * it exited cleanly, as the supervisor saw it. */
+SG_API sg_status sg_worker_stream_end(sg_worker *worker, bool *ret_clean, sg_diag *diag);
 
 /* Longest call text sg_worker_call accepts, in bytes. */
 #define SG_WORKER_MAX_CALL_BYTES 60000u

@@ -431,5 +431,6 @@ SG_API sg_status sg_size_parse(const char *s, uint64_t default_unit, uint64_t *r
 /* The sandbox API and the golden-task stage, in their own headers. */
 #include "snipgate/sandbox.h"
 #include "snipgate/golden.h"
+#include "snipgate/fuzz.h"
 
 #endif /* SNIPGATE_H */

@@ -1,0 +1,230 @@
+/*
+ * _sgtrace: the coverage tracer that runs INSIDE the sandbox, in the candidate's interpreter (a
+ * CPython 3.11 extension module, loaded by the runner from a sealed memfd when the worker was made
+ * with coverage). It records, for the candidate's own code only (code objects whose file is
+ * "<snippet>"):
+ *   - line transitions (previous line, line) as 8-bit saturating counters, and lines run;
+ *   - the operands of == != < <= > >= and `in` when they are str or int (the fuzzer's comparison
+ *     feedback), read from the value stack at the COMPARE_OP / CONTAINS_OP instruction.
+ * into the shared map of sandbox/tracer/cov.h. It uses PyEval_SetTrace (a C trace function: no
+ * Python call per event) and, for the operands, CPython 3.11's frame layout (internal headers):
+ * it is built only against 3.11 and refuses to load elsewhere (the runner then reports an error).
+ *
+ * Not trusted: the candidate shares this process and can call start/stop, or write the map.
+ * Nothing here decides a verdict.
+ */
+#define PY_SSIZE_T_CLEAN
+#define Py_BUILD_CORE 1
+#define NEED_OPCODE_TABLES 1
+#include <Python.h>
+#include <frameobject.h>
+#include <internal/pycore_frame.h>
+#include <internal/pycore_opcode.h>
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sandbox/tracer/cov.h"
+
+#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
+#error "_sgtrace reads CPython 3.11 frames"
+#endif
+
+static struct sg_cov_map *trace__map;
+static unsigned trace__prev;            /* previous line (edge source) */
+static PyCodeObject *trace__last_code;  /* cache: last code object asked about */
+static int trace__last_is_snippet;
+static PyObject *trace__snippet;        /* "<snippet>" */
+
+static int trace__is_snippet(PyCodeObject *co)
+{
+    if (co == trace__last_code)
+        return trace__last_is_snippet;
+    PyObject *fn = co->co_filename;
+    int is = fn == trace__snippet ||
+             (fn && PyUnicode_Check(fn) && PyUnicode_Compare(fn, trace__snippet) == 0);
+    PyErr_Clear();
+    trace__last_code = co;
+    trace__last_is_snippet = is;
+    return is;
+}
+
+static void trace__edge(unsigned line)
+{
+    unsigned idx = ((trace__prev * 2654435761u) ^ (line * 40503u)) % SG_COV_EDGES;
+    if (trace__map->edges[idx] != 0xff)
+        trace__map->edges[idx]++;
+    if (line < SG_COV_LINES)
+        trace__map->lines[line] = 1;
+    trace__prev = line;
+}
+
+/* An operand as bytes for the map; 0 when it is not a str or an int64. */
+static int trace__operand(PyObject *o, uint8_t *out, uint8_t *len)
+{
+    if (PyUnicode_CheckExact(o)) {
+        Py_ssize_t n = 0;
+        const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+        if (!s) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (n > (Py_ssize_t)SG_COV_CMP_BYTES)
+            n = SG_COV_CMP_BYTES;
+        memcpy(out, s, (size_t)n);
+        *len = (uint8_t)n;
+        return SG_COV_CMP_STR;
+    }
+    if (PyLong_CheckExact(o)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        for (int i = 0; i < 8; i++)
+            out[i] = (uint8_t)(((unsigned long long)v >> (8 * i)) & 0xff);
+        *len = 8;
+        return SG_COV_CMP_INT;
+    }
+    return 0;
+}
+
+static void trace__cmp(PyObject *a, PyObject *b)
+{
+    uint32_t k = trace__map->ncmp;
+    if (k >= SG_COV_CMPS)
+        return;
+    struct sg_cov_cmp *c = &trace__map->cmps[k];
+    uint8_t la = 0, lb = 0;
+    int ka = trace__operand(a, c->a, &la);
+    if (!ka || trace__operand(b, c->b, &lb) != ka)
+        return;
+    /* the same pair as the previous record (a loop): once is enough */
+    if (k && trace__map->cmps[k - 1].kind == ka && trace__map->cmps[k - 1].la == la &&
+        trace__map->cmps[k - 1].lb == lb && !memcmp(trace__map->cmps[k - 1].a, c->a, la) &&
+        !memcmp(trace__map->cmps[k - 1].b, c->b, lb))
+        return;
+    c->kind = (uint8_t)ka;
+    c->la = la;
+    c->lb = lb;
+    trace__map->ncmp = k + 1;
+}
+
+/* The two operands on top of the value stack of a frame about to run a comparison. */
+static void trace__compare(_PyInterpreterFrame *f, int op)
+{
+    PyCodeObject *co = f->f_code;
+    int depth = f->stacktop - co->co_nlocalsplus;
+    if (depth < 2 || f->stacktop > co->co_nlocalsplus + co->co_stacksize)
+        return;
+    PyObject *a = f->localsplus[f->stacktop - 2], *b = f->localsplus[f->stacktop - 1];
+    if (!a || !b)
+        return;
+    if (op == CONTAINS_OP && (PyTuple_CheckExact(b) || PyList_CheckExact(b))) {
+        /* x in ("magic", "other"): each member is a comparison */
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(b);
+        for (Py_ssize_t i = 0; i < n && i < 16; i++)
+            trace__cmp(a, PySequence_Fast_GET_ITEM(b, i));
+        return;
+    }
+    if (op == CONTAINS_OP && (PyAnySet_CheckExact(b) || PyDict_CheckExact(b))) {
+        Py_ssize_t pos = 0, i = 0;
+        PyObject *key;
+        Py_hash_t h;
+        if (PyDict_CheckExact(b)) {
+            while (i++ < 16 && PyDict_Next(b, &pos, &key, NULL))
+                trace__cmp(a, key);
+        } else {
+            while (i++ < 16 && _PySet_NextEntry(b, &pos, &key, &h))
+                trace__cmp(a, key);
+        }
+        return;
+    }
+    trace__cmp(a, b);
+}
+
+static int trace__func(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
+{
+    (void)obj;
+    (void)arg;
+    if (!trace__map)
+        return 0;
+    _PyInterpreterFrame *f = frame->f_frame;
+    if (!f || !trace__is_snippet(f->f_code)) {
+        frame->f_trace_lines = 0; /* not the candidate's code: no events from this frame */
+        frame->f_trace_opcodes = 0;
+        return 0;
+    }
+    switch (what) {
+    case PyTrace_CALL:
+        frame->f_trace_lines = 1;
+        frame->f_trace_opcodes = 1;
+        break;
+    case PyTrace_LINE:
+        trace__edge((unsigned)PyFrame_GetLineNumber(frame));
+        break;
+    case PyTrace_EXCEPTION:
+        trace__edge((unsigned)PyFrame_GetLineNumber(frame) | 0x8000u);
+        break;
+    case PyTrace_OPCODE: {
+        _Py_CODEUNIT *ip = f->prev_instr;
+        _Py_CODEUNIT *base = _PyCode_CODE(f->f_code);
+        if (ip < base || ip >= base + Py_SIZE(f->f_code))
+            break;
+        int op = _PyOpcode_Deopt[_Py_OPCODE(*ip)];
+        if (op == COMPARE_OP || op == CONTAINS_OP)
+            trace__compare(f, op);
+        break;
+    }
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* attach(fd): map the shared coverage memfd (the runner passes it in; it may then close fd). */
+static PyObject *trace_attach(PyObject *self, PyObject *args)
+{
+    int fd;
+    if (!PyArg_ParseTuple(args, "i", &fd))
+        return NULL;
+    void *p = mmap(NULL, sizeof(struct sg_cov_map), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        return PyErr_SetFromErrno(PyExc_OSError);
+    trace__map = p;
+    Py_RETURN_NONE;
+}
+
+/* start(): trace the current thread from here (the map is reset by the harness per input). */
+static PyObject *trace_start(PyObject *self, PyObject *unused)
+{
+    trace__prev = 0;
+    PyEval_SetTrace(trace__func, NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *trace_stop(PyObject *self, PyObject *unused)
+{
+    PyEval_SetTrace(NULL, NULL);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef trace__methods[] = {
+    {"attach", trace_attach, METH_VARARGS, "map the coverage memfd"},
+    {"start", trace_start, METH_NOARGS, "start tracing the current thread"},
+    {"stop", trace_stop, METH_NOARGS, "stop tracing the current thread"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef trace__module = {PyModuleDef_HEAD_INIT, "_sgtrace", NULL, -1, trace__methods,
+                                           NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__sgtrace(void);
+PyMODINIT_FUNC PyInit__sgtrace(void)
+{
+    trace__snippet = PyUnicode_InternFromString("<snippet>");
+    if (!trace__snippet)
+        return NULL;
+    return PyModule_Create(&trace__module);
+}

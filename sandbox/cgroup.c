@@ -103,8 +103,12 @@ static bool cgroup__is_fs(const char *path, long magic)
 
 /*
  * A supervisor killed outright (SIGKILL, a crash) leaves its cgroup directories behind. Once per
- * process and parent directory, remove the `snipgate-<pid>-<n>` ones whose pid is dead (rmdir
- * refuses a cgroup that still has tasks, so a live sandbox is never touched).
+ * process and parent directory, before this process makes its first cgroup there, remove the
+ * `snipgate-<pid>-<n>` ones whose pid is dead, or is our own pid: pids are reused, and this
+ * process has made none there yet, so a directory with our pid is a dead predecessor's (seen in
+ * CI: a killed supervisor's directories outlived it because a later process had its pid). rmdir
+ * refuses a cgroup that still has tasks, so a live sandbox is never touched. The scan runs under
+ * the lock, so no thread of ours creates a cgroup in that parent before it is done.
  */
 static void cgroup__remove_stale(const char *parent)
 {
@@ -115,27 +119,26 @@ static void cgroup__remove_stale(const char *parent)
     for (; slot < 4 && done[slot][0]; slot++)
         if (!strcmp(done[slot], parent))
             break;
-    bool seen = slot < 4 && done[slot][0];
-    if (!seen && slot < 4)
-        snprintf(done[slot], sizeof done[slot], "%s", parent);
-    pthread_mutex_unlock(&lock);
-    if (seen)
+    if (slot >= 4 || done[slot][0]) {
+        pthread_mutex_unlock(&lock);
         return;
+    }
+    snprintf(done[slot], sizeof done[slot], "%s", parent);
     DIR *d = opendir(parent);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
+    for (struct dirent *e; d && (e = readdir(d));) {
         int pid = 0;
         unsigned n = 0;
         char path[SG_SB_PATH_MAX + 300];
-        if (sscanf(e->d_name, "snipgate-%d-%u", &pid, &n) != 2 || pid <= 0 || pid == getpid())
+        if (sscanf(e->d_name, "snipgate-%d-%u", &pid, &n) != 2 || pid <= 0)
             continue;
-        if (kill(pid, 0) == 0 || errno != ESRCH)
+        if (pid != getpid() && (kill(pid, 0) == 0 || errno != ESRCH))
             continue;
         snprintf(path, sizeof path, "%s/%s", parent, e->d_name);
         (void)rmdir(path);
     }
-    closedir(d);
+    if (d)
+        closedir(d);
+    pthread_mutex_unlock(&lock);
 }
 
 static int cgroup__mkdir_child(const char *parent, const char *tag, char *out, size_t len)

@@ -180,12 +180,12 @@ def sg_run(cmd, env=None, timeout=120, preexec_fn=None):
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-def cgroup_leftovers():
+def cgroup_leftovers(only_ours=True):
     left = []
     for base in glob.glob("/sys/fs/cgroup/*/") + ["/sys/fs/cgroup/"]:
         for root, dirs, _ in os.walk(base):
             left += [os.path.join(root, d) for d in dirs
-                     if re.match(r"snipgate-(\d+)-", d) and int(d.split("-")[1]) in OUR_SUPERVISORS]
+                     if re.match(r"snipgate-(\d+)-", d) and (not only_ours or int(d.split("-")[1]) in OUR_SUPERVISORS)]
             if root.count("/") > 8:
                 dirs[:] = []
     return left
@@ -217,11 +217,29 @@ def sysctl_changes(before):
     return sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
 
 
-def plant_stale_cgroups():
-    """What a supervisor killed outright leaves: snipgate-<dead pid>-N directories in the cgroups
-    snipgate would use (ours). The next snipgate must remove them. Root only."""
+def plant_cgroups(pid, n=0):
+    """Make snipgate-<pid>-<n> directories in the cgroups snipgate would use (ours): what a
+    supervisor killed outright leaves behind. Root only; returns what was made."""
+    planted = []
     if os.geteuid() != 0:
-        return []
+        return planted
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, ctrls, path = line.rstrip("\n").split(":", 2)
+            for ctrl in ctrls.split(","):
+                if ctrl in ("memory", "pids"):
+                    d = "/sys/fs/cgroup/%s%s/snipgate-%d-%d" % (ctrl, path.rstrip("/"), pid, n)
+                    try:
+                        os.mkdir(d)
+                        planted.append(d)
+                    except OSError:
+                        pass
+    return planted
+
+
+def plant_stale_cgroups():
+    """What a supervisor killed outright leaves, for a pid that is dead now. The next snipgate
+    must remove them."""
     dead = 4000000
     while True:
         try:
@@ -231,19 +249,38 @@ def plant_stale_cgroups():
             break
         except PermissionError:
             dead += 1
+    return plant_cgroups(dead)
+
+
+def check_reused_pid_cleanup(binary, probe):
+    """A dead supervisor's cgroups whose pid the next snipgate gets (pids are reused; seen in CI):
+    that snipgate must remove them too, not take them for its own. Planted from the child just
+    before it becomes snipgate, so the pid is the one snipgate runs with. Root only."""
+    if os.geteuid() != 0:
+        return []
     planted = []
-    with open("/proc/self/cgroup") as f:
-        for line in f:
-            _, ctrls, path = line.rstrip("\n").split(":", 2)
-            for ctrl in ctrls.split(","):
-                if ctrl in ("memory", "pids"):
-                    d = "/sys/fs/cgroup/%s%s/snipgate-%d-0" % (ctrl, path.rstrip("/"), dead)
-                    try:
-                        os.mkdir(d)
-                        planted.append(d)
-                    except OSError:
-                        pass
-    return planted
+
+    def plant():
+        planted.extend(plant_cgroups(os.getpid(), 4242))
+        with open(os.path.join(os.path.dirname(probe), "planted"), "w") as f:
+            f.write("\n".join(planted))
+    p = subprocess.run([binary, "run", probe, "--format", "json"], capture_output=True, preexec_fn=plant)
+    with open(os.path.join(os.path.dirname(probe), "planted")) as f:
+        planted = [l for l in f.read().splitlines() if l]
+    problems = []
+    if not planted:
+        problems.append("could not plant a reused-pid cgroup (no memory or pids cgroup of ours)")
+    if p.returncode != 0:
+        problems.append("snipgate run of the probe exited %d: %r" % (p.returncode, p.stderr[-300:]))
+    left = [d for d in planted if os.path.exists(d)]
+    for d in left:
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+    if left:
+        problems.append("a dead predecessor's cgroups with snipgate's own pid were not removed: %r" % left)
+    return problems
 
 
 def mount_count():
@@ -522,6 +559,8 @@ def main():
             sysctls_before.pop(k, None)
         mounts_before = mount_count()
         stale = plant_stale_cgroups()
+        reused_pid_problems = check_reused_pid_cleanup(args.binary, probe)
+        cgroups_before = set(cgroup_leftovers(only_ours=False))
         host_tmp_before = set(os.listdir("/tmp"))
         listener = Listener()
         sentinel = subprocess.Popen(["sleep", "600"])
@@ -562,8 +601,12 @@ def main():
                     pass
         if [d for d in stale if os.path.exists(d)]:
             leftovers.append("stale cgroups of a dead supervisor not removed: %r" % stale)
-        if cgroup_leftovers():
-            leftovers.append("cgroups left: %r" % cgroup_leftovers())
+        leftovers += reused_pid_problems
+        # Directories that were there before the suite began are another run's (a pid of ours can
+        # be a pid some earlier, killed supervisor had).
+        left_cg = sorted(set(cgroup_leftovers()) - cgroups_before)
+        if left_cg:
+            leftovers.append("cgroups left: %r" % left_cg)
         changed = [k for k in sysctl_changes(sysctls_before) if k in sysctls_before]
         if changed:
             leftovers.append("host sysctls changed: %r" % changed[:20])

@@ -81,5 +81,6 @@ void sg_options_init(sg_options *opts)
     opts->max_depth = 400;
     opts->fail_on = SG_SEV_MEDIUM;
     opts->input_kind = SG_INPUT_AUTO;
-    opts->parse_timeout_ms = 10000;
+    opts->parse_steps = 64000000;
+    opts->parse_timeout_ms = 60000;
 }

@@ -71,9 +71,15 @@ static void check__help(FILE *out)
           "  --max-bytes N              refuse inputs larger than N (default 8M; units as run --memory: 512K, 8M,\n"
           "                             1G, 100B; a bare number is bytes)\n"
           "  --max-depth N              block code nested deeper than N syntax levels (default 400)\n"
-          "  --parse-cpu T              block code whose parse takes more CPU time than T (10s, 500ms; default\n"
-          "                             10s): CPU time of the checking thread, so a busy machine does not\n"
-          "                             change the verdict (--parse-timeout MS: the same, in milliseconds)\n"
+          "  --parse-steps N            block code whose parse takes more than N tree-sitter parser steps\n"
+          "                             (default 64000000: any valid file under the 8M input cap fits; a\n"
+          "                             syntax error gets N/16 steps of recovery). Counted in work, so the\n"
+          "                             same input gets the same verdict on any machine and load\n"
+          "  --parse-cpu T              also stop a parse after T of CPU time of the checking thread (60s,\n"
+          "                             500ms; default 60s): a backstop for text far outside valid code,\n"
+          "                             whose error recovery can cost 20x more per step; valid code within\n"
+          "                             --parse-steps parses in a fraction of it (--parse-timeout MS: the\n"
+          "                             same, in milliseconds)\n"
           "  --stdin-name NAME          name stdin in reports (default <stdin>)\n"
           "  -j, --jobs N               check files with N threads (default: online CPUs)\n"
           "  --color / --no-color       colour text output (default: when stdout is a terminal)\n"
@@ -587,7 +593,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE, OPT_PARSE_STEPS,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -792,6 +798,7 @@ int sg_cli_check(int argc, char **argv)
         {"max-bytes", required_argument, NULL, OPT_MAX_BYTES}, {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
         {"parse-timeout", required_argument, NULL, OPT_PARSE_TIMEOUT},
         {"parse-cpu", required_argument, NULL, OPT_PARSE_CPU},
+        {"parse-steps", required_argument, NULL, OPT_PARSE_STEPS},
         {"stdin-name", required_argument, NULL, OPT_STDIN_NAME}, {"jobs", required_argument, NULL, 'j'},
         {"color", no_argument, NULL, OPT_COLOR}, {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
@@ -812,7 +819,7 @@ int sg_cli_check(int argc, char **argv)
     FILE *out = stdout;
     const char *config = NULL;
     bool no_config = false, fail_on_given = false, max_bytes_given = false, max_depth_given = false,
-         parse_cpu_given = false;
+         parse_cpu_given = false, parse_steps_given = false;
     sg_policy *policy = NULL;
     size_t excluded = 0;
     const char *baseline_path = NULL, *changed_since = NULL;
@@ -912,6 +919,14 @@ int sg_cli_check(int argc, char **argv)
             }
             co.opts.parse_timeout_ms = (uint32_t)ul;
             break;
+        case OPT_PARSE_STEPS:
+            parse_steps_given = true;
+            if (sg_cli_parse_ulong(optarg, 100000000000UL, &ul) || ul < 1000) {
+                sg_cli_error("check", "--parse-steps must be a number of parser steps from 1000 to 100000000000 (got '%s')", optarg);
+                goto out_free;
+            }
+            co.opts.parse_steps = ul;
+            break;
         case OPT_PARSE_CPU: {
             double sec = 0;
             parse_cpu_given = true;
@@ -985,6 +1000,8 @@ int sg_cli_check(int argc, char **argv)
             co.opts.max_depth = pi->max_depth;
         if (pi->parse_cpu_ms && !parse_cpu_given)
             co.opts.parse_timeout_ms = pi->parse_cpu_ms;
+        if (pi->parse_steps && !parse_steps_given)
+            co.opts.parse_steps = pi->parse_steps;
         if ((pi->property_inputs || pi->property_seconds > 0) && !co.golden.budget_given) {
             co.golden.opts.max_inputs = pi->property_inputs;
             co.golden.opts.max_seconds = pi->property_seconds;

@@ -63,12 +63,16 @@ void sg_checker_free(sg_checker *checker)
     free(checker);
 }
 
+/* why a parse was stopped (check__parse) */
+typedef enum { CHECK_CUT_NONE, CHECK_CUT_STEPS, CHECK_CUT_ERROR, CHECK_CUT_CPU } check__cut;
+
 typedef struct check__block {
     sg_block *b;
     TSTree *tree;
     size_t *line_starts; /* byte offset of each block line */
     size_t nlines;
-    bool timed_out;
+    check__cut cut;    /* the parse was stopped by a limit (no tree) */
+    uint32_t error_at; /* with CHECK_CUT_ERROR: where the parse first met the error */
     bool too_deep; /* brackets nested beyond what Python accepts, or bad indentation: not parsed */
     bool indent_error; /* Python would reject the indentation (parsed all the same) */
     const char *prescan_msg;
@@ -337,20 +341,35 @@ static bool check__md_name(const char *path)
     return dot && (!strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown") || !strcasecmp(dot, ".mdx"));
 }
 
-/* The parse's limit is the CPU time of the checking thread, never wall time: a busy machine (other
- * checks in parallel) does not change a verdict. tree-sitter reads the text through this callback
- * in chunks of CHECK_PARSE_CHUNK bytes; every CHECK_PARSE_CLOCK_EVERY reads it looks at the
- * thread's CPU clock, and past the budget it raises tree-sitter's cancellation flag. Error
- * recovery, where a parse can spend most of its time, lexes text again, so it reads too. */
-#define CHECK_PARSE_CHUNK 64
-#define CHECK_PARSE_CLOCK_EVERY 8
+/*
+ * The parse's limits are measured in work, so that a busy machine never changes a verdict:
+ * tree-sitter calls check__progress every 100 parser operations (shifts, reductions, recovery
+ * steps, balancing), the same number of times for the same text on any machine and any load.
+ *  - parse_steps: operations in all. Past it, SG002 (raise it with --parse-steps). Valid Python
+ *    takes 1.5 operations a byte (7 MB of ordinary code: 11 M) and at most 6 (`x\n` lines), so
+ *    the default, 64 M, lets any valid file under the 8 MiB input cap parse.
+ *  - error recovery: once every version of the parse is in error (tree-sitter's has_error: the
+ *    tree will hold an error whatever follows), it may take parse_steps / 16 more operations;
+ *    past that the block is reported as not parsing (SG001) where the error was first seen. The
+ *    snippet is blocked either way; this bounds the cost of garbage.
+ *  - parse_timeout_ms (--parse-cpu, default 60 s): CPU time of the checking thread, a backstop
+ *    for text far outside valid code, where one operation of error recovery can cost 20 times
+ *    more than in valid code (8 MB of `"a" b ` repeated: 18 M operations, 74 s), so the step
+ *    count alone does not bound it. Valid code within the step limit parses in a fraction of it
+ *    (8 MiB of `x\n` lines: about 14 s here), so on valid code the verdict is the step count's.
+ */
+#define CHECK_OPS_PER_CALLBACK 100
 
 typedef struct check__reader {
     const char *text;
     size_t len;
-    unsigned reads;
-    double end;    /* thread CPU seconds at which to stop; 0 for no limit */
-    size_t cancel; /* tree-sitter's cancellation flag */
+    double end;               /* thread CPU seconds at which to stop; 0 for no limit */
+    uint64_t calls;           /* progress callbacks so far */
+    uint64_t max_calls;       /* 0: no limit */
+    uint64_t error_calls;     /* callbacks since the parse first met an error */
+    uint64_t max_error_calls; /* 0: no limit */
+    uint32_t error_at;        /* byte offset of the parse when it first had an error */
+    check__cut cut;
 } check__reader;
 
 static double check__cpu_now(void)
@@ -365,29 +384,50 @@ static const char *check__read(void *payload, uint32_t byte, TSPoint pos, uint32
 {
     (void)pos;
     check__reader *r = payload;
-    if (r->end > 0 && ++r->reads % CHECK_PARSE_CLOCK_EVERY == 0 && check__cpu_now() > r->end)
-        __atomic_store_n(&r->cancel, 1, __ATOMIC_RELAXED);
-    if (byte >= r->len || r->cancel) {
+    if (byte >= r->len) {
         *bytes_read = 0;
         return "";
     }
-    size_t n = r->len - byte < CHECK_PARSE_CHUNK ? r->len - byte : CHECK_PARSE_CHUNK;
-    *bytes_read = (uint32_t)n;
+    *bytes_read = (uint32_t)(r->len - byte);
     return r->text + byte;
 }
 
-static TSTree *check__parse(sg_checker *c, const char *text, size_t len, bool *timed_out)
+/* true stops the parse */
+static bool check__progress(TSParseState *state)
 {
-    check__reader r = {text, len, 0, 0, 0};
+    check__reader *r = state->payload;
+    r->calls++;
+    if (state->has_error && r->error_calls++ == 0)
+        r->error_at = state->current_byte_offset;
+    if (r->max_calls && r->calls > r->max_calls)
+        r->cut = CHECK_CUT_STEPS;
+    else if (r->max_error_calls && r->error_calls > r->max_error_calls)
+        r->cut = CHECK_CUT_ERROR;
+    else if (r->end > 0 && r->calls % 8 == 0 && check__cpu_now() > r->end)
+        r->cut = CHECK_CUT_CPU;
+    return r->cut != CHECK_CUT_NONE;
+}
+
+static TSTree *check__parse(sg_checker *c, const char *text, size_t len, check__cut *cut, uint32_t *error_at)
+{
+    check__reader r = {.text = text, .len = len};
     if (c->opts.parse_timeout_ms)
         r.end = check__cpu_now() + c->opts.parse_timeout_ms / 1000.0;
-    ts_parser_set_timeout_micros(c->parser, 0);
-    ts_parser_set_cancellation_flag(c->parser, &r.cancel);
-    TSTree *t = ts_parser_parse(c->parser, NULL, (TSInput){&r, check__read, TSInputEncodingUTF8});
-    ts_parser_set_cancellation_flag(c->parser, NULL);
-    /* a parse cancelled after its last read may still return a tree: the limit was hit all the same */
-    *timed_out = t == NULL || r.cancel;
-    if (t && r.cancel) {
+    if (c->opts.parse_steps) {
+        r.max_calls = (c->opts.parse_steps + CHECK_OPS_PER_CALLBACK - 1) / CHECK_OPS_PER_CALLBACK;
+        r.max_error_calls = r.max_calls / 16 ? r.max_calls / 16 : 1;
+    }
+    TSParseOptions po = {.payload = &r, .progress_callback = check__progress};
+    TSTree *t = ts_parser_parse_with_options(c->parser, NULL,
+                                             (TSInput){.payload = &r, .read = check__read,
+                                                       .encoding = TSInputEncodingUTF8},
+                                             po);
+    /* a parse stopped after its last check may still return a tree: the limit was hit all the same */
+    if (!t && r.cut == CHECK_CUT_NONE)
+        r.cut = CHECK_CUT_STEPS;
+    *cut = r.cut;
+    *error_at = r.error_at;
+    if (t && r.cut) {
         ts_tree_delete(t);
         t = NULL;
     }
@@ -421,8 +461,8 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         cb->indent_error = ps.kind == SG_PRESCAN_INDENT;
         cb->deep_where = (TSPoint){ps.row, ps.column};
         cb->prescan_msg = ps.message;
-        cb->tree = cb->too_deep ? NULL : check__parse(c, b->text, b->len, &cb->timed_out);
-        if ((cb->too_deep || cb->indent_error) && b->unlabeled) {
+        cb->tree = cb->too_deep ? NULL : check__parse(c, b->text, b->len, &cb->cut, &cb->error_at);
+        if ((cb->too_deep || cb->indent_error || cb->cut == CHECK_CUT_ERROR) && b->unlabeled) {
             /* An unlabeled fence Python would reject: not Python, not ours to check. */
             if (cb->tree)
                 ts_tree_delete(cb->tree);
@@ -485,13 +525,38 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
                 goto out_free;
             continue;
         }
-        if (cb->timed_out) {
-            const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
-            sg_hit h = {lim, {0, 0}, {0, 0},
+        if (cb->cut == CHECK_CUT_ERROR) {
+            /* where the parse first met the error: its line from the block's line starts */
+            size_t lo = 0, hi = cb->nlines;
+            while (hi - lo > 1) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (cb->line_starts[mid] <= cb->error_at)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            TSPoint at = {(uint32_t)lo, (uint32_t)(cb->error_at - cb->line_starts[lo])};
+            const sg_rule *se = check__builtin(c, SG_BUILTIN_SYNTAX_ERROR);
+            sg_hit h = {se, at, at,
                         sg_arena_printf(rep->arena,
-                                        "%s: parsing took more than %u ms of CPU time (raise it with --parse-cpu)",
-                                        lim->info.message, c->opts.parse_timeout_ms),
+                                        "%s: a syntax error at or before this point (error recovery stopped after "
+                                        "%llu parser steps)",
+                                        se->info.message,
+                                        (unsigned long long)(c->opts.parse_steps / 16)),
                         NULL};
+            if ((st = check__add(c, rep, doc, cb, &h)))
+                goto out_free;
+            continue;
+        }
+        if (cb->cut) {
+            const sg_rule *lim = check__builtin(c, SG_BUILTIN_LIMIT);
+            const char *why =
+                cb->cut == CHECK_CUT_CPU
+                    ? sg_arena_printf(rep->arena, "parsing took more than %u ms of CPU time (raise it with --parse-cpu)",
+                                      c->opts.parse_timeout_ms)
+                    : sg_arena_printf(rep->arena, "parsing took more than %llu parser steps (raise it with --parse-steps)",
+                                      (unsigned long long)c->opts.parse_steps);
+            sg_hit h = {lim, {0, 0}, {0, 0}, sg_arena_printf(rep->arena, "%s: %s", lim->info.message, why), NULL};
             if ((st = check__add(c, rep, doc, cb, &h)))
                 goto out_free;
             continue;
@@ -615,11 +680,16 @@ sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, siz
         /* Fences found in a document of unknown type. If the whole text is valid Python (fences
          * inside strings), it is Python: checking only the fences would let code outside them
          * through. */
-        bool to;
+        check__cut cut = CHECK_CUT_NONE;
+        uint32_t err_at;
         sg_prescan ps;
         sg_python_prescan(doc.src + doc.skip, doc.len - doc.skip, SG_MAX_BRACKET_DEPTH, &ps);
-        TSTree *t = ps.kind != SG_PRESCAN_OK ? NULL : check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &to);
-        bool is_python = t && !ts_node_has_error(ts_tree_root_node(t));
+        TSTree *t = ps.kind != SG_PRESCAN_OK ? NULL
+                                              : check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &cut, &err_at);
+        /* A parse stopped by its budget with no error seen is taken as Python (and blocked there
+         * by the same limit): never let the code outside the fences go unchecked. */
+        bool is_python = (t && !ts_node_has_error(ts_tree_root_node(t))) || cut == CHECK_CUT_STEPS ||
+                         cut == CHECK_CUT_CPU;
         if (t)
             ts_tree_delete(t);
         if (is_python) {

@@ -219,6 +219,15 @@ static sg_status policy__parse_cpu(policy__ctx *c, yaml_node_t *v, const char *k
     return SG_OK;
 }
 
+static sg_status policy__parse_steps(policy__ctx *c, yaml_node_t *v, const char *key)
+{
+    unsigned long long x;
+    sg_status st = policy__uint(c, v, key, 1000, 100000000000ULL, &x);
+    if (!st)
+        c->p->info.parse_steps = x;
+    return st;
+}
+
 static sg_status policy__property_inputs(policy__ctx *c, yaml_node_t *v, const char *key)
 {
     unsigned long long x;
@@ -264,6 +273,7 @@ static sg_status policy__budgets(policy__ctx *c, yaml_node_t *v, const char *key
     static const policy__key keys[] = {{"max_bytes", policy__max_bytes},
                                        {"max_depth", policy__max_depth},
                                        {"parse_cpu", policy__parse_cpu},
+                                       {"parse_steps", policy__parse_steps},
                                        {"property_inputs", policy__property_inputs},
                                        {"property_seconds", policy__property_seconds},
                                        {NULL, NULL}};

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install everything snipgate needs on a fresh Debian 12 machine, as root. Idempotent.
 #  - Debian packages, by name (apt).
-#  - The tree-sitter-python grammar from the npm registry, pinned by version and verified
-#    against its registry integrity hash, unpacked under build-deps/ (never committed).
+#  - The tree-sitter-python grammar and the tree-sitter runtime's C sources (as the npm package
+#    `tree-sitter` ships them in vendor/tree-sitter/lib) from the npm registry, each pinned by
+#    version and verified against its registry integrity hash, unpacked under build-deps/ (never
+#    committed). Why not Debian's libtree-sitter 0.20.7: docs/design.md, "The tree-sitter runtime".
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,6 +13,12 @@ deps_dir="${SNIPGATE_DEPS_DIR:-$here/build-deps}"
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6
 GRAMMAR_INTEGRITY='sha512-yIM9z0oxKIxT7bAtPOhgoVl6gTXlmlIhue7liFT4oBPF/lha7Ha4dQBS82Av6hMMRZoVnFJI8M6mL+SwWoLD3A=='
+
+# The tree-sitter runtime (lib/src/lib.c, compiled into snipgate), from the npm package of the
+# Node binding, which carries the runtime's C sources.
+TS_NAME=tree-sitter
+TS_VERSION=0.25.0
+TS_INTEGRITY='sha512-PGZZzFW63eElZJDe/b/R/LbsjDDYJa5UEjLZJB59RQsMX+fo0j54fqBPn1MGKav/QNa0JR0zBiVaikYDWCj5KQ=='
 
 # The official SARIF 2.1.0 JSON Schema (OASIS, sarif-2.1.0-rtm.5.json), as an MIT-licensed npm
 # package ships it; tests validate every SARIF verdict against it. Never committed.
@@ -21,7 +29,7 @@ SARIF_FILE=lib/schemas/sarif-2.1.0-rtm.5.json
 
 PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
-  libtree-sitter-dev libseccomp-dev libcmocka-dev libjansson-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
+  libseccomp-dev libcmocka-dev libjansson-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
   python3 python3-dev python3-distributed python3-jsonschema pre-commit git nodejs npm ca-certificates openssl
 )
 # Peers for the benchmarks (bench/): optional, installed with SNIPGATE_BENCH=1.
@@ -48,26 +56,39 @@ if [ ${#need_install[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${need_install[@]}" >/dev/null
 fi
 
-grammar_dir="$deps_dir/$GRAMMAR_NAME-$GRAMMAR_VERSION"
-stamp="$grammar_dir/.verified"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$GRAMMAR_INTEGRITY" ] && [ -f "$grammar_dir/src/parser.c" ]; then
-  log "grammar $GRAMMAR_NAME@$GRAMMAR_VERSION present"
-else
-  mkdir -p "$deps_dir"
-  tmp=$(mktemp -d "$deps_dir/.fetch.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  log "fetching $GRAMMAR_NAME@$GRAMMAR_VERSION from the npm registry"
-  (cd "$tmp" && npm pack --silent "$GRAMMAR_NAME@$GRAMMAR_VERSION" >/dev/null)
-  tarball=$(ls "$tmp"/*.tgz)
-  got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
-  if [ "$got" != "$GRAMMAR_INTEGRITY" ]; then
-    log "integrity mismatch for $tarball: got $got, want $GRAMMAR_INTEGRITY"; exit 1
+# fetch_npm NAME VERSION INTEGRITY DIR CHECK_FILE MEMBER...: npm pack NAME@VERSION, verify the
+# tarball's sha512 against INTEGRITY, unpack MEMBERs (paths under package/) into DIR.
+fetch_npm() {
+  local name=$1 version=$2 integrity=$3 dir=$4 check=$5
+  shift 5
+  local stamp="$dir/.verified"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$integrity" ] && [ -f "$dir/$check" ]; then
+    log "$name@$version present"
+    return
   fi
-  rm -rf "$grammar_dir"; mkdir -p "$grammar_dir"
-  tar -xzf "$tarball" -C "$grammar_dir" --strip-components=1 package/src package/package.json
-  printf '%s' "$GRAMMAR_INTEGRITY" > "$stamp"
-  log "grammar verified and unpacked in $grammar_dir"
-fi
+  mkdir -p "$deps_dir"
+  local tmp
+  tmp=$(mktemp -d "$deps_dir/.fetch.XXXXXX")
+  log "fetching $name@$version from the npm registry"
+  (cd "$tmp" && npm pack --silent "$name@$version" >/dev/null)
+  local tarball
+  tarball=$(ls "$tmp"/*.tgz)
+  local got
+  got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+  if [ "$got" != "$integrity" ]; then
+    log "integrity mismatch for $tarball: got $got, want $integrity"; rm -rf "$tmp"; exit 1
+  fi
+  rm -rf "$dir"; mkdir -p "$dir"
+  tar -xzf "$tarball" -C "$dir" --strip-components=1 "$@"
+  rm -rf "$tmp"
+  printf '%s' "$integrity" > "$stamp"
+  log "$name@$version verified and unpacked in $dir"
+}
+
+fetch_npm "$GRAMMAR_NAME" "$GRAMMAR_VERSION" "$GRAMMAR_INTEGRITY" "$deps_dir/$GRAMMAR_NAME-$GRAMMAR_VERSION" \
+  src/parser.c package/src package/package.json
+fetch_npm "$TS_NAME" "$TS_VERSION" "$TS_INTEGRITY" "$deps_dir/$TS_NAME-$TS_VERSION" \
+  vendor/tree-sitter/lib/src/lib.c package/vendor/tree-sitter/lib package/package.json
 
 sarif_dir="$deps_dir/sarif-schema"
 sarif_stamp="$sarif_dir/.verified"

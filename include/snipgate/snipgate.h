@@ -148,9 +148,14 @@ typedef struct sg_options {
     sg_severity fail_on;      /* findings at or above this severity block (default medium) */
     bool honor_suppressions;  /* let `# nosec` / `# noqa` silence findings (default false) */
     sg_input_kind input_kind; /* default SG_INPUT_AUTO */
-    uint32_t parse_timeout_ms;/* the parse's limit per block in milliseconds of CPU time of the
-                                 checking thread (never wall time: the verdict does not depend on the
-                                 machine's load); 0 for none (default 10000) */
+    uint64_t parse_steps;     /* the parse's limit per block in tree-sitter parser operations (the
+                                 same count on any machine and load: deterministic verdicts); past
+                                 it SG002; a parse that has met a syntax error gets parse_steps / 16
+                                 more, then SG001. 0 for none (default 64000000) */
+    uint32_t parse_timeout_ms;/* a backstop in milliseconds of CPU time of the checking thread, for
+                                 input far outside valid code (error recovery can cost 20x more
+                                 per step); 0 for none (default 60000: valid code within the step
+                                 limit parses in a fraction of it) */
 } sg_options;
 
 SG_API void sg_options_init(sg_options *opts);
@@ -374,6 +379,7 @@ typedef struct sg_policy_info {
     uint64_t max_bytes;               /* budgets.max_bytes (units as --max-bytes) */
     unsigned max_depth;               /* budgets.max_depth */
     uint32_t parse_cpu_ms;            /* budgets.parse_cpu: CPU time of a block's parse (as --parse-cpu) */
+    uint64_t parse_steps;             /* budgets.parse_steps: parser steps of a block's parse (as --parse-steps) */
     unsigned property_inputs;         /* budgets.property_inputs */
     double property_seconds;          /* budgets.property_seconds */
 } sg_policy_info;

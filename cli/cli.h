@@ -39,7 +39,7 @@ int sg_cli_rules_opt(int c, const char *arg, bool *no_default, char ***packs, si
                      size_t *ndisables, char ***hosts, size_t *nhosts);
 /* The rule set those options describe; prints an error and returns an exit code on failure. */
 int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
-                       size_t ndisables, char **hosts, size_t nhosts, sg_rules **ret);
+                       size_t ndisables, char **hosts, size_t nhosts, size_t max_bytes, sg_rules **ret);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Stage 3 (golden tasks) options, shared by check and eval (cli_golden.c)                      */

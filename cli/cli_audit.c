@@ -971,7 +971,7 @@ int sg_cli_audit(int argc, char **argv)
     if (c.pipe.golden.suite_path && (rc = sg_cli_load_suite("audit", c.pipe.golden.suite_path, &suite)))
         goto out_free;
     rc = SG_EXIT_USAGE;
-    if ((rc = sg_cli_build_rules("audit", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
+    if ((rc = sg_cli_build_rules("audit", no_default, packs, npacks, disables, ndisables, hosts, nhosts, c.pipe.opts.max_bytes, &rules)))
         goto out_free;
     rc = SG_EXIT_INTERNAL;
     c.pipe.rules = rules;

@@ -68,8 +68,8 @@ static void check__help(FILE *out)
           "                             default: generated code must not switch the gate off)\n"
           "  --line-offset N            add N to every reported line (snippet cut from a larger file)\n"
           "  --lang auto|python|markdown  how to read inputs (default auto: by extension, then content)\n"
-          "  --max-bytes N              refuse inputs larger than N (default 8M; units as run --memory: 512K, 8M,\n"
-          "                             1G, 100B; a bare number is bytes)\n"
+          "  --max-bytes N              refuse inputs and rule packs larger than N (default 8M; units as\n"
+          "                             run --memory: 512K, 8M, 1G, 100B; a bare number is bytes)\n"
           "  --max-depth N              block code nested deeper than N syntax levels (default 400)\n"
           "  --parse-steps N            block code whose parse takes more than N tree-sitter parser steps\n"
           "                             (default 64000000: any valid file under the 8M input cap fits; a\n"
@@ -160,7 +160,7 @@ int sg_cli_rules_opt(int c, const char *arg, bool *no_default, char ***packs, si
 
 /* Build the rule set from the parsed options; prints an error and returns an exit code on failure. */
 int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
-                       size_t ndisables, char **hosts, size_t nhosts, sg_rules **ret)
+                       size_t ndisables, char **hosts, size_t nhosts, size_t max_bytes, sg_rules **ret)
 {
     sg_rules *rules = NULL;
     sg_status st = no_default ? sg_rules_new_empty(&rules) : sg_rules_new_default(&rules);
@@ -171,7 +171,7 @@ int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t n
     sg_diag d;
     for (size_t i = 0; i < npacks; i++) {
         sg_diag_init(&d);
-        st = sg_rules_load_file(rules, packs[i], false, &d);
+        st = sg_rules_load_file_max(rules, packs[i], max_bytes, false, &d);
         if (st) {
             if (d.line)
                 sg_cli_error(verb, "%s:%ld:%ld: %s", packs[i], d.line, d.column, d.message);
@@ -1034,7 +1034,8 @@ int sg_cli_check(int argc, char **argv)
         goto out_free;
     }
     co.fuzz_on = co.task && !co.golden.tests_path && (co.fuzz.given || sg_golden_task_fuzz_stage(co.task, NULL, NULL));
-    if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &co.rules)))
+    if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, co.opts.max_bytes,
+                                 &co.rules)))
         goto out_free;
     if (pi && pi->n_enable && (rc = check__enable(co.rules, pi)))
         goto out_free;
@@ -1408,7 +1409,7 @@ int sg_cli_rules(int argc, char **argv)
         rc = rules__criteria(format);
         goto out_free;
     }
-    if ((rc = sg_cli_build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
+    if ((rc = sg_cli_build_rules("rules", no_default, packs, npacks, disables, ndisables, hosts, nhosts, 0, &rules)))
         goto out_free;
     if (explain) {
         sg_status est = sg_rules_explain(stdout, rules, explain);

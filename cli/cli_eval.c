@@ -576,7 +576,7 @@ int sg_cli_eval(int argc, char **argv)
         goto out_free;
     }
     const char *samples_path = argv[optind];
-    if ((rc = sg_cli_build_rules("eval", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &ctx.rules)))
+    if ((rc = sg_cli_build_rules("eval", no_default, packs, npacks, disables, ndisables, hosts, nhosts, 0, &ctx.rules)))
         goto out_free;
     if ((rc = sg_cli_load_suite("eval", ctx.golden.suite_path, &ctx.suite)))
         goto out_free;

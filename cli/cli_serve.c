@@ -803,7 +803,7 @@ int sg_cli_serve(int argc, char **argv)
     s.pipe.golden_max_seconds = s.budget_ms / 1000;
     if (s.pipe.golden.suite_path && (rc = sg_cli_load_suite("serve", s.pipe.golden.suite_path, &suite)))
         goto out_free;
-    if ((rc = sg_cli_build_rules("serve", no_default, packs, npacks, disables, ndisables, hosts, nhosts, &rules)))
+    if ((rc = sg_cli_build_rules("serve", no_default, packs, npacks, disables, ndisables, hosts, nhosts, s.pipe.opts.max_bytes, &rules)))
         goto out_free;
     rc = SG_EXIT_INTERNAL;
     s.pipe.rules = rules;

@@ -844,16 +844,25 @@ static sg_status pack__load_doc(pack__ctx *c, sg_rules *staged)
     return SG_OK;
 }
 
+static sg_status loader__load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, size_t max,
+                                     bool replace_all, sg_diag *diag);
+
 sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, bool replace_all,
                                sg_diag *diag)
+{
+    return loader__load_buffer(rules, name, buf, len, PACK_MAX_BYTES, replace_all, diag);
+}
+
+static sg_status loader__load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, size_t max,
+                                     bool replace_all, sg_diag *diag)
 {
     if (!rules || !buf)
         return SG_ERR_INVALID_ARG;
     sg_status st = sg_rules_mutable(rules, diag, name, NULL);
     if (st)
         return st;
-    if (len > PACK_MAX_BYTES)
-        return sg_diag_set(diag, SG_ERR_TOO_LARGE, name, 0, 0, -1, 0, "rule pack larger than %u bytes", PACK_MAX_BYTES);
+    if (len > max)
+        return sg_diag_set(diag, SG_ERR_TOO_LARGE, name, 0, 0, -1, 0, "rule pack is %zu bytes, larger than the limit of %zu bytes (see --max-bytes)", len, max);
     pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag};
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
@@ -899,18 +908,24 @@ sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *bu
 
 sg_status sg_rules_load_file(sg_rules *rules, const char *path, bool replace_all, sg_diag *diag)
 {
+    return sg_rules_load_file_max(rules, path, 0, replace_all, diag);
+}
+
+sg_status sg_rules_load_file_max(sg_rules *rules, const char *path, size_t max_bytes, bool replace_all, sg_diag *diag)
+{
     if (!rules || !path)
         return SG_ERR_INVALID_ARG;
     char *buf;
     size_t len;
-    sg_status st = sg_read_file(path, PACK_MAX_BYTES, &buf, &len, diag);
+    size_t max = max_bytes ? max_bytes : PACK_MAX_BYTES;
+    sg_status st = sg_read_file(path, max, &buf, &len, diag);
     if (st)
         return st;
     if (memchr(buf, 0, len)) {
         free(buf);
         return sg_diag_set(diag, SG_ERR_RULES, path, 0, 0, -1, 0, "rule pack contains a NUL byte");
     }
-    st = sg_rules_load_buffer(rules, path, buf, len, replace_all, diag);
+    st = loader__load_buffer(rules, path, buf, len, max, replace_all, diag);
     free(buf);
     return st;
 }

@@ -119,6 +119,10 @@ SG_API void sg_rules_free(sg_rules *rules);
  * failure the set is unchanged.
  */
 SG_API sg_status sg_rules_load_file(sg_rules *rules, const char *path, bool replace_all, sg_diag *diag);
+/* The same, refusing a pack larger than max_bytes (0: the default cap of 4 MiB) with
+ * SG_ERR_TOO_LARGE: `--max-bytes` applies to rule packs as to inputs. */
+SG_API sg_status sg_rules_load_file_max(sg_rules *rules, const char *path, size_t max_bytes, bool replace_all,
+                                        sg_diag *diag);
 SG_API sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len,
                                       bool replace_all, sg_diag *diag);
 /* Disable one rule by id (SG_ERR_UNKNOWN_RULE if there is none). */

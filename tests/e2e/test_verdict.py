@@ -267,6 +267,12 @@ def options_parse_the_same_way_everywhere():
     expect(rc == 2 and j["files"][0]["error"]["code"] == "too_large", f"--max-bytes 1K: exit {rc}")
     rc, j, _ = check_json("--max-bytes=4K", big)
     expect(rc == 0, f"--max-bytes=4K: exit {rc}")
+    # ...and to rule packs: a 3 KB pack is refused under --max-bytes 2K, loaded under 4K
+    pack = write("cli/pack.yml", "version: 1\nallow_hosts: [example.com]\n" + "# padding\n" * 300)
+    rc, out, err = run("check", "--rules", pack, "--max-bytes", "2K", p)
+    expect(rc == 2 and "larger than the limit of 2048 bytes" in err, f"--max-bytes 2K on a 3 KB pack: {rc} {err[-200:]}")
+    rc, out, err = run("check", "--rules", pack, "--max-bytes", "4K", p)
+    expect(rc == 0, f"--max-bytes 4K on a 3 KB pack: {rc} {err[-300:]}")
     for verb in ("check", "rules", "run", "eval"):
         rc, out, err = run("help", verb)
         rc2, out2, _ = run(verb, "--help")

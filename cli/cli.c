@@ -70,9 +70,28 @@ int sg_cli_main(int argc, char **argv)
     return SG_EXIT_USAGE;
 }
 
+/* sg_cli_capture: where this thread's error messages go instead of stderr (the server answers
+ * them as 400s). */
+static _Thread_local char *cli__capture;
+static _Thread_local size_t cli__capture_len;
+
+void sg_cli_capture(char *buf, size_t len)
+{
+    cli__capture = buf;
+    cli__capture_len = len;
+    if (buf && len)
+        buf[0] = '\0';
+}
+
 void sg_cli_error(const char *verb, const char *fmt, ...)
 {
     va_list ap;
+    if (cli__capture && cli__capture_len) {
+        va_start(ap, fmt);
+        vsnprintf(cli__capture, cli__capture_len, fmt, ap);
+        va_end(ap);
+        return;
+    }
     fprintf(stderr, "snipgate: %s: ", verb);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

@@ -29,6 +29,9 @@ int sg_cli_serve(int argc, char **argv);
 
 /* Print "snipgate: <verb>: <message>" to stderr (printf-style). */
 void sg_cli_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Until called again with NULL, sg_cli_error on this thread writes its message (the last one,
+ * without the "snipgate: VERB: " prefix) into buf instead of printing it. */
+void sg_cli_capture(char *buf, size_t len);
 /* Parse a non-negative decimal integer option value; returns 0 on success, -1 on bad input. */
 int sg_cli_parse_ulong(const char *s, unsigned long max, unsigned long *ret);
 int sg_cli_parse_long(const char *s, long min, long max, long *ret);
@@ -40,6 +43,9 @@ int sg_cli_rules_opt(int c, const char *arg, bool *no_default, char ***packs, si
 /* The rule set those options describe; prints an error and returns an exit code on failure. */
 int sg_cli_build_rules(const char *verb, bool no_default, char **packs, size_t npacks, char **disables,
                        size_t ndisables, char **hosts, size_t nhosts, size_t max_bytes, sg_rules **ret);
+/* A policy's rules.enable: every rule not listed is disabled (the built-in checks stay). Prints
+ * an error (with `verb`) and returns an exit code on failure. */
+int sg_cli_enable_only(const char *verb, sg_rules *rules, const sg_policy_info *pi);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Stage 3 (golden tasks) options, shared by check and eval (cli_golden.c)                      */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_pipeline.h"
 #include "snipgate/snipgate.h"
 
 #define CHECK_MAX_FILES 1000000
@@ -756,14 +757,14 @@ static int check__merge(char ***list, size_t *len, const char *const *add, size_
 }
 
 /* rules.enable: every rule not listed is disabled (the built-in checks that cannot be stay). */
-static int check__enable(sg_rules *rules, const sg_policy_info *pi)
+int sg_cli_enable_only(const char *verb, sg_rules *rules, const sg_policy_info *pi)
 {
     for (size_t k = 0; k < pi->n_enable; k++) {
         bool found = false;
         for (size_t i = 0; i < sg_rules_count(rules) && !found; i++)
             found = !strcmp(sg_rules_info(rules, i)->id, pi->enable[k]);
         if (!found) {
-            sg_cli_error("check", "%s: rules.enable: no rule with id '%s'", pi->path, pi->enable[k]);
+            sg_cli_error(verb, "%s: rules.enable: no rule with id '%s'", pi->path, pi->enable[k]);
             return SG_EXIT_USAGE;
         }
     }
@@ -779,7 +780,7 @@ static int check__enable(sg_rules *rules, const sg_policy_info *pi)
             if (st == SG_ERR_INVALID_ARG && !strcmp(ri->kind, "builtin"))
                 continue; /* the checks that say a snippet could not be read stay on */
             if (st) {
-                sg_cli_error("check", "%s: rules.enable: %s", pi->path, d.message);
+                sg_cli_error(verb, "%s: rules.enable: %s", pi->path, d.message);
                 return st == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
             }
         }
@@ -1037,7 +1038,7 @@ int sg_cli_check(int argc, char **argv)
     if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, co.opts.max_bytes,
                                  &co.rules)))
         goto out_free;
-    if (pi && pi->n_enable && (rc = check__enable(co.rules, pi)))
+    if (pi && pi->n_enable && (rc = sg_cli_enable_only("check", co.rules, pi)))
         goto out_free;
     rc = SG_EXIT_USAGE;
 
@@ -1185,19 +1186,9 @@ int sg_cli_check(int argc, char **argv)
         if (sg_baseline_apply(baseline, list.items[i].report, NULL) != SG_OK)
             goto out_nomem;
     /* stages the policy requires that did not run on a file */
-    for (size_t i = 0; pi && i < list.len; i++) {
-        sg_report *r = list.items[i].report;
-        for (int stg = SG_PIPE_GOLDEN; stg < SG_PIPE_COUNT; stg++) {
-            if (!pi->required[stg] || sg_report_stage(r, (sg_pipe_stage)stg, NULL, NULL) != SG_STAGE_STATUS_NOT_RUN)
-                continue;
-            char why[300];
-            snprintf(why, sizeof why, "%s requires the %s stage, which did not run%s", pi->path,
-                     sg_pipe_stage_name((sg_pipe_stage)stg),
-                     stg == SG_PIPE_GOLDEN ? " (give --task, --suite or --tests)" : " (not in this build)");
-            if (sg_report_add_reason(r, SG_CRIT_STAGE_REQUIRED, (sg_pipe_stage)stg, NULL, 0, 0, why) != SG_OK)
-                goto out_nomem;
-        }
-    }
+    for (size_t i = 0; pi && i < list.len; i++)
+        if (sg_cli_require_stages(list.items[i].report, pi) != SG_OK)
+            goto out_nomem;
 
     sg_report **reps = malloc((list.len ? list.len : 1) * sizeof *reps);
     if (!reps)

@@ -29,6 +29,7 @@ typedef struct sg_cli_pipeline {
     sg_cli_golden golden;         /* seed and budgets (sg_cli_golden_task_opts) */
     bool static_only;             /* ignore task ids (never run the golden stage) */
     double golden_max_seconds;    /* > 0: cap the property search of one input at this (serve's budget) */
+    const sg_policy_info *policy; /* NULL, or a policy whose stages.required apply to every input */
 } sg_cli_pipeline;
 
 /* One input. `code` is `len` bytes (need not be NUL-terminated). At most one of task_id,
@@ -78,6 +79,9 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
                               sg_cli_result *ret);
 
 void sg_cli_result_clear(sg_cli_result *r);
+/* The stages a policy requires that did not run on this report: one stage-required reason each.
+ * SG_OK or SG_ERR_NOMEM. */
+sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi);
 
 /* "pass", "block", "error" (bad input and gate errors alike: never a pass). */
 const char *sg_cli_outcome_name(sg_cli_outcome o);

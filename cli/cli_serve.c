@@ -43,6 +43,8 @@ typedef struct serve__job {
     double t_accept, deadline;
     char *name, *code, *task_id, *task_json, *tests;
     size_t len, tests_len;
+    sg_policy *policy; /* the request's own policy, or NULL */
+    sg_rules *rules;   /* with a policy: the rule set it makes (the server's, adjusted) */
     sg_cli_result res;
     struct serve__job *prev, *next; /* the in-flight list */
 } serve__job;
@@ -70,6 +72,9 @@ typedef struct serve__hist {
 
 typedef struct serve__server {
     sg_cli_pipeline pipe;
+    bool no_default; /* the server's rule options, from which a request's policy starts */
+    char **packs, **disables, **hosts;
+    size_t npacks, ndisables, nhosts;
     long workers;
     size_t queue_cap, max_body;
     double budget_ms;
@@ -97,7 +102,9 @@ static void serve__help(FILE *out)
     fputs("usage: snipgate serve --listen 127.0.0.1:PORT | unix:/PATH [options]\n"
           "\n"
           "An HTTP JSON API for a code-generation service:\n"
-          "  POST /v1/check  {\"code\": \"...\", \"name\"?: \"x.py\", \"task\"?: {...} | \"task_id\"?: ID | \"tests\"?: \"...\"}\n"
+          "  POST /v1/check  {\"code\": \"...\", \"name\"?: \"x.py\", \"task\"?: {...} | \"task_id\"?: ID | \"tests\"?: \"...\",\n"
+          "                   \"policy\"?: {...}}  (policy: the keys of .snipgate.yml, docs/policy.md, on top of\n"
+          "                  the server's options; rules.packs and exclude are refused over HTTP)\n"
           "                  200 with the verdict document of `check --format json` (pass or block);\n"
           "                  400 {\"error\"} bad JSON, fields, unknown task, input that cannot be checked;\n"
           "                  413 body too large; 503 + Retry-After queue full or shutting down;\n"
@@ -219,6 +226,8 @@ static void serve__job_unref(serve__server *s, serve__job *j)
     free(j->task_id);
     free(j->task_json);
     free(j->tests);
+    sg_policy_free(j->policy);
+    sg_rules_free(j->rules);
     sg_cli_result_clear(&j->res);
     free(j);
 }
@@ -237,6 +246,33 @@ static bool serve__resume(serve__server *s, serve__job *j)
     if (!s->ninflight)
         pthread_cond_broadcast(&s->idle);
     return true;
+}
+
+/* The pipeline one job runs: the server's, or the server's with the request's policy applied. */
+static void serve__job_pipeline(const serve__server *s, const serve__job *j, sg_cli_pipeline *p)
+{
+    *p = s->pipe;
+    if (!j->policy)
+        return;
+    const sg_policy_info *pi = sg_policy_get(j->policy);
+    p->rules = j->rules;
+    p->policy = pi;
+    if (pi->has_fail_on)
+        p->opts.fail_on = pi->fail_on;
+    if (pi->max_bytes)
+        p->opts.max_bytes = (size_t)pi->max_bytes;
+    if (pi->max_depth)
+        p->opts.max_depth = pi->max_depth;
+    if (pi->parse_steps)
+        p->opts.parse_steps = pi->parse_steps;
+    /* the request's time budget stays the cap */
+    if (pi->parse_cpu_ms && pi->parse_cpu_ms < p->opts.parse_timeout_ms)
+        p->opts.parse_timeout_ms = pi->parse_cpu_ms;
+    if (pi->property_inputs || pi->property_seconds > 0) {
+        p->golden.opts.max_inputs = pi->property_inputs;
+        p->golden.opts.max_seconds = pi->property_seconds;
+        p->golden.budget_given = true;
+    }
 }
 
 static void *serve__worker(void *arg)
@@ -270,9 +306,18 @@ static void *serve__worker(void *arg)
             sg_cli_request req = {.name = j->name ? j->name : "<request>", .code = j->code, .len = j->len,
                                   .task_id = j->task_id, .task_json = j->task_json, .tests = j->tests,
                                   .tests_len = j->tests_len};
-            if (sg_cli_pipeline_run(&s->pipe, checker, &req, &res) != SG_OK) {
+            sg_cli_pipeline jp;
+            serve__job_pipeline(s, j, &jp);
+            sg_checker *own = NULL; /* a request's policy has a rule set, so a checker, of its own */
+            sg_status rst = j->policy ? sg_cli_pipeline_checker(&jp, &own) : SG_OK;
+            if (rst == SG_OK)
+                rst = sg_cli_pipeline_run(&jp, own ? own : checker, &req, &res);
+            sg_checker_free(own);
+            if (rst != SG_OK) {
+                memset(&res, 0, sizeof res);
                 res.outcome = SG_CLI_ERROR;
-                snprintf(res.message, sizeof res.message, "out of memory");
+                res.golden = "not_run";
+                snprintf(res.message, sizeof res.message, "%s", rst == SG_ERR_NOMEM ? "out of memory" : sg_strerror(rst));
             }
         }
 
@@ -347,7 +392,84 @@ static char *serve__strdup_len(const char *s, size_t n)
 }
 
 /* The fields of a check request into a job. Returns NULL with `why` filled on a bad request. */
-static serve__job *serve__parse(const char *body, size_t len, char *why, size_t whylen, bool *nomem)
+/*
+ * A request's policy: the keys of a .snipgate.yml (JSON is YAML), loaded with the same loader
+ * and applied on top of the server's options as `check --config` applies a file: fail_on,
+ * budgets, stages.required, and a rule set of its own (rules.enable/disable, network.allow_hosts
+ * added to the server's). rules.packs (files on the server) and exclude (no meaning for one
+ * snippet) are refused. false with `why` on a bad policy (or *nomem).
+ */
+static bool serve__policy(serve__server *s, json_t *policy, serve__job *job, char *why, size_t whylen, bool *nomem)
+{
+    char *text = json_dumps(policy, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!text) {
+        *nomem = true;
+        return false;
+    }
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_policy_load_buffer("policy", text, strlen(text), &job->policy, &d);
+    free(text);
+    if (st == SG_ERR_NOMEM) {
+        *nomem = true;
+        return false;
+    }
+    if (st) {
+        /* the loader names the document ("policy: ...") */
+        snprintf(why, whylen, "%.*s", (int)(whylen > 1 ? whylen - 1 : 0), d.message[0] ? d.message : sg_strerror(st));
+        return false;
+    }
+    const sg_policy_info *pi = sg_policy_get(job->policy);
+    if (pi->n_packs) {
+        snprintf(why, whylen, "policy: rules.packs is refused over HTTP (it names files on the server); "
+                              "start the server with --rules");
+        return false;
+    }
+    if (pi->n_exclude) {
+        snprintf(why, whylen, "policy: exclude has no meaning for one snippet");
+        return false;
+    }
+    /* the server's rule options plus the policy's lists, as check merges them */
+    size_t nd = s->ndisables + pi->n_disable, nh = s->nhosts + pi->n_allow_hosts;
+    char **dis = calloc(nd ? nd : 1, sizeof *dis), **hosts = calloc(nh ? nh : 1, sizeof *hosts);
+    if (!dis || !hosts) {
+        free(dis);
+        free(hosts);
+        *nomem = true;
+        return false;
+    }
+    for (size_t i = 0; i < s->ndisables; i++)
+        dis[i] = s->disables[i];
+    for (size_t i = 0; i < pi->n_disable; i++)
+        dis[s->ndisables + i] = (char *)pi->disable[i];
+    for (size_t i = 0; i < s->nhosts; i++)
+        hosts[i] = s->hosts[i];
+    for (size_t i = 0; i < pi->n_allow_hosts; i++)
+        hosts[s->nhosts + i] = (char *)pi->allow_hosts[i];
+    char msg[400];
+    sg_cli_capture(msg, sizeof msg);
+    int rc = sg_cli_build_rules("serve", s->no_default, s->packs, s->npacks, dis, nd, hosts, nh,
+                                pi->max_bytes ? (size_t)pi->max_bytes : s->pipe.opts.max_bytes, &job->rules);
+    if (!rc && pi->n_enable)
+        rc = sg_cli_enable_only("serve", job->rules, pi);
+    sg_cli_capture(NULL, 0);
+    free(dis);
+    free(hosts);
+    if (rc) {
+        /* the server's own lists were accepted at start: what fails is the policy's */
+        const char *m = !strncmp(msg, "--disable: ", 11) ? msg + 11 : msg;
+        if (rc == SG_EXIT_INTERNAL)
+            *nomem = true;
+        else
+            snprintf(why, whylen, "%s%.*s", m == msg ? "" : "policy: rules.disable: ",
+                     (int)(whylen > 40 ? whylen - 40 : 0), m);
+        return false;
+    }
+    return true;
+}
+
+static serve__job *serve__parse(serve__server *s, const char *body, size_t len, char *why, size_t whylen,
+                                bool *nomem)
 {
     json_error_t je;
     json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
@@ -366,16 +488,14 @@ static serve__job *serve__parse(const char *body, size_t len, char *why, size_t 
     json_object_foreach(j, key, v)
     {
         if (strcmp(key, "code") && strcmp(key, "name") && strcmp(key, "task") && strcmp(key, "task_id") &&
-            strcmp(key, "tests")) {
-            if (!strcmp(key, "policy"))
-                snprintf(why, whylen, "field policy is not supported by this server yet");
-            else
-                snprintf(why, whylen, "unknown field '%.100s' (fields: code, name, task, task_id, tests)", key);
+            strcmp(key, "tests") && strcmp(key, "policy")) {
+            snprintf(why, whylen, "unknown field '%.100s' (fields: code, name, task, task_id, tests, policy)", key);
             goto out;
         }
     }
     json_t *code = json_object_get(j, "code"), *name = json_object_get(j, "name"), *task = json_object_get(j, "task"),
-           *tid = json_object_get(j, "task_id"), *tests = json_object_get(j, "tests");
+           *tid = json_object_get(j, "task_id"), *tests = json_object_get(j, "tests"),
+           *policy = json_object_get(j, "policy");
     if (!code) {
         snprintf(why, whylen, "missing field code");
         goto out;
@@ -404,8 +524,14 @@ static serve__job *serve__parse(const char *body, size_t len, char *why, size_t 
         snprintf(why, whylen, "tests must be a string (Python asserts)");
         goto out;
     }
+    if (policy && !json_is_object(policy)) {
+        snprintf(why, whylen, "policy must be an object (the keys of a .snipgate.yml policy file, docs/policy.md)");
+        goto out;
+    }
     if (!(job = calloc(1, sizeof *job)))
         goto out_nomem;
+    if (policy && !serve__policy(s, policy, job, why, whylen, nomem))
+        goto out_free_job;
     job->len = json_string_length(code);
     if (!(job->code = serve__strdup_len(json_string_value(code), job->len)))
         goto out_nomem;
@@ -430,7 +556,10 @@ static serve__job *serve__parse(const char *body, size_t len, char *why, size_t 
     return job;
 out_nomem:
     *nomem = true;
+out_free_job:
     if (job) {
+        sg_policy_free(job->policy);
+        sg_rules_free(job->rules);
         free(job->code);
         free(job->name);
         free(job->task_json);
@@ -552,7 +681,7 @@ static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, con
     }
     char why[300] = "";
     bool nomem = false;
-    serve__job *j = serve__parse(rq->body ? rq->body : "", rq->len, why, sizeof why, &nomem);
+    serve__job *j = serve__parse(serve__srv, rq->body ? rq->body : "", rq->len, why, sizeof why, &nomem);
     if (!j)
         return nomem ? serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory", false)
                      : serve__error(conn, MHD_HTTP_BAD_REQUEST, why, false);
@@ -808,6 +937,10 @@ int sg_cli_serve(int argc, char **argv)
     rc = SG_EXIT_INTERNAL;
     s.pipe.rules = rules;
     s.pipe.suite = suite;
+    s.no_default = no_default;
+    s.packs = packs, s.npacks = npacks;
+    s.disables = disables, s.ndisables = ndisables;
+    s.hosts = hosts, s.nhosts = nhosts;
     {
         sg_diag sd;
         sg_diag_init(&sd);

@@ -236,7 +236,8 @@ def bad_requests_are_400_with_a_message():
             (json.dumps({"code": "x", "task": {"nothing": 1}}).encode(), "task"),
             (json.dumps({"code": "x = 1\n", "tests": "print(1)\n"}).encode(), "tests"),
             (json.dumps({"code": ""}).encode(), "empty"),
-            (json.dumps({"code": "x", "policy": {}}).encode(), "policy"),
+            (json.dumps({"code": "x", "policy": {"bogus": 1}}).encode(), "unknown key 'bogus'"),
+            (json.dumps({"code": "x", "policy": "fail_on: low"}).encode(), "policy must be an object"),
             (b'{"code": "a", "code": "b"}', "duplicate"),
         ]
         for body, needle in cases:
@@ -250,6 +251,51 @@ def bad_requests_are_400_with_a_message():
         expect(request(c, "POST", "/healthz", b"")[0] == 405, "POST /healthz")
         m = metrics(srv)
         expect(m['snipgate_requests_total{code="400"}'] == len(cases), f"400s counted {m}")
+    finally:
+        srv.stop()
+
+
+@check
+def request_policy_applies_to_that_request_only():
+    """"policy": the keys of .snipgate.yml, on top of the server's options, for one request."""
+    srv = Server("-j", "2")
+    shell = "import os\nos.system('ls')\n"
+    net = "import requests\nrequests.get('https://api.example.com/v1')\n"
+    pick = "import pickle\npickle.loads(b'')\n"
+
+    def verdict(body):
+        st, _, data = post(srv, json.dumps(body).encode())
+        expect(st == 200, f"{json.dumps(body)[:120]}: HTTP {st} {data[:300]}")
+        return json.loads(data)
+
+    try:
+        j = verdict({"code": shell})
+        rule = [f["rule_id"] for f in j["files"][0]["findings"]][0]
+        expect(j["verdict"] == "block", f"no policy: {j['verdict']}")
+        expect(verdict({"code": shell, "policy": {"rules": {"disable": [rule]}}})["verdict"] == "pass",
+               f"rules.disable [{rule}] did not apply")
+        expect(verdict({"code": shell})["verdict"] == "block", "a request's policy leaked into the next request")
+        expect(verdict({"code": net})["verdict"] == "block", "a host not allowed passed")
+        expect(verdict({"code": net, "policy": {"network": {"allow_hosts": ["api.example.com"]}}})["verdict"] == "pass",
+               "network.allow_hosts did not apply")
+        sev = [f["severity"] for f in verdict({"code": pick})["files"][0]["findings"]]
+        if "critical" not in sev:
+            j = verdict({"code": pick, "policy": {"fail_on": "critical"}})
+            expect(j["verdict"] == "pass" and j["fail_on"] == "critical", f"fail_on critical: {j['verdict']} {sev}")
+        expect(verdict({"code": shell, "policy": {"rules": {"enable": ["SG101"]}}})["verdict"] == "pass",
+               "rules.enable did not turn the other rules off")
+        j = verdict({"code": "x = 1\n", "policy": {"stages": {"required": ["golden"]}}})
+        crit = [r.get("criterion") for r in j["reasons"]]
+        expect(j["verdict"] == "block" and "stage-required" in crit, f"stages.required: {j['verdict']} {j['reasons']}")
+        j = verdict({"code": "x = 1\n" * 200, "policy": {"budgets": {"parse_steps": 1000}}})
+        expect(j["verdict"] == "block", f"budgets.parse_steps 1000: {j['verdict']}")
+        for pol, needle in (({"rules": {"packs": ["/etc/passwd"]}}, "refused over HTTP"),
+                            ({"exclude": ["*.py"]}, "exclude"),
+                            ({"rules": {"disable": ["NOPE1"]}}, "NOPE1"),
+                            ({"fail_on": "loud"}, "fail_on")):
+            st, _, data = post(srv, json.dumps({"code": "x = 1\n", "policy": pol}).encode())
+            msg = json.loads(data).get("error", "")
+            expect(st == 400 and needle.lower() in msg.lower(), f"policy {pol}: HTTP {st} {msg!r}")
     finally:
         srv.stop()
 

@@ -1,6 +1,7 @@
 /* Verb dispatch, help and the small helpers every verb shares. */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -119,4 +120,57 @@ int sg_cli_parse_ulong(const char *s, unsigned long max, unsigned long *ret)
         return -1;
     *ret = (unsigned long)v;
     return 0;
+}
+
+static int cli__cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sg_cli_dir_names(const char *dir, char ***ret_names, size_t *ret_n)
+{
+    *ret_names = NULL;
+    *ret_n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "__pycache__") ||
+            !strcmp(e->d_name, "node_modules"))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **p = realloc(names, cap * sizeof *p);
+            if (!p) {
+                rc = -2;
+                break;
+            }
+            names = p;
+        }
+        if (!(names[n] = strdup(e->d_name))) {
+            rc = -2;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (rc) {
+        sg_cli_free_names(names, n);
+        return rc;
+    }
+    qsort(names, n, sizeof *names, cli__cmpstr);
+    *ret_names = names;
+    *ret_n = n;
+    return 0;
+}
+
+void sg_cli_free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
 }

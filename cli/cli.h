@@ -32,6 +32,11 @@ void sg_cli_error(const char *verb, const char *fmt, ...) __attribute__((format(
 /* Until called again with NULL, sg_cli_error on this thread writes its message (the last one,
  * without the "snipgate: VERB: " prefix) into buf instead of printing it. */
 void sg_cli_capture(char *buf, size_t len);
+/* The entries of a directory walks look at, sorted by name: without ".", "..", __pycache__ and
+ * node_modules. 0; -1 if it cannot be opened (errno says why); -2 out of memory. Free the list
+ * with sg_cli_free_names. */
+int sg_cli_dir_names(const char *dir, char ***ret_names, size_t *ret_n);
+void sg_cli_free_names(char **names, size_t n);
 /* Parse a non-negative decimal integer option value; returns 0 on success, -1 on bad input. */
 int sg_cli_parse_ulong(const char *s, unsigned long max, unsigned long *ret);
 int sg_cli_parse_long(const char *s, long min, long max, long *ret);

@@ -480,11 +480,6 @@ static int audit__read_py(audit__ctx *c, const char *path, bool walked)
     return audit__emit(c, &r);
 }
 
-static int audit__cmpstr(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool audit__is_jsonl(const char *path)
 {
     const char *dot = strrchr(path, '.');
@@ -497,41 +492,18 @@ static int audit__walk(audit__ctx *c, const char *dir, int depth, bool count)
 {
     if (depth > 64)
         return 0;
-    DIR *d = opendir(dir);
-    if (!d) {
+    char **names = NULL;
+    size_t n = 0;
+    int rc = sg_cli_dir_names(dir, &names, &n);
+    if (rc == -1) {
         if (count)
             return 0;
         audit__rec r = {.id = strdup(dir), .source = strdup(dir),
                         .error = audit__printf("cannot read directory: %s", strerror(errno))};
         return audit__emit(c, &r);
     }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    int rc = 0;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "__pycache__"))
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **p = realloc(names, cap * sizeof *p);
-            if (!p) {
-                rc = -1;
-                break;
-            }
-            names = p;
-        }
-        if (!(names[n] = strdup(e->d_name))) {
-            rc = -1;
-            break;
-        }
-        n++;
-    }
-    closedir(d);
     if (rc)
         audit__fail(c);
-    else
-        qsort(names, n, sizeof *names, audit__cmpstr);
     for (size_t i = 0; i < n && !rc; i++) {
         char *p = audit__printf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
         struct stat st;
@@ -553,9 +525,7 @@ static int audit__walk(audit__ctx *c, const char *dir, int depth, bool count)
         }
         free(p);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    sg_cli_free_names(names, n);
     return rc;
 }
 

@@ -271,35 +271,13 @@ static int check__walk(check__list *l, const char *dir, int depth, const sg_poli
 {
     if (depth > 64)
         return 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return check__push(l, strdup(dir), false); /* reported as unreadable when checked */
     char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    int rc = 0;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "__pycache__") ||
-            !strcmp(e->d_name, "node_modules"))
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **p = realloc(names, cap * sizeof *p);
-            if (!p) {
-                rc = -1;
-                break;
-            }
-            names = p;
-        }
-        if (!(names[n] = strdup(e->d_name))) {
-            rc = -1;
-            break;
-        }
-        n++;
-    }
-    closedir(d);
-    if (!rc)
-        qsort(names, n, sizeof *names, check__cmpstr);
+    size_t n = 0;
+    int rc = sg_cli_dir_names(dir, &names, &n);
+    if (rc == -1)
+        return check__push(l, strdup(dir), false); /* reported as unreadable when checked */
+    if (rc)
+        return -1;
     for (size_t i = 0; i < n && !rc; i++) {
         size_t len = strlen(dir) + strlen(names[i]) + 2;
         char *p = malloc(len);
@@ -335,9 +313,7 @@ static int check__walk(check__list *l, const char *dir, int depth, const sg_poli
             free(p);
         }
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    sg_cli_free_names(names, n);
     return rc;
 }
 

@@ -203,7 +203,7 @@ static sg_status policy__max_bytes(policy__ctx *c, yaml_node_t *v, const char *k
 
 static sg_status policy__max_depth(policy__ctx *c, yaml_node_t *v, const char *key)
 {
-    unsigned long long x;
+    unsigned long long x = 0;
     sg_status st = policy__uint(c, v, key, 8, 100000, &x);
     if (!st)
         c->p->info.max_depth = (unsigned)x;
@@ -221,7 +221,7 @@ static sg_status policy__parse_cpu(policy__ctx *c, yaml_node_t *v, const char *k
 
 static sg_status policy__parse_steps(policy__ctx *c, yaml_node_t *v, const char *key)
 {
-    unsigned long long x;
+    unsigned long long x = 0;
     sg_status st = policy__uint(c, v, key, 1000, 100000000000ULL, &x);
     if (!st)
         c->p->info.parse_steps = x;
@@ -230,7 +230,7 @@ static sg_status policy__parse_steps(policy__ctx *c, yaml_node_t *v, const char 
 
 static sg_status policy__property_inputs(policy__ctx *c, yaml_node_t *v, const char *key)
 {
-    unsigned long long x;
+    unsigned long long x = 0;
     sg_status st = policy__uint(c, v, key, 1, 100000, &x);
     if (!st)
         c->p->info.property_inputs = (unsigned)x;

@@ -37,6 +37,9 @@ void sg_cli_capture(char *buf, size_t len);
  * with sg_cli_free_names. */
 int sg_cli_dir_names(const char *dir, char ***ret_names, size_t *ret_n);
 void sg_cli_free_names(char **names, size_t n);
+/* serve's request decoder, for its fuzz target: 0 a job was made, 1 a 400 (why filled), -1 out of
+ * memory, 2 a job the worker could not use (a bug). */
+int sg_cli_serve_decode(const char *body, size_t len, char *why, size_t whylen);
 /* Parse a non-negative decimal integer option value; returns 0 on success, -1 on bad input. */
 int sg_cli_parse_ulong(const char *s, unsigned long max, unsigned long *ret);
 int sg_cli_parse_long(const char *s, long min, long max, long *ret);

@@ -573,6 +573,32 @@ out:
     return NULL;
 }
 
+/* For fuzz/fuzz_request.c: decode one POST /v1/check body exactly as the server does, against a
+ * server with the default options and rules. 0: a job was made (its fields checked, then freed);
+ * 1: refused as a 400 with a message; -1: out of memory. */
+int sg_cli_serve_decode(const char *body, size_t len, char *why, size_t whylen)
+{
+    static serve__server srv;
+    static bool ready;
+    if (!ready) {
+        sg_options_init(&srv.pipe.opts);
+        ready = true;
+    }
+    bool nomem = false;
+    why[0] = '\0';
+    serve__job *j = serve__parse(&srv, body, len, why, whylen, &nomem);
+    if (!j)
+        return nomem ? -1 : 1;
+    /* what the worker relies on: the code is there with its length, a policy has its rule set */
+    int rc = j->code && strlen(j->code) <= j->len && (!j->policy || j->rules) &&
+                     (!j->tests || strlen(j->tests) <= j->tests_len)
+                 ? 0
+                 : 2;
+    j->refs = 1;
+    serve__job_unref(&srv, j);
+    return rc;
+}
+
 /* The answer of a finished (or timed-out) job. */
 static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *conn, serve__job *j)
 {

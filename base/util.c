@@ -92,6 +92,18 @@ char *sg_arena_strndup(sg_arena *arena, const char *s, size_t n)
     return p;
 }
 
+char *sg_strndup_buf(const char *s, size_t n)
+{
+    const char *nul = memchr(s, 0, n);
+    size_t k = nul ? (size_t)(nul - s) : n;
+    char *p = malloc(k + 1);
+    if (p) {
+        memcpy(p, s, k);
+        p[k] = 0;
+    }
+    return p;
+}
+
 char *sg_arena_strdup(sg_arena *arena, const char *s)
 {
     return sg_arena_strndup(arena, s, strlen(s));

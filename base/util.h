@@ -38,6 +38,9 @@ void sg_arena_free(sg_arena *arena);
 bool sg_arena_failed(const sg_arena *arena);
 void *sg_arena_alloc(sg_arena *arena, size_t size);
 char *sg_arena_strndup(sg_arena *arena, const char *s, size_t n);
+/* strndup for buffers that need not be NUL-terminated: never reads past s + n (ASan's
+ * strict_string_checks flags strndup there). NULL when out of memory. */
+char *sg_strndup_buf(const char *s, size_t n);
 char *sg_arena_strdup(sg_arena *arena, const char *s);
 /* printf into the arena; NULL on failure. */
 char *sg_arena_printf(sg_arena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

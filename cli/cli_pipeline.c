@@ -192,7 +192,11 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
         }
         /* as `eval` builds it: prompt + completion, unless the completion already holds the
          * prompt (harnesses that store prompt + completion) */
-        char *z = strndup(req->code, req->len);
+        char *z = malloc(req->len + 1); /* (a copy, not strndup: the code need not be NUL-terminated) */
+        if (z) {
+            memcpy(z, req->code, req->len);
+            z[req->len] = '\0';
+        }
         char *with_prompt = z ? sg_golden_task_candidate_source(task, "") : NULL;
         if (with_prompt && *with_prompt && !strncmp(z, with_prompt, strlen(with_prompt)))
             prog = strdup(z);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <tree_sitter/api.h>
 
+#include "base/util.h"
 #include "golden_tasks/task.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -65,7 +66,7 @@ static int asserts__add(asserts__names *v, const char *s, size_t n)
 {
     if (asserts__has(v, s, n))
         return 0;
-    char *d = strndup(s, n);
+    char *d = sg_strndup_buf(s, n);
     if (!d || sg_array_push(v, d, ASSERTS_MAX_NAMES) < 0) {
         free(d);
         return -1;
@@ -196,7 +197,7 @@ sg_status sg_golden_suite_from_asserts(const char *name, const char *buf, size_t
     if (bad >= 0)
         return sg_diag_set(diag, SG_ERR_ENCODING, label, 0, 0, bad, 0, "%s: invalid UTF-8 at offset %lld", label, bad);
 
-    char *src = strndup(buf, len);
+    char *src = sg_strndup_buf(buf, len);
     TSParser *parser = ts_parser_new();
     TSTree *tree = NULL;
     asserts__ctx c = {.name = label, .src = src, .diag = diag};
@@ -239,7 +240,7 @@ sg_status sg_golden_suite_from_asserts(const char *name, const char *buf, size_t
                              ASSERTS_MAX_CASES);
             goto out_free;
         }
-        char *text = strndup(src + ts_node_start_byte(s), ts_node_end_byte(s) - ts_node_start_byte(s));
+        char *text = sg_strndup_buf(src + ts_node_start_byte(s), ts_node_end_byte(s) - ts_node_start_byte(s));
         if (!text || sg_array_push(&tests, text, 0) < 0) {
             free(text);
             goto out_free;

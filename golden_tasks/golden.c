@@ -1,4 +1,5 @@
 /* Stage 3 driver: structured cases, asserts, properties, shrinking (golden.h). */
+#include "base/util.h"
 #include "golden_tasks/golden.h"
 
 #include <math.h>
@@ -2217,9 +2218,9 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         golden__internal(&g, "the task names no function under test");
         goto done;
     }
-    cand_text = g.opts.completion ? NULL : strndup(candidate, len);
+    cand_text = g.opts.completion ? NULL : sg_strndup_buf(candidate, len);
     if (g.opts.completion) {
-        char *completion = strndup(candidate, len);
+        char *completion = sg_strndup_buf(candidate, len);
         cand_text = completion ? sg_golden_task_candidate_source(task, completion) : NULL;
         free(completion);
         g.pre_lines = sg_golden_task_prompt_lines(task);

@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "base/util.h"
 #include "snipgate/snipgate.h"
 #include "golden_tasks/annot.h"
 #include "golden_tasks/gen.h"
@@ -243,7 +244,7 @@ sg_status sg_fuzz_new(const sg_sandbox *sandbox, const sg_golden_task *task, con
         sg_fuzz_opts_init(&fz->opts);
     fz->entry = task->entry_point;
     sg_status st = SG_ERR_NOMEM;
-    char *text = strndup(candidate, len);
+    char *text = sg_strndup_buf(candidate, len);
     if (!text)
         goto fail;
     if (fz->opts.completion) {

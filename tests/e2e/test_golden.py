@@ -118,6 +118,20 @@ def builtin_correct_solution_passes():
 
 
 @check
+def empty_candidate_with_a_task_is_blocked():
+    """An empty file is a valid module, and passes alone; given a task it is still the candidate:
+    it defines nothing, so its cases fail (it passed with the golden stage "not run" before)."""
+    for name, text in (("empty.py", ""), ("blank.py", "\n\n   \n")):
+        p = write(name, text)
+        rc, j, err = run_json(p)
+        expect(rc == 0 and j["verdict"] == "pass", f"{name} alone: exit {rc}")
+        rc, j, err = run_json(p, "--task", BS, *BUDGET)
+        crit = {r["criterion"] for r in j["reasons"]}
+        expect(rc == 1 and j["verdict"] == "block" and "golden-case" in crit and
+               j["stages"]["golden"]["status"] == "block", f"{name} --task: exit {rc}, {crit}, {j['stages']['golden']}")
+
+
+@check
 def builtin_subtle_bug_blocked_text():
     bug = planted_bug(BS)  # off by one on an empty list (IndexError), line 9 of the completion
     p = write("bs_bad.py", bug["completion"])
@@ -470,7 +484,10 @@ def eval_text_summary_and_clean_exit():
 
 def main():
     passed = failed = 0
+    only = os.environ.get("SG_TEST_ONLY", "")  # run only the checks whose name holds this
     for fn in CHECKS:
+        if only not in fn.__name__:
+            continue
         t0 = time.monotonic()
         try:
             fn()

@@ -352,7 +352,16 @@ static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_
         bind__target(cx, scope, sg_node_field(n, sy->f_name), sg_node_field(n, sy->f_value));
     } else if (s == sy->for_statement || s == sy->for_in_clause) {
         res->cond++; /* the loop may run zero times */
-        bind__local_ids(cx, scope, sg_node_field(n, sy->f_left));
+        TSNode left = sg_node_unparen(sg_node_field(n, sy->f_left));
+        if (sg_node_is(left, sy->identifier)) {
+            /* `for f in [subprocess.call]: f(...)`: f stands for an element of what the loop
+             * iterates (sg_res_expr of the loop node) */
+            size_t len;
+            const char *t = sg_res_ident(cx, left, &len);
+            sg_scope_bind(res, scope, t, (uint32_t)len, RES_ALIAS, NULL, n, cx->src);
+        } else {
+            bind__local_ids(cx, scope, sg_node_field(n, sy->f_left));
+        }
         res->cond--;
     } else if (s == sy->as_pattern_target) {
         bind__local_ids(cx, scope, n);

@@ -196,7 +196,7 @@ static void res__add_join(sg_resolver *res, sg_cands *out, const char *base, con
 static bool res__alive(const sg_resolver *res, const char *q)
 {
     q = res__strip_instance(q);
-    size_t n = strcspn(q, ".");
+    size_t n = strcspn(q, ".["); /* (an element of a container: "q[]") */
     return sg_pyname_special_root(q, n) || res->names->root_known(res->names->ctx, q, n) ||
            res->names->root_alias(res->names->ctx, q, n);
 }
@@ -678,6 +678,17 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_value), &base, depth + 1);
         if (!base.n)
             return;
+        /* an item of a container literal: any of its elements, whatever the index */
+        bool items = false;
+        for (int i = 0; i < base.n; i++) {
+            size_t ql = strlen(base.q[i]);
+            if (ql > 2 && !strcmp(base.q[i] + ql - 2, "[]")) {
+                res__add(res, out, sg_arena_strndup(res->arena, base.q[i], ql - 2));
+                items = true;
+            }
+        }
+        if (items)
+            return;
         sg_buf b;
         sg_buf_init(&b, SG_MAX_QNAME);
         if (sg_const_eval(cx, scope, sg_node_field(n, sy->f_subscript), &b, 0) && b.len && !b.truncated)
@@ -709,6 +720,32 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_right), out, depth + 1);
     } else if (s == sy->named_expression) {
         sg_res_expr(cx, scope, sg_node_field(n, sy->f_value), out, depth + 1);
+    } else if (s == sy->list || s == sy->tuple || s == sy->set || s == sy->dictionary) {
+        /* `fs = [subprocess.call]; fs[0](cmd, shell=True)`: a container stands for its elements
+         * (a dict for its values), marked "q[]"; a subscript or a loop over it takes them out.
+         * Only elements some rule may be about are kept (a list of math functions is nothing). */
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k && out->n < SG_MAX_CANDS; i++) {
+            TSNode e = ts_node_named_child(n, i);
+            if (sg_node_is(e, sy->pair))
+                e = sg_node_field(e, sy->f_value);
+            else if (sg_node_is(e, sy->list_splat) || sg_node_is(e, sy->dictionary_splat))
+                continue;
+            sg_cands el = {0};
+            sg_res_expr(cx, scope, e, &el, depth + 1);
+            for (int j = 0; j < el.n; j++)
+                if (res__alive(res, el.q[j]))
+                    res__add(res, out, sg_arena_printf(res->arena, "%s[]", el.q[j]));
+        }
+    } else if (s == sy->for_statement || s == sy->for_in_clause) {
+        /* a loop variable (bound to its loop): an element of what the loop iterates */
+        sg_cands it = {0};
+        sg_res_expr(cx, scope, sg_node_field(n, sy->f_right), &it, depth + 1);
+        for (int i = 0; i < it.n; i++) {
+            size_t ql = strlen(it.q[i]);
+            if (ql > 2 && !strcmp(it.q[i] + ql - 2, "[]"))
+                res__add(res, out, sg_arena_strndup(res->arena, it.q[i], ql - 2));
+        }
     } else if (s == sy->lambda) {
         /* lambda *a: eval(*a) is eval in disguise: resolve the body if it is a bare call */
         TSNode body = sg_node_unparen(sg_node_field(n, sy->f_body));

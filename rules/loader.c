@@ -518,7 +518,26 @@ static sg_status pack__credentials(pack__ctx *c, yaml_node_t *m, yaml_node_t *v,
 
 static sg_status pack__query(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
 {
-    return pack__query_src(c, v, pack__get(c, m, "capture"), &r->query);
+    sg_status st = pack__query_src(c, v, pack__get(c, m, "capture"), &r->query);
+    yaml_node_t *ta = pack__get(c, m, "text_any");
+    if (st || !ta)
+        return st;
+    /* text_any: the query runs only on a source holding one of these texts (a prefilter the rule
+     * author vouches for: no match is possible without one of them) */
+    char **v2 = NULL;
+    size_t n2 = 0;
+    if ((st = pack__strv(c, ta, "text_any", false, &v2, &n2)))
+        return st;
+    char **nv = realloc(r->query.any_needles, (r->query.nany_needles + n2) * sizeof *nv);
+    if (!nv) {
+        sg_strv_free(v2, n2);
+        return SG_ERR_NOMEM;
+    }
+    r->query.any_needles = nv;
+    for (size_t i = 0; i < n2; i++)
+        nv[r->query.nany_needles++] = v2[i];
+    free(v2);
+    return SG_OK;
 }
 
 static sg_status pack__builtin(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)
@@ -717,7 +736,7 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
                                        "rationale", "example", "enabled", "match", NULL};
     static const char *const match_keys[] = {"calls", "where", "where_any", "references", "imports",
                                              "attributes", "credentials", "network", "query", "capture",
-                                             "builtin", "modules", NULL};
+                                             "text_any", "builtin", "modules", NULL};
     if (n->type != YAML_MAPPING_NODE)
         return pack__err(c, n, "each rule must be a mapping");
     sg_status st = pack__check_keys(c, n, "rule", keys);

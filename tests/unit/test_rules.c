@@ -318,6 +318,32 @@ static void test_query_predicates(void **state)
         assert_int_equal(line, want[i].line);
     }
     sg_rules_free(rules);
+    /* text_any: the query runs only on sources holding one of the texts (a prefilter) */
+    static const char yaml_ta[] =
+        "version: 1\nrules:\n"
+        "  - id: Q004\n    name: text-any\n    severity: high\n    message: ta\n    match:\n"
+        "      query: '(call function: (identifier) @f)'\n      capture: f\n      text_any: [MARKER, OTHER]\n";
+    assert_int_equal(sg_rules_new_empty(&rules), SG_OK);
+    assert_int_equal(sg_rules_load_buffer(rules, "t.yml", yaml_ta, strlen(yaml_ta), false, &d), SG_OK);
+    assert_int_equal(rules_check(rules, "f()\n", "Q004", NULL, NULL), 0);           /* no text: not run */
+    assert_int_equal(rules_check(rules, "f()  # OTHER\n", "Q004", &line, NULL), 1); /* one of them */
+    assert_int_equal(line, 1);
+    sg_rules_free(rules);
+    static const char yaml_bad[] =
+        "version: 1\nrules:\n"
+        "  - id: Q005\n    name: text-any\n    severity: high\n    message: ta\n    match:\n"
+        "      query: '(call) @c'\n      capture: c\n      text_any: {a: 1}\n";
+    assert_int_equal(sg_rules_new_empty(&rules), SG_OK);
+    sg_diag_init(&d);
+    assert_int_equal(sg_rules_load_buffer(rules, "b.yml", yaml_bad, strlen(yaml_bad), false, &d), SG_ERR_RULES);
+    assert_non_null(strstr(d.message, "text_any"));
+    sg_rules_free(rules);
+    /* SG108's prefilter: a "()" key in any quoting is still seen */
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    assert_int_equal(rules_check(rules, "c = {'h': {r'()': 'os.system'}}\n", "SG108", &line, NULL), 1);
+    assert_int_equal(rules_check(rules, "c = {'h': {\"\"\"()\"\"\": 'os.system'}}\n", "SG108", &line, NULL), 1);
+    assert_int_equal(rules_check(rules, "c = {'h': {'(x)': 'os.system'}}\nf()\n", "SG108", &line, NULL), 0);
+    sg_rules_free(rules);
     /* The default pack's query rule (SG803 breakpoint). */
     assert_int_equal(sg_rules_new_default(&rules), SG_OK);
     assert_int_equal(rules_check(rules, "x = 1\nbreakpoint()\nmy.breakpoint()\n", "SG803", &line, NULL), 1);

@@ -1185,24 +1185,60 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         possible &= any;
         if (!possible)
             continue;
+        /* text_any: every match holds one of the texts, so the query runs only around them (a
+         * match's nodes contain the text), and not at all without one; past 64 occurrences, over
+         * the whole tree */
+        uint32_t at[64];
+        size_t nat = 0;
+        bool whole = !r->query.nin_match;
+        for (size_t k = 0; k < r->query.nin_match && !whole; k++) {
+            const char *t = r->query.in_match[k];
+            size_t tl = strlen(t);
+            for (const char *p = cx->src; tl && (p = memmem(p, srclen - (size_t)(p - cx->src), t, tl)); p += tl) {
+                if (nat == 64) {
+                    whole = true;
+                    break;
+                }
+                at[nat++] = (uint32_t)(p - cx->src);
+            }
+        }
+        if (!whole && !nat)
+            continue;
         if (!qc && !(qc = ts_query_cursor_new()))
             return SG_ERR_NOMEM;
         ts_query_cursor_set_match_limit(qc, 256);
-        ts_query_cursor_exec(qc, r->query.query, root);
-        TSQueryMatch m;
-        int guard = 0;
-        while (ts_query_cursor_next_match(qc, &m) && guard++ < 100000) {
-            if (!engine__predicates(cx, r, &m))
-                continue;
-            for (uint16_t k = 0; k < m.capture_count; k++)
-                if (m.captures[k].index == r->query.capture) {
-                    engine__hit(cx, r, m.captures[k].node,
-                                sg_arena_printf(cx->arena, "%s: `%s`", r->info.message,
-                                                engine__excerpt(cx, m.captures[k].node)),
-                                NULL);
-                    break;
-                }
+        uint32_t seen[64]; /* capture starts reported around occurrences (a match around two: once) */
+        size_t nseen = 0;
+        for (size_t o = 0; o < (whole ? 1 : nat); o++) {
+            if (whole)
+                ts_query_cursor_set_byte_range(qc, 0, UINT32_MAX);
+            else
+                ts_query_cursor_set_byte_range(qc, at[o], at[o] + 1);
+            ts_query_cursor_exec(qc, r->query.query, root);
+            TSQueryMatch m;
+            int guard = 0;
+            while (ts_query_cursor_next_match(qc, &m) && guard++ < 100000) {
+                if (!engine__predicates(cx, r, &m))
+                    continue;
+                for (uint16_t k = 0; k < m.capture_count; k++)
+                    if (m.captures[k].index == r->query.capture) {
+                        uint32_t start = ts_node_start_byte(m.captures[k].node);
+                        bool dup = false;
+                        for (size_t q = 0; q < nseen && !dup; q++)
+                            dup = seen[q] == start;
+                        if (!dup) {
+                            if (!whole && nseen < 64)
+                                seen[nseen++] = start;
+                            engine__hit(cx, r, m.captures[k].node,
+                                        sg_arena_printf(cx->arena, "%s: `%s`", r->info.message,
+                                                        engine__excerpt(cx, m.captures[k].node)),
+                                        NULL);
+                        }
+                        break;
+                    }
+            }
         }
+        ts_query_cursor_set_byte_range(qc, 0, UINT32_MAX);
     }
     if (qc)
         ts_query_cursor_delete(qc);

@@ -522,22 +522,9 @@ static sg_status pack__query(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_ru
     yaml_node_t *ta = pack__get(c, m, "text_any");
     if (st || !ta)
         return st;
-    /* text_any: the query runs only on a source holding one of these texts (a prefilter the rule
-     * author vouches for: no match is possible without one of them) */
-    char **v2 = NULL;
-    size_t n2 = 0;
-    if ((st = pack__strv(c, ta, "text_any", false, &v2, &n2)))
-        return st;
-    char **nv = realloc(r->query.any_needles, (r->query.nany_needles + n2) * sizeof *nv);
-    if (!nv) {
-        sg_strv_free(v2, n2);
-        return SG_ERR_NOMEM;
-    }
-    r->query.any_needles = nv;
-    for (size_t i = 0; i < n2; i++)
-        nv[r->query.nany_needles++] = v2[i];
-    free(v2);
-    return SG_OK;
+    /* text_any: every match holds one of these texts (the rule vouches for it), so the query
+     * runs only around their occurrences, and not at all on a source without one */
+    return pack__strv(c, ta, "text_any", false, &r->query.in_match, &r->query.nin_match);
 }
 
 static sg_status pack__builtin(pack__ctx *c, yaml_node_t *m, yaml_node_t *v, sg_rule *r)

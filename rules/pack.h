@@ -111,6 +111,9 @@ typedef struct sg_rule_query {
     size_t nneedles;
     char **any_needles; /* the words of a positive #match? "^(a|b)$": one of them must occur */
     size_t nany_needles;
+    char **in_match;    /* text_any: every match holds one of these texts; the query runs only
+                           around their occurrences */
+    size_t nin_match;
 } sg_rule_query;
 
 /* builtin: a check of the gate itself. */

@@ -79,6 +79,7 @@ void sg_rule_free(sg_rule *r)
         sg_rule_query *q = &r->query;
         sg_strv_free(q->needles, q->nneedles);
         sg_strv_free(q->any_needles, q->nany_needles);
+        sg_strv_free(q->in_match, q->nin_match);
         if (q->query)
             ts_query_delete(q->query);
         for (uint32_t i = 0; i < q->nstrings; i++)

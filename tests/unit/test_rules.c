@@ -325,9 +325,11 @@ static void test_query_predicates(void **state)
         "      query: '(call function: (identifier) @f)'\n      capture: f\n      text_any: [MARKER, OTHER]\n";
     assert_int_equal(sg_rules_new_empty(&rules), SG_OK);
     assert_int_equal(sg_rules_load_buffer(rules, "t.yml", yaml_ta, strlen(yaml_ta), false, &d), SG_OK);
-    assert_int_equal(rules_check(rules, "f()\n", "Q004", NULL, NULL), 0);           /* no text: not run */
-    assert_int_equal(rules_check(rules, "f()  # OTHER\n", "Q004", &line, NULL), 1); /* one of them */
-    assert_int_equal(line, 1);
+    assert_int_equal(rules_check(rules, "f()\n", "Q004", NULL, NULL), 0); /* no text: not run */
+    /* a match holds one of them: the calls around the texts are found, the others are not looked at */
+    assert_int_equal(rules_check(rules, "f()  # MARKER\nx = 1\ng(OTHER)\n", "Q004", &line, NULL), 1);
+    assert_int_equal(line, 3);
+    assert_int_equal(rules_check(rules, "a(MARKER)\nb(OTHER)\nc(MARKER, OTHER)\n", "Q004", NULL, NULL), 3);
     sg_rules_free(rules);
     static const char yaml_bad[] =
         "version: 1\nrules:\n"

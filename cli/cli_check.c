@@ -310,6 +310,12 @@ static int check__walk(check__list *l, const char *dir, int depth, const sg_poli
             else
                 free(p);
         } else {
+            /* a FIFO, socket or device would block or never end: never opened, said once */
+            const char *dot = strrchr(names[i], '.');
+            if (dot && (!strcmp(dot, ".py") || !strcmp(dot, ".pyw") || !strcmp(dot, ".md") ||
+                        !strcmp(dot, ".markdown")))
+                fprintf(stderr, "snipgate: check: note: %s: not a regular file (a FIFO, socket or device): skipped\n",
+                        p);
             free(p);
         }
     }

@@ -644,6 +644,47 @@ static bool res__class_attr(sg_res_cx *cx, sg_scope *scope, TSNode obj, const ch
     return found;
 }
 
+/* The elements of a container literal (a dict's values), marked "q[]". One pass over its
+ * children (a tree cursor: linear in its size); literals are skipped and nested containers
+ * entered without charging the question's step budget, so a data table of 40,000 rows is no
+ * work for the budget; every other element is resolved (and charged) as an expression. */
+static void res__container(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth, int nest)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    if (nest > 32)
+        return;
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    for (bool more = ts_tree_cursor_goto_first_child(&c); more && out->n < SG_MAX_CANDS && !res->truncated;
+         more = ts_tree_cursor_goto_next_sibling(&c)) {
+        TSNode e = ts_tree_cursor_current_node(&c);
+        if (!ts_node_is_named(e))
+            continue;
+        if (sg_node_is(e, sy->pair))
+            e = sg_node_field(e, sy->f_value);
+        e = sg_node_unparen(e);
+        TSSymbol s = ts_node_symbol(e);
+        if (ts_node_is_null(e) || s == sy->string || s == sy->concatenated_string || s == sy->integer ||
+            s == sy->float_ || s == sy->true_ || s == sy->false_ || s == sy->none || s == sy->list_splat ||
+            s == sy->dictionary_splat || s == sy->comment)
+            continue;
+        if (s == sy->list || s == sy->tuple || s == sy->set || s == sy->dictionary) {
+            /* an element that is a container: its elements are elements of elements */
+            sg_cands inner = {0};
+            res__container(cx, scope, e, &inner, depth, nest + 1);
+            for (int j = 0; j < inner.n; j++)
+                res__add(res, out, sg_arena_printf(res->arena, "%s[]", inner.q[j]));
+            continue;
+        }
+        sg_cands el = {0};
+        sg_res_expr(cx, scope, e, &el, depth + 1);
+        for (int j = 0; j < el.n; j++)
+            if (res__alive(res, el.q[j]))
+                res__add(res, out, sg_arena_printf(res->arena, "%s[]", el.q[j]));
+    }
+    ts_tree_cursor_delete(&c);
+}
+
 void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int depth)
 {
     sg_resolver *res = cx->res;
@@ -724,19 +765,7 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         /* `fs = [subprocess.call]; fs[0](cmd, shell=True)`: a container stands for its elements
          * (a dict for its values), marked "q[]"; a subscript or a loop over it takes them out.
          * Only elements some rule may be about are kept (a list of math functions is nothing). */
-        uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < k && out->n < SG_MAX_CANDS; i++) {
-            TSNode e = ts_node_named_child(n, i);
-            if (sg_node_is(e, sy->pair))
-                e = sg_node_field(e, sy->f_value);
-            else if (sg_node_is(e, sy->list_splat) || sg_node_is(e, sy->dictionary_splat))
-                continue;
-            sg_cands el = {0};
-            sg_res_expr(cx, scope, e, &el, depth + 1);
-            for (int j = 0; j < el.n; j++)
-                if (res__alive(res, el.q[j]))
-                    res__add(res, out, sg_arena_printf(res->arena, "%s[]", el.q[j]));
-        }
+        res__container(cx, scope, n, out, depth, 0);
     } else if (s == sy->for_statement || s == sy->for_in_clause) {
         /* a loop variable (bound to its loop): an element of what the loop iterates */
         sg_cands it = {0};

@@ -79,4 +79,9 @@ size_t sg_utf8_count(const char *s, size_t n);
 /* Case-sensitive shell-style glob match supporting '*' and '?'. */
 bool sg_glob_match(const char *pattern, const char *s);
 
+/* memmem() for needles searched in Python source: memchr() on the needle's byte that is rarest
+ * in Python code, then a compare. Same result as memmem(); several times fewer instructions for
+ * needles that start with a common byte such as a quote. */
+const char *sg_memmem(const char *hay, size_t hn, const char *needle, size_t nn);
+
 #endif

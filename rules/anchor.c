@@ -110,7 +110,7 @@ bool sg_regex_anchors_in(const char *anchors, const char *text, size_t n)
     if (!anchors)
         return true;
     for (const char *a = anchors; *a; a += strlen(a) + 1)
-        if (!memmem(text, n, a, strlen(a)))
+        if (!sg_memmem(text, n, a, strlen(a)))
             return false;
     return true;
 }

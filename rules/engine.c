@@ -458,7 +458,7 @@ static void engine__import_names(engine__cx *cx, TSNode at, const char *const *m
         if (!r->info.enabled || r->kind != SG_KIND_IMPORTS)
             continue;
         for (int m = 0; m < nmods; m++)
-            if (mods[m] && sg_rules_name_match(r->imports.names.v, r->imports.names.n, mods[m])) {
+            if (mods[m] && sg_patterns_match(&r->imports.names, mods[m])) {
                 engine__hit(cx, r, at, sg_arena_printf(cx->arena, "%s: import of %s", r->info.message, mods[m]), NULL);
                 break;
             }
@@ -517,8 +517,7 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
 {
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
-        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES &&
-            sg_rules_name_match(r->attributes.names.v, r->attributes.names.n, name))
+        if (r->info.enabled && r->kind == SG_KIND_ATTRIBUTES && sg_patterns_match(&r->attributes.names, name))
             return r;
     }
     return NULL;
@@ -540,7 +539,7 @@ static void engine__match_call(engine__cx *cx, sg_scope *scope, const sg_cands *
             continue;
         const sg_patterns *names = r->kind == SG_KIND_CALLS ? &r->calls.names : &r->network.names;
         for (int k = 0; k < c->n; k++) {
-            if (!sg_rules_name_match(names->v, names->n, c->q[k]))
+            if (!sg_patterns_match(names, c->q[k]))
                 continue;
             if (r->kind == SG_KIND_NETWORK) {
                 engine__network(cx, scope, r, start, end, a, c->q[k]);
@@ -1171,17 +1170,19 @@ static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMa
 static sg_status engine__queries(engine__cx *cx, TSNode root)
 {
     TSQueryCursor *qc = NULL;
+    size_t srclen = SIZE_MAX;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
         const sg_rule *r = cx->rules->rules.items[i];
         if (!r->info.enabled || r->kind != SG_KIND_QUERY)
             continue;
+        if (srclen == SIZE_MAX)
+            srclen = strlen(cx->src);
         bool possible = true;
-        size_t srclen = strlen(cx->src);
         for (size_t k = 0; k < r->query.nneedles && possible; k++)
-            possible = memmem(cx->src, srclen, r->query.needles[k], strlen(r->query.needles[k])) != NULL;
+            possible = sg_memmem(cx->src, srclen, r->query.needles[k], strlen(r->query.needles[k])) != NULL;
         bool any = !r->query.nany_needles;
         for (size_t k = 0; k < r->query.nany_needles && possible && !any; k++)
-            any = memmem(cx->src, srclen, r->query.any_needles[k], strlen(r->query.any_needles[k])) != NULL;
+            any = sg_memmem(cx->src, srclen, r->query.any_needles[k], strlen(r->query.any_needles[k])) != NULL;
         possible &= any;
         if (!possible)
             continue;
@@ -1194,7 +1195,7 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         for (size_t k = 0; k < r->query.nin_match && !whole; k++) {
             const char *t = r->query.in_match[k];
             size_t tl = strlen(t);
-            for (const char *p = cx->src; tl && (p = memmem(p, srclen - (size_t)(p - cx->src), t, tl)); p += tl) {
+            for (const char *p = cx->src; tl && (p = sg_memmem(p, srclen - (size_t)(p - cx->src), t, tl)); p += tl) {
                 if (nat == 64) {
                     whole = true;
                     break;

@@ -760,6 +760,8 @@ static sg_status pack__rule(pack__ctx *c, yaml_node_t *n, sg_rule **ret)
         goto out_free;
     if ((st = pack__where(c, m, r)))
         goto out_free;
+    if (sg_rule_patterns(r))
+        sg_patterns_index((sg_patterns *)sg_rule_patterns(r));
     r->info.kind = pack__kind_name(r->kind);
     if (!(r->info.matches = pack__describe(r)) || !(r->info.pack = strdup(c->pack))) {
         st = SG_ERR_NOMEM;

@@ -63,6 +63,10 @@ typedef struct sg_cond {
 typedef struct sg_patterns {
     char **v;
     size_t n;
+    /* sg_patterns_index(): the first bytes a matching name can start with (a pattern starting
+     * with a wildcard allows all), so most names are refused without a glob match */
+    bool indexed;
+    uint8_t first[32];
 } sg_patterns;
 
 /* calls: a call to a matching name (and, optionally, conditions on its arguments). */
@@ -174,6 +178,10 @@ bool sg_rules_module_root(const sg_rules *rules, const char *name, size_t n);
 /* True if the first component of `qname` is a module alias (posix -> os). */
 bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_len);
 bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname);
+/* Fill p->first from the patterns (the loader does it for every rule it makes). */
+void sg_patterns_index(sg_patterns *p);
+/* sg_rules_name_match over p, refusing first through p->first when it is indexed. */
+bool sg_patterns_match(const sg_patterns *p, const char *qname);
 bool sg_rules_host_allowed(const sg_rules *rules, const char *host);
 /* The resolver's narrow view of a (frozen) rule set: its module aliases and name predicates. */
 void sg_rules_names(const sg_rules *rules, sg_names *ret_names);

@@ -330,6 +330,28 @@ bool sg_rules_name_match(char *const *patterns, size_t n, const char *qname)
     return false;
 }
 
+void sg_patterns_index(sg_patterns *p)
+{
+    memset(p->first, 0, sizeof p->first);
+    for (size_t i = 0; i < p->n; i++) {
+        unsigned char c = (unsigned char)p->v[i][0];
+        if (c == '*' || c == '?' || !c) {
+            memset(p->first, 0xff, sizeof p->first);
+            break;
+        }
+        p->first[c >> 3] |= (uint8_t)(1u << (c & 7));
+    }
+    p->indexed = true;
+}
+
+bool sg_patterns_match(const sg_patterns *p, const char *qname)
+{
+    unsigned char c = (unsigned char)qname[0];
+    if (p->indexed && !(p->first[c >> 3] & (1u << (c & 7))))
+        return false;
+    return sg_rules_name_match(p->v, p->n, qname);
+}
+
 static bool ruleset__calls_kind(const sg_rule *r)
 {
     return r->kind == SG_KIND_CALLS || r->kind == SG_KIND_NETWORK;
@@ -339,11 +361,17 @@ bool sg_rules_knows(const sg_rules *rules, const char *qname)
 {
     for (size_t i = 0; i < rules->rules.len; i++) {
         const sg_rule *r = rules->rules.items[i];
-        if (r->info.enabled && ruleset__calls_kind(r) &&
-            sg_rules_name_match(sg_rule_patterns(r)->v, sg_rule_patterns(r)->n, qname))
+        if (r->info.enabled && ruleset__calls_kind(r) && sg_patterns_match(sg_rule_patterns(r), qname))
             return true;
     }
     return false;
+}
+
+/* r is the n bytes at name (the first byte compared before anything else: these lookups run for
+ * every name the resolver meets) */
+static bool ruleset__is(const char *r, const char *name, size_t n)
+{
+    return n ? r[0] == name[0] && !strncmp(r, name, n) && !r[n] : !r[0];
 }
 
 bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len)
@@ -351,8 +379,7 @@ bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_l
     if (rules->wildcard_root)
         return true;
     for (size_t i = 0; i < rules->roots.len; i++) {
-        const char *r = rules->roots.items[i];
-        if (strlen(r) == root_len && !memcmp(r, qname, root_len))
+        if (ruleset__is(rules->roots.items[i], qname, root_len))
             return true;
     }
     return false;
@@ -379,7 +406,7 @@ bool sg_rules_root_alias(const sg_rules *rules, const char *qname, size_t root_l
     /* an alias may be dotted (six.moves.urllib: urllib): its first component is what counts */
     for (size_t i = 0; i < rules->module_aliases.len; i++) {
         const char *f = rules->module_aliases.items[i].from;
-        if (strcspn(f, ".") == root_len && !memcmp(f, qname, root_len))
+        if ((!root_len || f[0] == qname[0]) && strcspn(f, ".") == root_len && !memcmp(f, qname, root_len))
             return true;
     }
     return false;
@@ -402,8 +429,7 @@ const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
 bool sg_rules_module_root(const sg_rules *rules, const char *name, size_t n)
 {
     for (size_t i = 0; i < rules->module_roots.len; i++) {
-        const char *r = rules->module_roots.items[i];
-        if (strlen(r) == n && !memcmp(r, name, n))
+        if (ruleset__is(rules->module_roots.items[i], name, n))
             return true;
     }
     return false;

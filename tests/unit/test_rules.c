@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "rules/pack.h"
 #include "snipgate/snipgate.h"
 
 #define RULE_HEAD "version: 1\nrules:\n  - id: X001\n    name: x\n    severity: high\n    message: m\n"
@@ -466,6 +467,63 @@ static void test_rationale_and_example(void **state)
     sg_rules_free(rules);
 }
 
+/* sg_memmem (the rare-byte search of query prefilters and credential anchors) finds exactly what
+ * memmem finds: every needle of every length at every offset of random texts over a small
+ * alphabet (so matches and near misses are frequent), and needles at the very ends. */
+static void test_memmem_same_as_libc(void **state)
+{
+    (void)state;
+    static const char alpha[] = "\"'() e_xq";
+    unsigned seed = 12345;
+    char hay[64], nd[8];
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t hn = (seed >> 16) % sizeof hay;
+        seed = seed * 1103515245u + 12345u;
+        size_t nn = (seed >> 16) % sizeof nd;
+        for (size_t i = 0; i < hn; i++) {
+            seed = seed * 1103515245u + 12345u;
+            hay[i] = alpha[(seed >> 16) % (sizeof alpha - 1)];
+        }
+        for (size_t i = 0; i < nn; i++) {
+            seed = seed * 1103515245u + 12345u;
+            nd[i] = alpha[(seed >> 16) % (sizeof alpha - 1)];
+        }
+        if (round % 3 == 0 && nn && nn <= hn) /* plant it, at the end every ninth round */
+            memcpy(hay + (round % 9 == 0 ? hn - nn : (seed >> 8) % (hn - nn + 1)), nd, nn);
+        const char *want = memmem(hay, hn, nd, nn);
+        const char *got = sg_memmem(hay, hn, nd, nn);
+        if (want != got)
+            fail_msg("round %d: hay '%.*s' needle '%.*s': memmem %td, sg_memmem %td", round, (int)hn, hay, (int)nn,
+                     nd, want ? want - hay : -1, got ? got - hay : -1);
+    }
+    const char *src = "x = {'()': f}\n";
+    assert_ptr_equal(sg_memmem(src, strlen(src), "'()'", 4), src + 5);
+    assert_null(sg_memmem(src, strlen(src), "\"()\"", 4));
+    assert_null(sg_memmem(src, 3, "{'()'", 5)); /* the needle starts inside but ends past hn */
+}
+
+/* The first-byte index of a rule's name patterns refuses only names no pattern can match. */
+static void test_pattern_index(void **state)
+{
+    (void)state;
+    char *pats[] = {"os.system", "subprocess.*", "?val", "*.loads"};
+    static const char *const names[] = {"os.system", "os.popen", "subprocess.run", "eval", "pickle.loads",
+                                        "xs.loads", "print", "", "subprocess", "o"};
+    for (size_t np = 0; np <= 4; np++) {
+        sg_patterns p = {.v = pats, .n = np};
+        sg_patterns_index(&p);
+        assert_true(p.indexed);
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (sg_patterns_match(&p, names[i]) != sg_rules_name_match(pats, np, names[i]))
+                fail_msg("%zu patterns, '%s': index and glob disagree", np, names[i]);
+    }
+    sg_patterns two = {.v = pats, .n = 2};
+    sg_patterns_index(&two);
+    assert_false(sg_patterns_match(&two, "eval")); /* no pattern starts with 'e' */
+    assert_true(sg_patterns_match(&two, "subprocess.call"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +534,8 @@ int main(void)
         cmocka_unit_test(test_pack_cannot_disable_builtins),
         cmocka_unit_test(test_frozen_set_refuses_changes),
         cmocka_unit_test(test_rationale_and_example),
+        cmocka_unit_test(test_memmem_same_as_libc),
+        cmocka_unit_test(test_pattern_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

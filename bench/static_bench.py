@@ -6,7 +6,11 @@ site-/dist-packages). Peers: Bandit (Debian's package), Ruff's flake8-bandit S r
 @astral-sh/ruff-wasm-nodejs (2 worker threads), and tree-sitter-python parse-only (the floor).
 Also: one 200-byte snippet through the CLI (hyperfine) and through the C API.
 
-Usage: python3 bench/static_bench.py [--build build] [--repeat 3]
+Usage: python3 bench/static_bench.py [--build build] [--repeat 3] [--baseline-build DIR]
+--baseline-build: also run another build's `snipgate check -j 1` (e.g. a Release build of an older
+commit) against this one, interleaved A/B/A/B so that load drift hits both alike, and print the
+change in CPU time (user + sys) per pair: a rule change's cost, as issue budgets state it. For a
+count that does not depend on the machine's load at all, see callgrind in bench/README.md.
 Peers are installed by: SNIPGATE_BENCH=1 bash scripts/setup.sh
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
@@ -46,6 +50,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline-build", help="a build directory whose snipgate is compared with this one")
     a = ap.parse_args()
     sg = os.path.join(a.build, "snipgate")
     files = corpus()
@@ -71,6 +76,27 @@ def main():
         rows[f"snipgate check ({threads} thr)"] = timed(
             [sg, "check", "-j", str(threads), "--format", "json", "-o", os.devnull, *files], a.repeat)
 
+    if a.baseline_build:
+        base = os.path.join(a.baseline_build, "snipgate")
+
+        def cpu_run(cmd):  # CPU seconds (user + sys) of one run: less sensitive to a busy machine than wall
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, status, ru = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            if p.returncode not in (0, 1):
+                raise SystemExit(f"{cmd[0]} failed with {p.returncode}")
+            return ru.ru_utime + ru.ru_stime
+
+        cmd = lambda exe: [exe, "check", "-j", "1", "--format", "json", "-o", os.devnull, *files]
+        tb, th = [], []
+        for _ in range(max(a.repeat, 5)):  # interleaved: A B A B ...
+            tb.append(cpu_run(cmd(base)))
+            th.append(cpu_run(cmd(sg)))
+        pairs = sorted(h / b for b, h in zip(tb, th))
+        r = statistics.median(pairs)
+        print(f"A/B, 1 thread, {len(tb)} interleaved pairs, CPU seconds: baseline {statistics.median(tb):.3f}, "
+              f"this build {statistics.median(th):.3f}; ratio this/baseline median {r:.3f} "
+              f"(pairs {pairs[0]:.3f}-{pairs[-1]:.3f}): throughput {100 * (1 / r - 1):+.1f}%")
     if shutil.which("bandit"):
         rows["bandit (1 proc)"] = timed(["bandit", "-q", "-f", "json", "-o", os.path.join(tmp, "b.json"), *files], 1)
     else:

@@ -1193,18 +1193,36 @@ sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size
     if (format == SG_FORMAT_TEXT) {
         render__text(out, reports, n, &o);
     } else {
-        json_t *doc = format == SG_FORMAT_JSON ? render__json(reports, n, &o) : render__sarif(reports, n, &o);
-        if (!doc)
-            return SG_ERR_NOMEM;
-        int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        json_decref(doc);
-        if (rc)
+        /* dumped to memory, then written at once: jansson's json_dumpf writes token by token */
+        char *text = NULL;
+        sg_status st = sg_render_string(format, reports, n, &o, false, &text);
+        if (st != SG_OK)
+            return st;
+        bool bad = fputs(text, out) == EOF || fputc('\n', out) == EOF;
+        free(text);
+        if (bad)
             return SG_ERR_IO;
-        fputc('\n', out);
     }
     if (fflush(out) || ferror(out))
         return SG_ERR_IO;
     return SG_OK;
+}
+
+sg_status sg_render_string(sg_format format, sg_report *const *reports, size_t n, const sg_render_opts *opts,
+                           bool compact, char **ret)
+{
+    if (!ret || (!reports && n) || (format != SG_FORMAT_JSON && format != SG_FORMAT_SARIF))
+        return SG_ERR_INVALID_ARG;
+    *ret = NULL;
+    sg_render_opts o = {0};
+    if (opts)
+        o = *opts;
+    json_t *doc = format == SG_FORMAT_JSON ? render__json(reports, n, &o) : render__sarif(reports, n, &o);
+    if (!doc)
+        return SG_ERR_NOMEM;
+    *ret = json_dumps(doc, (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    return *ret ? SG_OK : SG_ERR_NOMEM;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -247,6 +247,11 @@ typedef struct sg_render_opts {
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
 SG_API sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n,
                            const sg_render_opts *opts);
+/* The JSON or SARIF verdict (as sg_render writes it, without the final newline) in one malloc'd
+ * string the caller frees; `compact`: on one line without layout whitespace (a JSONL line).
+ * SG_ERR_INVALID_ARG for the text format. */
+SG_API sg_status sg_render_string(sg_format format, sg_report *const *reports, size_t n,
+                                  const sg_render_opts *opts, bool compact, char **ret);
 
 /* List a rule set (SG_FORMAT_JSON: an array of rule objects; text: one line per rule;
  * SG_FORMAT_MARKDOWN: the reference page docs/rules-reference.md is generated with).

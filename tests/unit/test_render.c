@@ -244,6 +244,36 @@ static void test_text_sanitised(void **state)
     free(s);
 }
 
+/* sg_render_string: the same document as sg_render (indented: the same text but the final
+ * newline), compact on one line for JSONL; the text format is refused. */
+static void test_render_string(void **state)
+{
+    render_fixture *f = *state;
+    sg_render_opts ro = {.elapsed_ms = 1.5, .rules = f->rules, .fail_on = SG_SEV_MEDIUM};
+    for (int fmt = SG_FORMAT_JSON; fmt <= SG_FORMAT_SARIF; fmt++) {
+        char *file = render_to_string(f, (sg_format)fmt, 3, false), *ind = NULL, *comp = NULL;
+        assert_int_equal(sg_render_string((sg_format)fmt, f->reps, 3, &ro, false, &ind), SG_OK);
+        assert_int_equal(sg_render_string((sg_format)fmt, f->reps, 3, &ro, true, &comp), SG_OK);
+        size_t n = strlen(ind);
+        assert_int_equal(strlen(file), n + 1);
+        assert_memory_equal(file, ind, n);
+        assert_null(strchr(comp, '\n'));
+        assert_true(strlen(comp) < n);
+        json_error_t e;
+        json_t *a = json_loads(ind, 0, &e), *b = json_loads(comp, 0, &e);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_true(json_equal(a, b));
+        json_decref(a);
+        json_decref(b);
+        free(file);
+        free(ind);
+        free(comp);
+    }
+    char *t = (char *)"x";
+    assert_int_equal(sg_render_string(SG_FORMAT_TEXT, f->reps, 3, &ro, true, &t), SG_ERR_INVALID_ARG);
+}
+
 static void test_rules_render(void **state)
 {
     render_fixture *f = *state;
@@ -275,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_sarif_contract),
         cmocka_unit_test(test_text_sanitised),
         cmocka_unit_test(test_rules_render),
+        cmocka_unit_test(test_render_string),
     };
     return cmocka_run_group_tests(tests, render_setup, render_teardown);
 }

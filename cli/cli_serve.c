@@ -21,6 +21,7 @@
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -40,6 +41,7 @@ typedef struct serve__job {
     bool done;        /* the worker has finished (res is valid) */
     bool timed_out;   /* the budget ran out first: the answer is 504 */
     bool resumed;     /* the connection was resumed (only once) */
+    atomic_int cancel; /* set with timed_out: the worker's golden run stops at its next call */
     double t_accept, deadline;
     char *name, *code, *task_id, *task_json, *tests;
     size_t len, tests_len;
@@ -252,6 +254,14 @@ static bool serve__resume(serve__server *s, serve__job *j)
 static void serve__job_pipeline(const serve__server *s, const serve__job *j, sg_cli_pipeline *p)
 {
     *p = s->pipe;
+    /* what is left of the request's budget caps its property search (it may have waited in the
+     * queue), and a 504 stops its golden run at the next call instead of letting it finish */
+    p->cancel = &j->cancel;
+    double left_s = (j->deadline - sg_cli_now_ms()) / 1000;
+    if (left_s < 0.001)
+        left_s = 0.001;
+    if (p->golden_max_seconds <= 0 || left_s < p->golden_max_seconds)
+        p->golden_max_seconds = left_s;
     if (!j->policy)
         return;
     const sg_policy_info *pi = sg_policy_get(j->policy);
@@ -826,6 +836,7 @@ static void serve__expire(serve__server *s)
         for (serve__job *j = s->inflight.next; j != &s->inflight; j = j->next) {
             if (!j->done && now > j->deadline) {
                 j->timed_out = true;
+                atomic_store(&j->cancel, 1);
                 if (serve__resume(s, j))
                     conn = j->conn;
                 break;

@@ -122,6 +122,15 @@ static void golden__internal(golden__run *g, const char *fmt, ...)
     g->failed_internal = true;
 }
 
+/* The caller's cancel flag is set: recorded once as the internal error that ends the run. */
+static bool golden__cancelled(golden__run *g)
+{
+    if (!g->opts.cancel || !atomic_load(g->opts.cancel))
+        return false;
+    golden__internal(g, "cancelled by the caller before a verdict (a time budget ran out)");
+    return true;
+}
+
 static const char *golden__dup(golden__run *g, const char *s)
 {
     return s ? sg_arena_strdup(g->r->arena, s) : NULL;
@@ -225,7 +234,7 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     sg_outcome *outs[GOLDEN_BATCH_ITEMS];
     size_t at = 0;
     bool ok = true;
-    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g)) {
+    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g) && !golden__cancelled(g)) {
         size_t n = 0, bytes = 0;
         while (at + n < texts.len && n < GOLDEN_BATCH_ITEMS) {
             size_t l = strlen(texts.items[at + n]) + 1;
@@ -288,6 +297,8 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         }
     }
     if (!res->o) {
+        if (golden__cancelled(g))
+            return SG_ERR_INTERRUPTED;
         sg_diag d;
         sg_diag_init(&d);
         sg_status st = sg_worker_call(w, text, golden__lim(g, w), &res->o, &d);
@@ -629,10 +640,13 @@ static sg_status golden__start(golden__run *g, const char *program, sg_worker **
     lim.cpu_ms = 10000;
     sg_diag d;
     sg_diag_init(&d);
+    if (golden__cancelled(g))
+        return SG_ERR_INTERRUPTED;
     sg_worker_opts wo;
     sg_worker_opts_init(&wo);
     /* Python `==` semantics (HumanEval, MBPP, EvalPlus): a Counter equals the dict it holds */
     wo.stdlib_dicts = g->task->compare_python;
+    wo.cancel = g->opts.cancel; /* a cancelled run stops its calls at once, not at the next one */
     sg_status st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, &d);
     if (st != SG_OK)
         golden__internal(g, "cannot start a worker: %s: %s", sg_strerror(st), d.message);

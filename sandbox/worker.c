@@ -57,6 +57,7 @@ void sg_sandbox_interrupt(void)
 {
     worker__interrupted = 1;
 }
+
 #define WORKER_MAX_FRAME SG_FRAME_MAX_BODY
 /*
  * The bootstrap, given with -c. fd 3 holds: the build interpreter's 4-byte magic number, a 4-byte
@@ -91,6 +92,7 @@ struct sg_worker {
     sg_sandbox_limits limits;
     bool as_main;
     bool stdlib_dicts;
+    const atomic_int *cancel; /* opts.cancel: this worker's own interrupt */
     int cov_fd;      /* the coverage map (opts.coverage), dup'ed; -1 without coverage */
     char *source;
     size_t source_len;
@@ -176,6 +178,12 @@ struct sg_worker {
     bool stream_pending;  /* an item was sent (sg_worker_stream_send), not yet waited for */
     bool stream_immediate;/* its answer is the import's outcome: nothing was sent */
 };
+
+/* sg_sandbox_interrupt() was called, or this worker's cancel flag is set */
+static bool worker__stop_wanted(const struct sg_worker *w)
+{
+    return worker__interrupted || (w->cancel && atomic_load(w->cancel));
+}
 
 /* The whole environment of the interpreter (nothing of ours is inherited). PYTHONHASHSEED=0:
  * str and bytes hashing, hence set and dict-of-set iteration order, is the same in every run and
@@ -970,7 +978,7 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
         uint64_t now = worker__now_ns();
         if (ph == PHASE_CALL && w->batch_n)
             deadline_ns = w->item_deadline_ns; /* the wall limit holds per item */
-        if (worker__interrupted && !w->killed) {
+        if (!w->killed && worker__stop_wanted(w)) {
             w->interrupted = true;
             worker__kill(w);
         }
@@ -1350,14 +1358,14 @@ static sg_status worker__tmp_reset_wait(struct sg_worker *w, sg_diag *diag)
         return SG_OK;
     worker__tmp_reset_begin(w);
     uint64_t deadline = worker__now_ns() + 5000000000ull;
-    while (w->alive && w->tmp_reset_pending && worker__now_ns() < deadline && !worker__interrupted) {
+    while (w->alive && w->tmp_reset_pending && worker__now_ns() < deadline && !worker__stop_wanted(w)) {
         struct pollfd p = {.fd = w->status_fd, .events = POLLIN};
         if (poll(&p, 1, 100) > 0)
             worker__read_status(w, PHASE_CALL);
     }
     if (w->alive && !w->tmp_reset_pending && !w->tmp_reset_err)
         return SG_OK;
-    if (worker__interrupted)
+    if (worker__stop_wanted(w))
         return worker__interrupted_error(w, diag);
     worker__stop(w);
     diag->status = SG_ERR_SANDBOX;
@@ -1457,6 +1465,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     w->as_main = opts ? opts->as_main : false;
     w->share_tmp = opts ? opts->share_tmp : false;
     w->stdlib_dicts = opts ? opts->stdlib_dicts : false;
+    w->cancel = opts ? opts->cancel : NULL;
     w->source = malloc(source_len + 1);
     if (!w->source)
         goto fail_nomem;

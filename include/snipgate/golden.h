@@ -25,6 +25,7 @@
 #ifndef SNIPGATE_GOLDEN_H
 #define SNIPGATE_GOLDEN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,6 +149,9 @@ typedef struct sg_golden_opts {
     double max_shrink_seconds;/* default 10 */
     bool no_properties;       /* skip stage (b)/(c) */
     bool keep_passing;        /* record passing cases too (default: only failing ones + counts) */
+    const atomic_int *cancel; /* NULL, or a flag another thread may set (a server whose time budget
+                                 ran out): from then on no worker is started and no call made, and
+                                 the run ends in an error verdict (never a pass) */
 } sg_golden_opts;
 
 SG_API void sg_golden_opts_init(sg_golden_opts *opts);

@@ -28,6 +28,7 @@
 #ifndef SNIPGATE_SANDBOX_H
 #define SNIPGATE_SANDBOX_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -193,6 +194,9 @@ typedef struct sg_worker_opts {
                                 headers at build time): else sg_worker_new fails with
                                 SG_ERR_UNSUPPORTED. Default false. */
     int coverage_fd;         /* borrowed; dup'ed into each sandbox started */
+    const atomic_int *cancel;/* NULL, or a flag another thread may set: the worker then stops as
+                                sg_sandbox_interrupt() stops every worker (its sandbox killed at
+                                once, SG_ERR_INTERRUPTED, nothing judged), this worker only */
 } sg_worker_opts;
 
 SG_API void sg_worker_opts_init(sg_worker_opts *opts);

@@ -1,6 +1,7 @@
 /* The stage 3 driver (golden_tasks/golden.c) with the real sandbox: canonical solutions pass,
  * planted bugs are caught and shrunk, fake passes fail. Skips loudly (exit 77) when the kernel
  * refuses the sandbox, and fails under CI=true. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -356,6 +358,59 @@ static int teardown_kernel(void **state)
     return 0;
 }
 
+static void *cancel_later(void *flag)
+{
+    struct timespec ts = {0, 300 * 1000000L};
+    nanosleep(&ts, NULL);
+    atomic_store((atomic_int *)flag, 1);
+    return NULL;
+}
+
+/* opts.cancel: set before the run, nothing runs and the verdict is error (never a pass); set by
+ * another thread during a long call, the call's sandbox is killed at once and the run ends in
+ * error, long before its cases would have ended (a correct but slow candidate: 9 cases of about
+ * 1 s each). */
+static void test_cancel(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const sg_golden_task *t = sg_golden_builtin_task("sg/binary_search_leftmost");
+    assert_non_null(t);
+    atomic_int flag = 1;
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.cancel = &flag;
+    sg_golden_result *r = run(t, t->canonical_solution, &o);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_ERROR);
+    assert_non_null(strstr(sg_golden_result_error(r), "cancelled"));
+    assert_int_equal(sg_golden_result_calls(r), 0);
+    sg_golden_result_free(r);
+
+    /* a correct solution (examples/golden/binary_search_ok.py) that spins ~1 s per call */
+    const char *slow = "def binary_search(nums, target):\n"
+                       "    n = 0\n    for i in range(30_000_000):\n        n += i\n"
+                       "    lo, hi = 0, len(nums)\n    while lo < hi:\n        mid = (lo + hi) // 2\n"
+                       "        if nums[mid] < target:\n            lo = mid + 1\n        else:\n            hi = mid\n"
+                       "    return lo if lo < len(nums) and nums[lo] == target else -1\n";
+    atomic_store(&flag, 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, cancel_later, &flag), 0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    r = run(t, slow, &o);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    pthread_join(th, NULL);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_ERROR)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_ERROR);
+    print_message("cancelled after %.2f s: %s\n", secs, sg_golden_result_error(r));
+    /* the cases alone take ~9 s here (9 calls); stopped at 0.3 s plus a teardown */
+    assert_true(secs < 4);
+    sg_golden_result_free(r);
+}
+
 int main(void)
 {
     /* Two binaries (each within CTest's time limit): this one, and test_golden_suites.c which
@@ -366,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
+        cmocka_unit_test(test_cancel),
     };
     (void)test_builtin_canonical_pass;
     (void)test_public_suites;
@@ -378,6 +434,7 @@ int main(void)
     (void)test_report_and_replay;
     (void)test_kwargs_and_annotations;
     (void)test_planted_bugs;
+    (void)test_cancel;
 #endif
     int failed = cmocka_run_group_tests_name("golden", kernel, setup_kernel, teardown_kernel);
     if (failed)

@@ -1608,7 +1608,7 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
         c->args_json = golden__encode(g, args);
         c->reason = ch.reason;
         c->shrink_calls = calls;
-        if (ch.ref.kind == GR_VALUE)
+        if (ch.ref.kind == GR_VALUE && ch.ref.value) /* (no reference: no expected value) */
             c->expected = golden__repr(g, ch.ref.value);
         else if (ch.ref.info && ch.ref.kind == GR_RAISE) {
             char buf[300];

@@ -367,6 +367,25 @@ def suite_completion_and_mbpp_task():
 
 
 @check
+def property_failure_without_a_reference():
+    # a task without a reference solution: a property failing on a generated input is reported
+    # without an expected value (this crashed `check` with SIGSEGV: the missing reference's result
+    # was read as a value)
+    suite = write("noref_suite.jsonl", json.dumps({
+        "task_id": "t/noref", "entry_point": "parse", "signature": {"args": ["str"], "returns": "int"},
+        "tests": [{"args": ["12"], "expected": 12}],
+        "properties": [{"name": "no_raise", "except": ["ValueError"]}]}) + "\n")
+    cand = write("noref.py", "def parse(s):\n    if not s.isdigit():\n        raise TypeError(s)\n"
+                             "    return int(s)\n")
+    rc, j, err = run_json(cand, "--suite", suite, "--task", "t/noref", *BUDGET)
+    g = j["files"][0]["golden"]
+    f = g["failures"][0] if g["failures"] else {}
+    expect(rc == 1 and g["status"] == "fail" and f.get("kind") == "property" and f.get("name") == "no_raise"
+           and f.get("expected") is None and (f.get("exception") or {}).get("type") == "TypeError",
+           f"no_raise fails on a generated input, no expected value: {rc} {f}")
+
+
+@check
 def hang_is_a_case_timeout():
     hang = write("hang.py", "def f(n):\n    while n == 2:\n        pass\n    return n\n")
     t0 = time.monotonic()

@@ -483,77 +483,52 @@ static const char *golden__encode(golden__run *g, const sg_value *v)
 
 /* ---- exception matching ------------------------------------------------------------------- */
 
-/* Does the exception of `res` (raised by `call` in worker `w`) match class name `name`
- * (docs/tasks.md: any class of its __mro__; dotted names by module.qualname)? */
-/* The call that lists the MRO of the exception `call` raises, asked of the worker that raised it
- * (a fresh child re-raises it). NULL when too large or out of memory. Malloc'd. */
-static char *golden__exc_names_text(const char *call)
+/* One "module\tqualname\tname" line of an MRO report: does it name class `name`? */
+static bool golden__mro_row_matches(const char *row, size_t len, const char *name, bool dotted)
 {
-    sg_buf b;
-    sg_buf_init(&b, GOLDEN_TEXT_CAP + 64);
-    sg_buf_puts(&b, "__sg_exc_names(lambda: ");
-    sg_buf_puts(&b, call);
-    sg_buf_puts(&b, ")");
-    char *t = NULL;
-    if (!b.failed && !b.truncated)
-        t = strdup(b.data);
-    sg_buf_free(&b);
-    return t;
+    const char *t1 = memchr(row, '\t', len);
+    const char *t2 = t1 ? memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - row)) : NULL;
+    if (!t2 || memchr(t2 + 1, '\t', len - (size_t)(t2 + 1 - row)))
+        return false; /* not three fields: no class */
+    size_t ml = (size_t)(t1 - row), ql = (size_t)(t2 - t1 - 1), nl = len - (size_t)(t2 + 1 - row);
+    if (!dotted)
+        return nl && nl == strlen(name) && !memcmp(t2 + 1, name, nl);
+    return ml && ql && strlen(name) == ml + 1 + ql && !memcmp(name, row, ml) && name[ml] == '.' &&
+           !memcmp(name + ml + 1, t1 + 1, ql);
 }
 
-static sg_status golden__exc_matches(golden__run *g, sg_worker *w, const char *call, const golden__res *res,
-                                     const char *name, bool *ret)
+bool sg_golden_exc_matches(const sg_outcome_info *in, const char *name)
 {
-    *ret = false;
-    if (res->kind != GR_RAISE || !res->info->exc_type)
-        return SG_OK;
-    const char *et = res->info->exc_type;
+    if (!in || !in->exc_type || !name || !*name)
+        return false;
+    const char *et = in->exc_type;
     bool dotted = strchr(name, '.') != NULL;
-    if (!strcmp(et, name)) {
-        *ret = true;
-        return SG_OK;
+    if (!strcmp(et, name))
+        return true;
+    if (!in->exc_mro) {
+        /* no MRO reported: the type's own name ("mod.KeyError" is a KeyError by name) */
+        const char *dot = strrchr(et, '.');
+        return !dotted && dot && !strcmp(dot + 1, name);
     }
-    /* the MRO, asked of the same worker (a fresh child re-raises it) */
-    char *t = golden__exc_names_text(call);
-    if (!t)
-        return SG_OK;
-    golden__res m;
-    sg_status st = golden__call(g, w, t, &m);
-    free(t);
-    if (st != SG_OK)
-        return st;
-    if (m.kind == GR_VALUE && m.value->kind == SG_VAL_LIST) {
-        for (size_t k = 0; k < m.value->n; k++) {
-            const sg_value *c = m.value->items[k];
-            if (c->kind != SG_VAL_LIST || c->n != 3)
-                continue;
-            const sg_value *mod = c->items[0], *qual = c->items[1], *nm = c->items[2];
-            if (mod->kind != SG_VAL_STR || qual->kind != SG_VAL_STR || nm->kind != SG_VAL_STR)
-                continue;
-            if (!dotted && !strcmp(nm->s, name))
-                *ret = true;
-            if (dotted) {
-                size_t ml = strlen(mod->s);
-                if (!strncmp(name, mod->s, ml) && name[ml] == '.' && !strcmp(name + ml + 1, qual->s))
-                    *ret = true;
-            }
-        }
+    for (const char *row = in->exc_mro; *row;) {
+        size_t len = strcspn(row, "\n");
+        if (golden__mro_row_matches(row, len, name, dotted))
+            return true;
+        row += len + (row[len] == '\n');
     }
-    golden__res_free(&m);
-    return SG_OK;
+    return false;
+}
+
+/* Does the exception of `res` match class name `name`? */
+static bool golden__exc_matches(const golden__res *res, const char *name)
+{
+    return res->kind == GR_RAISE && sg_golden_exc_matches(res->info, name);
 }
 
 /* ---- programs ----------------------------------------------------------------------------- */
 
 static const char golden__helpers[] =
     "\n\n"
-    "def __sg_exc_names(thunk):\n"
-    "    try:\n"
-    "        thunk()\n"
-    "    except BaseException as e:\n"
-    "        return [[str(c.__module__), str(c.__qualname__), str(c.__name__)] for c in type(e).__mro__]\n"
-    "    return None\n"
-    "\n"
     "def __sg_plain_fn(f):\n"
     "    ok = (type(None), bool, int, float, str, bytes, list, tuple, dict, set)\n"
     "    def plain(x, depth=0):\n"
@@ -703,8 +678,7 @@ static sg_status golden__run_case(golden__run *g, size_t index)
     bool pass;
     double atol = cs->has_atol ? cs->atol : t->atol, rtol = cs->has_rtol ? cs->rtol : 0;
     if (cs->raises) {
-        if ((st = golden__exc_matches(g, g->cand, text, &res, cs->raises, &pass)) != SG_OK)
-            goto out;
+        pass = golden__exc_matches(&res, cs->raises);
     } else {
         pass = res.kind == GR_VALUE && golden__equal(g, res.value, expected, atol, rtol);
     }
@@ -1306,8 +1280,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             if (c->kind == GR_RAISE) {
                 bool m = false;
                 for (size_t e = 0; p && e < p->nexcept && !m; e++)
-                    if ((st = golden__exc_matches(g, g->cand, call, c, p->except[e], &m)) != SG_OK)
-                        goto out;
+                    m = golden__exc_matches(c, p->except[e]);
                 fail = !m;
             } else {
                 fail = c->kind == GR_TIMEOUT || c->kind == GR_OTHER;
@@ -1439,10 +1412,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             } else if (r->kind == GR_RAISE && p && p->same_exceptions) {
                 const char *rn = r->info->exc_type ? r->info->exc_type : "";
                 const char *dot = strrchr(rn, '.');
-                bool m = false;
-                if ((st = golden__exc_matches(g, g->cand, call, c, dot ? dot + 1 : rn, &m)) != SG_OK)
-                    goto out;
-                fail = !m;
+                fail = !golden__exc_matches(c, dot ? dot + 1 : rn);
                 if (fail) {
                     char buf[400];
                     snprintf(buf, sizeof buf, "the reference raises %.200s here; the candidate %s", rn,
@@ -1731,8 +1701,8 @@ static const sg_outcome_info *golden__pf_peek(const golden__run *g, const sg_wor
 /*
  * The calls that depend on the candidate's first answer to an input, wanted once that answer is
  * prefetched so that they batch too: idempotent's f(f(x)) (candidate), roundtrip's inverse (the
- * reference), the exception-class lookup of a raise that does not name a declared type. The same
- * texts golden__check_input will call; best effort like every prefetch (what is not prefetched
+ * reference). (An exception's classes come with its outcome: no call.) The same texts
+ * golden__check_input will call; best effort like every prefetch (what is not prefetched
  * is called one by one), and no decision is taken here.
  */
 static void golden__want_second(golden__run *g, const golden__props *ps, const sg_value *args, const sg_value *kwargs)
@@ -1748,7 +1718,6 @@ static void golden__want_second(golden__run *g, const golden__props *ps, const s
         if (sg_value_from_text(ci->value_json, strlen(ci->value_json), "result", &v, &d) != SG_OK)
             v = NULL;
     }
-    bool want_exc = false;
     for (size_t k = 0; ci && k < ps->n; k++) {
         const sg_golden_property *p = ps->items[k].p;
         switch (ps->items[k].kind) {
@@ -1767,25 +1736,9 @@ static void golden__want_second(golden__run *g, const golden__props *ps, const s
                 free(t);
             }
             break;
-        case SG_PROP_NO_RAISE:
-            if (ci->kind == SG_OUTCOME_EXCEPTION && ci->exc_type && p) {
-                bool named = false;
-                for (size_t e = 0; e < p->nexcept; e++)
-                    named |= !strcmp(ci->exc_type, p->except[e]);
-                want_exc |= p->nexcept > 0 && !named;
-            }
-            break;
-        case SG_PROP_DIFFERENTIAL:
-            want_exc |= ci->kind == SG_OUTCOME_EXCEPTION && ci->exc_type && p && p->same_exceptions;
-            break;
         default:
             break;
         }
-    }
-    if (want_exc) {
-        char *t = golden__exc_names_text(call);
-        golden__want(g, g->cand, t);
-        free(t);
     }
     sg_value_free(v);
     free(call);
@@ -1796,9 +1749,7 @@ static bool golden__has_second(const golden__props *ps)
 {
     for (size_t k = 0; k < ps->n; k++) {
         sg_golden_prop_kind kind = ps->items[k].kind;
-        const sg_golden_property *p = ps->items[k].p;
-        if (kind == SG_PROP_IDEMPOTENT || kind == SG_PROP_ROUNDTRIP ||
-            (kind == SG_PROP_NO_RAISE && p && p->nexcept) || (kind == SG_PROP_DIFFERENTIAL && p && p->same_exceptions))
+        if (kind == SG_PROP_IDEMPOTENT || kind == SG_PROP_ROUNDTRIP)
             return true;
     }
     return false;

@@ -32,9 +32,18 @@
 #include <stdint.h>
 
 #include "snipgate/snipgate.h"
+#include "snipgate/sandbox.h"
 #include "golden_tasks/task.h"
 
 /* The public part (options, verdicts, case results, sg_golden_run and the result accessors) is
  * in snipgate/golden.h. */
+
+/* Does the exception of outcome `in` match class name `name` (docs/tasks.md, `raises`)? Its type's
+ * name, or any class of the MRO the runner reports (exc_mro: the interpreter's own, which a
+ * metaclass cannot fake; a subclass of a declared class matches, a class that only claims to be
+ * one does not): by `__name__` for a plain name, by module + "." + qualname for a dotted one.
+ * Without an MRO report, the type's own name only ("mod.KeyError" is a KeyError). Shared by the
+ * golden and the fuzz stage. */
+bool sg_golden_exc_matches(const sg_outcome_info *in, const char *name);
 
 #endif

@@ -27,6 +27,7 @@
 #include "snipgate/snipgate.h"
 #include "golden_tasks/annot.h"
 #include "golden_tasks/gen.h"
+#include "golden_tasks/golden.h"
 #include "golden_tasks/shrink.h"
 #include "golden_tasks/task.h"
 #include "golden_tasks/typelang.h"
@@ -377,18 +378,18 @@ static char *fz__call_text(const sg_fuzz *fz, const sg_value *args, bool contrac
     return b.data;
 }
 
-static bool fz__declared(const sg_fuzz *fz, const char *exc)
+/* Does the task declare the exception (a case's `raises`, a no_raise property's `except`)? Matched
+ * as the golden stage matches them: any class of the exception's MRO, as the interpreter keeps it. */
+static bool fz__declared(const sg_fuzz *fz, const sg_outcome_info *in)
 {
     const sg_golden_task *t = fz->task;
-    const char *dot = strrchr(exc, '.');
-    const char *base = dot ? dot + 1 : exc;
     for (size_t k = 0; k < t->ncases; k++)
-        if (t->cases[k].raises && (!strcmp(t->cases[k].raises, exc) || !strcmp(t->cases[k].raises, base)))
+        if (t->cases[k].raises && sg_golden_exc_matches(in, t->cases[k].raises))
             return true;
     for (size_t k = 0; k < t->nprops; k++)
         if (t->props[k].kind == SG_PROP_NO_RAISE)
             for (size_t j = 0; j < t->props[k].nexcept; j++)
-                if (!strcmp(t->props[k].except[j], exc) || !strcmp(t->props[k].except[j], base))
+                if (sg_golden_exc_matches(in, t->props[k].except[j]))
                     return true;
     return false;
 }
@@ -400,7 +401,7 @@ static enum fz_kind fz__classify(const sg_fuzz *fz, const sg_outcome_info *in)
     case SG_OUTCOME_OK:
         return FZ_NONE;
     case SG_OUTCOME_EXCEPTION:
-        return in->exc_type && fz__declared(fz, in->exc_type) ? FZ_NONE : FZ_EXCEPTION;
+        return in->exc_type && fz__declared(fz, in) ? FZ_NONE : FZ_EXCEPTION;
     case SG_OUTCOME_TIMEOUT:
         return FZ_HANG;
     case SG_OUTCOME_MEMORY_LIMIT:

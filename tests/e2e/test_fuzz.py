@@ -11,7 +11,8 @@ candidates of tests/e2e/data/fuzz/:
   - a candidate scribbling over the shared coverage map neither crashes nor misleads the harness;
   - --fuzz-corpus keeps inputs; bad usage exits 2; a missing driver is an error (exit 3);
   - a policy's budgets.fuzz_seconds / fuzz_runs turn the stage on (command line > policy > task),
-    and stages.required: [fuzz] blocks only when the stage did not run.
+    and stages.required: [fuzz] blocks only when the stage did not run;
+  - declared exceptions match by MRO (subclasses: no finding), not by what a metaclass claims.
 SG_TEST_ONLY=substr runs only the tests whose name holds it.
 Usage: test_fuzz.py SNIPGATE_BINARY SOURCE_DIR. A kernel that refuses the sandbox is a loud SKIP
 (exit 77), a failure under CI=true.
@@ -295,6 +296,31 @@ def test_policy():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_exception_mro():
+    # fz/declares declares ValueError and LookupError: matched by the exception's MRO, as the
+    # golden stage matches them -- a user subclass, UnicodeDecodeError, KeyError and IndexError
+    # are declared; a class whose metaclass only claims ValueError (__mro__, __name__,
+    # __qualname__ faked) is not. (The static gate blocks that metaclass's __getattribute__ and
+    # __mro__: SG501 is switched off here to reach the fuzz stage.)
+    rc, doc, err = check_json("planted_subclass.py", task="fz/declares",
+                              extra=["--fuzz", "60s", "--fuzz-runs", "3000", "--seed", "1"])
+    fz = fuzz_of(doc)
+    expect(rc == 0 and fz and fz["stage"] == "ran" and fz["finding"] is None and fz["execs"] > 1000,
+           "subclasses of declared exceptions: no finding (rc %s, %s, %s)"
+           % (rc, fz and fz.get("finding"), err[-300:]))
+    # every raising branch was run (9 lines: the def's body), so each was judged declared
+    expect(fz and fz["lines"] >= 9, "subclasses: every branch ran (%s lines)" % (fz and fz.get("lines")))
+    rc, doc, err = check_json("planted_fake_mro.py", task="fz/declares",
+                              extra=["--fuzz", "60s", "--fuzz-runs", "3000", "--seed", "1", "--disable", "SG501"])
+    f = fuzz_of(doc) and fuzz_of(doc).get("finding")
+    expect(rc == 1 and f and f["kind"] == "exception" and f["exc_type"].endswith("Sneaky")
+           and f["exc_line"] == 25 and f["input"].startswith("score("),
+           "a metaclass's fake MRO and names: an undeclared exception, shown by its real name (rc %s, %s, %s)"
+           % (rc, f, err[-300:]))
+    rs = fuzz_reasons(doc)
+    expect([x["criterion"] for x in rs] == ["fuzz-exception"], "fake MRO: a fuzz-exception reason (%s)" % rs)
+
+
 def main():
     sandbox_works()
     only = os.environ.get("SG_TEST_ONLY", "")  # run only the tests whose name holds this
@@ -312,6 +338,7 @@ def main():
         ("markdown", test_markdown),
         ("sarif", test_sarif),
         ("policy", test_policy),
+        ("exception_mro", test_exception_mro),
     ]
     for name, fn in tests:
         if only in name:

@@ -356,8 +356,64 @@ static int teardown_kernel(void **state)
     return 0;
 }
 
+/* sg_golden_exc_matches (shared by the golden and the fuzz stage) on hand-made outcomes: the MRO
+ * report as sandbox/runner.py writes it, a line per class, "module\tqualname\tname". */
+static void test_exc_matches(void **state)
+{
+    (void)state;
+    sg_outcome_info in = {.kind = SG_OUTCOME_EXCEPTION,
+                          .exc_type = "snippet.BadInput",
+                          .exc_mro = "snippet\tBadInput\tBadInput\nbuiltins\tValueError\tValueError\n"
+                                     "builtins\tException\tException\nbuiltins\tBaseException\tBaseException\n"
+                                     "builtins\tobject\tobject"};
+    assert_true(sg_golden_exc_matches(&in, "ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "BadInput"));
+    assert_true(sg_golden_exc_matches(&in, "snippet.BadInput"));
+    assert_true(sg_golden_exc_matches(&in, "builtins.ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "object"));
+    assert_false(sg_golden_exc_matches(&in, "LookupError"));
+    assert_false(sg_golden_exc_matches(&in, "Value"));
+    assert_false(sg_golden_exc_matches(&in, "ValueErrorX"));
+    assert_false(sg_golden_exc_matches(&in, "snippet.ValueError"));
+    assert_false(sg_golden_exc_matches(&in, "builtins."));
+    assert_false(sg_golden_exc_matches(&in, ""));
+    assert_false(sg_golden_exc_matches(&in, NULL));
+    assert_false(sg_golden_exc_matches(NULL, "ValueError"));
+    /* a dotted name is module + "." + qualname: a nested class, a module with dots */
+    in.exc_type = "pkg.mod.Outer.Inner";
+    in.exc_mro = "pkg.mod\tOuter.Inner\tInner\njson.decoder\tJSONDecodeError\tJSONDecodeError\n"
+                 "builtins\tValueError\tValueError\n";
+    assert_true(sg_golden_exc_matches(&in, "Inner"));
+    assert_true(sg_golden_exc_matches(&in, "pkg.mod.Outer.Inner"));
+    assert_true(sg_golden_exc_matches(&in, "json.decoder.JSONDecodeError"));
+    assert_false(sg_golden_exc_matches(&in, "json.JSONDecodeError"));
+    assert_false(sg_golden_exc_matches(&in, "pkg.Outer.Inner"));
+    assert_false(sg_golden_exc_matches(&in, "Outer.Inner"));
+    /* lines that are not three fields name no class; empty fields match nothing */
+    in.exc_type = "snippet.Sneaky";
+    in.exc_mro = "snippet\tSneaky\tSneaky\nbuiltins\tValueError\nbuiltins\tValueError\tValueError\textra\n"
+                 "ValueError\n\t\t\n\tValueError\t\n";
+    assert_false(sg_golden_exc_matches(&in, "ValueError"));
+    assert_false(sg_golden_exc_matches(&in, "builtins.ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "Sneaky"));
+    /* no MRO reported: the type's own name only */
+    in.exc_mro = NULL;
+    in.exc_type = "mod.KeyError";
+    assert_true(sg_golden_exc_matches(&in, "KeyError"));
+    assert_true(sg_golden_exc_matches(&in, "mod.KeyError"));
+    assert_false(sg_golden_exc_matches(&in, "LookupError"));
+    assert_false(sg_golden_exc_matches(&in, "other.KeyError"));
+    in.exc_type = NULL;
+    assert_false(sg_golden_exc_matches(&in, "KeyError"));
+}
+
 int main(void)
 {
+    const struct CMUnitTest pure[] = {
+        cmocka_unit_test(test_exc_matches),
+    };
+    if (cmocka_run_group_tests_name("golden (no sandbox)", pure, NULL, NULL))
+        return 1;
     /* Two binaries (each within CTest's time limit): this one, and test_golden_suites.c which
      * includes this file with GOLDEN_SUITES defined. */
 #ifndef GOLDEN_SUITES

@@ -64,6 +64,7 @@ typedef struct golden__run {
     sg_type **types;          /* argument types for generation (signature or inferred) */
     size_t ntypes;
     bool inferred;            /* types are ours to free (from annotations or inferred) */
+    sg_golden_kwparams kw;    /* keyword arguments for generation (signature.kwargs or annotations) */
     const char *ref_src, *cand_src; /* for annotations */
     struct timespec t0;
     long pre_lines;           /* candidate program lines before the candidate text */
@@ -428,13 +429,12 @@ static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind ki
 /* ---- call text ---------------------------------------------------------------------------- */
 
 /* "lit, lit, name=lit"; argument k is written wrap[k](lit) when the task wraps it (evalplus.h) */
-static void golden__args_text(sg_buf *b, const char *const *wrap, const sg_value *args, const sg_value *kwargs,
-                              bool repr)
+void sg_golden_args_text(sg_buf *b, const char *const *wrap, const sg_value *args, const sg_value *kwargs, bool repr)
 {
     for (size_t k = 0; k < args->n; k++) {
         if (k)
             sg_buf_puts(b, ", ");
-        const char *w = k < 4 ? wrap[k] : NULL;
+        const char *w = wrap && k < 4 ? wrap[k] : NULL;
         if (w) {
             sg_buf_puts(b, w);
             sg_buf_puts(b, "(");
@@ -460,7 +460,7 @@ static char *golden__call_text(const char *const *wrap, const char *fn, const sg
     sg_buf_init(&b, repr ? GOLDEN_REPR_CAP : GOLDEN_TEXT_CAP);
     sg_buf_puts(&b, fn);
     sg_buf_puts(&b, "(");
-    golden__args_text(&b, wrap, args, kwargs, repr);
+    sg_golden_args_text(&b, wrap, args, kwargs, repr);
     sg_buf_puts(&b, ")");
     if (b.failed || (!repr && b.truncated)) {
         sg_buf_free(&b);
@@ -1824,17 +1824,18 @@ static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *a
     return golden__block_add_kw(g, b, args, kwargs, NULL);
 }
 
-/* Keyword arguments for a generated input: each keyword-only parameter of the signature is
- * given (a generated value) or left to its default, at random. NULL on error (*st set). */
-static sg_value *golden__gen_kwargs(const sg_golden_task *t, sg_gen *gen, sg_status *st)
+/* Keyword arguments for a generated input: each keyword parameter (sg_golden_kwparams) is given
+ * (a generated value) or, unless required, left to its default, at random. NULL on error (*st set). */
+static sg_value *golden__gen_kwargs(const sg_golden_kwparams *kp, sg_gen *gen, sg_status *st)
 {
     sg_value *kw = sg_value_new(SG_VAL_DICT);
-    for (size_t k = 0; kw && k < t->nsig_kw && *st == SG_OK; k++) {
-        if (sg_rng_below(&gen->rng, 2))
+    for (size_t k = 0; kw && k < kp->n && *st == SG_OK; k++) {
+        if (!kp->items[k].required && sg_rng_below(&gen->rng, 2))
             continue;
         sg_value *v = NULL;
-        sg_value *key = sg_value_new_str(SG_VAL_STR, t->sig_kwnames[k], strlen(t->sig_kwnames[k]));
-        if (!key || sg_value_push(kw, key) < 0 || (*st = sg_gen_value(gen, t->sig_kwtypes[k], &v)) != SG_OK ||
+        const char *name = kp->items[k].name;
+        sg_value *key = sg_value_new_str(SG_VAL_STR, name, strlen(name));
+        if (!key || sg_value_push(kw, key) < 0 || (*st = sg_gen_value(gen, kp->items[k].type, &v)) != SG_OK ||
             sg_value_push(kw, v) < 0) {
             if (*st == SG_OK)
                 *st = SG_ERR_NOMEM;
@@ -1867,6 +1868,55 @@ static void golden__plain_bounds(sg_type *t, int depth)
     }
     for (size_t k = 0; k < t->n; k++)
         golden__plain_bounds(t->items[k], depth + 1);
+}
+
+void sg_golden_kwparams_free(sg_golden_kwparams *kw)
+{
+    if (!kw)
+        return;
+    free(kw->items);
+    sg_annot_kw_free(kw->def, kw->ndef);
+    memset(kw, 0, sizeof *kw);
+}
+
+sg_status sg_golden_kwparams_get(const sg_golden_task *t, const char *entry, const char *const *srcs, size_t nsrcs,
+                                 sg_golden_kwparams *ret)
+{
+    memset(ret, 0, sizeof *ret);
+    /* the def that says which keyword-only parameters are required (and their annotations) */
+    sg_status st = SG_ERR_EMPTY;
+    for (size_t k = 0; k < nsrcs && st == SG_ERR_EMPTY && entry; k++)
+        if (srcs[k])
+            st = sg_annot_kwonly(srcs[k], entry, &ret->def, &ret->ndef);
+    if (st == SG_ERR_NOMEM)
+        return st;
+    size_t cap = t->has_signature ? t->nsig_kw : ret->ndef;
+    if (cap && !(ret->items = calloc(cap, sizeof *ret->items))) {
+        sg_golden_kwparams_free(ret);
+        return SG_ERR_NOMEM;
+    }
+    if (t->has_signature) {
+        for (size_t k = 0; k < t->nsig_kw; k++) {
+            sg_golden_kwparam *it = &ret->items[ret->n++];
+            it->name = t->sig_kwnames[k];
+            it->type = t->sig_kwtypes[k];
+            for (size_t d = 0; d < ret->ndef; d++)
+                it->required |= ret->def[d].required && !strcmp(ret->def[d].name, it->name);
+        }
+    }
+    for (size_t d = 0; d < ret->ndef; d++) {
+        const sg_annot_kw *p = &ret->def[d];
+        bool given = false;
+        for (size_t k = 0; k < ret->n; k++)
+            given |= !strcmp(ret->items[k].name, p->name);
+        if (!t->has_signature && p->type && !given) {
+            ret->items[ret->n++] = (sg_golden_kwparam){p->name, p->type, p->required};
+            given = true;
+        }
+        if (p->required && !given && !ret->missing)
+            ret->missing = p->name;
+    }
+    return SG_OK;
 }
 
 /* Argument types for generation and shrinking: the signature's, else the reference's
@@ -1945,6 +1995,15 @@ static sg_status golden__properties(golden__run *g)
             return SG_OK; /* nothing to generate from: stage (a) only */
         }
     }
+    const char *kw_srcs[2] = {g->ref_src, g->cand_src};
+    if (!g->kw.items && !g->kw.def && sg_golden_kwparams_get(t, g->entry, kw_srcs, 2, &g->kw) != SG_OK)
+        goto nomem;
+    for (size_t k = 0; !t->has_signature && k < g->kw.ndef; k++)
+        if (g->kw.def[k].type) /* (our own copies: bounded as the positional ones) */
+            golden__plain_bounds(g->kw.def[k].type, 0);
+    bool kw_required = false;
+    for (size_t k = 0; k < g->kw.n; k++)
+        kw_required |= g->kw.items[k].required;
     sg_gen gen;
     sg_gen_init(&gen, g->r->seed);
     if (t->fuzz_has_max_size) {
@@ -2012,7 +2071,12 @@ static sg_status golden__properties(golden__run *g)
                 continue;
             }
             tried++;
-            st = golden__block_add(g, &blk, a, no_kwargs);
+            sg_value *kw = NULL; /* keyword-only parameters without a default are always given */
+            if (kw_required && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
+                sg_value_free(a);
+                continue;
+            }
+            st = golden__block_add_kw(g, &blk, a, no_kwargs, kw);
         }
     }
     /* 3. mutations of the examples and random values */
@@ -2038,7 +2102,7 @@ static sg_status golden__properties(golden__run *g)
             continue;
         }
         sg_value *kw = NULL;
-        if (t->nsig_kw && !(kw = golden__gen_kwargs(t, &gen, &st))) {
+        if (g->kw.n && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
             sg_value_free(a);
             continue;
         }
@@ -2275,6 +2339,7 @@ done:
             sg_type_free(g.types[k]);
         free(g.types);
     }
+    sg_golden_kwparams_free(&g.kw);
     sg_outcome_free(imp);
     sg_worker_free(g.cand);
     sg_worker_free(g.ref);

@@ -12,7 +12,8 @@ candidates of tests/e2e/data/fuzz/:
   - --fuzz-corpus keeps inputs; bad usage exits 2; a missing driver is an error (exit 3);
   - a policy's budgets.fuzz_seconds / fuzz_runs turn the stage on (command line > policy > task),
     and stages.required: [fuzz] blocks only when the stage did not run;
-  - declared exceptions match by MRO (subclasses: no finding), not by what a metaclass claims.
+  - declared exceptions match by MRO (subclasses: no finding), not by what a metaclass claims;
+  - keyword-only parameters are generated and passed by name (a bug only they reach is found).
 SG_TEST_ONLY=substr runs only the tests whose name holds it.
 Usage: test_fuzz.py SNIPGATE_BINARY SOURCE_DIR. A kernel that refuses the sandbox is a loud SKIP
 (exit 77), a failure under CI=true.
@@ -321,6 +322,39 @@ def test_exception_mro():
     expect([x["criterion"] for x in rs] == ["fuzz-exception"], "fake MRO: a fuzz-exception reason (%s)" % rs)
 
 
+def test_kwonly():
+    # keyword-only parameters: generated (signature.kwargs, or the reference's annotations) and
+    # passed by name; the planted bug of planted_kwonly.py is reachable only through limit=
+    for task in ("fz/kwonly", "fz/kwonly_annot"):
+        rc, doc, err = check_json("planted_kwonly.py", task=task,
+                                  extra=["--fuzz", "120s", "--fuzz-runs", "100000", "--seed", "1"])
+        f = fuzz_of(doc) and fuzz_of(doc).get("finding")
+        expect(rc == 1 and f and f["kind"] == "exception" and f["exc_type"] == "KeyError"
+               and f["input"] == "clip('', limit=4242)" and f["args_json"] == '[""]'
+               and json.loads(f["kwargs_json"] or "null") == {"limit": 4242} and f["exc_line"] == 5,
+               "%s: the bug behind the keyword-only argument, shown as clip('', limit=4242) (rc %s, %s, %s)"
+               % (task, rc, f, err[-300:]))
+    # a keyword-only parameter without a default is passed on every call: no input of either
+    # stage is lost to a TypeError (the golden stage's generated inputs included)
+    rc, doc, err = check_json("correct_kwonly.py", task="fz/kwonly_required",
+                              extra=["--fuzz-runs", "2000", "--seed", "3"])
+    fz, g = fuzz_of(doc), doc and doc["files"][0].get("golden")
+    expect(rc == 0 and fz and fz["finding"] is None and fz["execs"] > 1000 and fz["discarded"] == 0,
+           "required keyword-only: always passed, nothing discarded (rc %s, %s)" % (rc, fz))
+    expect(g and g["inputs_checked"] > 0 and g["inputs_discarded"] == 0,
+           "required keyword-only: the property stage passes it too (%s)" % (g,))
+    rc, doc, err = check_json("planted_kwonly_required.py", task="fz/kwonly_required",
+                              extra=["--fuzz", "120s", "--fuzz-runs", "100000", "--seed", "1"])
+    f = fuzz_of(doc) and fuzz_of(doc).get("finding")
+    expect(rc == 1 and f and f["input"] == "clip('', limit=4242)",
+           "required keyword-only: the planted bug (rc %s, %s)" % (rc, f))
+    # one with neither a default nor a type cannot be fuzzed: the stage fails closed, naming it
+    rc, doc, err = check_json("planted_kwonly_required.py", task="fz/kwonly_untyped", extra=["--fuzz-runs", "100"])
+    fz = fuzz_of(doc)
+    expect(rc == 3 and fz and fz["stage"] == "failed" and "'limit'" in fz.get("reason", "")
+           and fuzz_status(doc) == "error", "untyped required keyword-only: an error naming it (rc %s, %s)" % (rc, fz))
+
+
 def main():
     sandbox_works()
     only = os.environ.get("SG_TEST_ONLY", "")  # run only the tests whose name holds this
@@ -339,6 +373,7 @@ def main():
         ("sarif", test_sarif),
         ("policy", test_policy),
         ("exception_mro", test_exception_mro),
+        ("kwonly", test_kwonly),
     ]
     for name, fn in tests:
         if only in name:

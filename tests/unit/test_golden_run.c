@@ -407,10 +407,52 @@ static void test_exc_matches(void **state)
     assert_false(sg_golden_exc_matches(&in, "KeyError"));
 }
 
+/* sg_golden_kwparams_get: the keyword arguments both stages generate, and which are required. */
+static const char *kw_summary(const char *task_json, const char *src, char *out, size_t size)
+{
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("t", task_json, strlen(task_json), &s, &d) != SG_OK)
+        fail_msg("task: %s", d.message);
+    const char *srcs[2] = {NULL, src};
+    sg_golden_kwparams kw;
+    assert_int_equal(sg_golden_kwparams_get(sg_golden_suite_task(s, 0), "f", srcs, 2, &kw), SG_OK);
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < kw.n && o < size; k++)
+        o += (size_t)snprintf(out + o, size - o, "%s%s%s", k ? " " : "", kw.items[k].name, kw.items[k].required ? "!" : "");
+    if (kw.missing && o < size)
+        snprintf(out + o, size - o, " missing=%s", kw.missing);
+    sg_golden_kwparams_free(&kw);
+    sg_golden_suite_free(s);
+    return out;
+}
+
+static void test_kwparams(void **state)
+{
+    (void)state;
+    char buf[200];
+    static const char sig[] = "{\"task_id\": \"k\", \"entry_point\": \"f\", \"tests\": [{\"args\": [1], \"expected\": 1}], "
+                              "\"signature\": {\"args\": [\"int\"], \"returns\": \"int\", \"kwargs\": {\"a\": \"int\", \"b\": \"str\"}}}";
+    static const char nosig[] = "{\"task_id\": \"k\", \"entry_point\": \"f\", \"tests\": [{\"args\": [1], \"expected\": 1}]}";
+    /* the signature's, required when the def has no default for them */
+    assert_string_equal(kw_summary(sig, "def f(x, *, a, b='s'): pass\n", buf, sizeof buf), "a! b");
+    assert_string_equal(kw_summary(sig, "g = 1\n", buf, sizeof buf), "a b"); /* no def: as declared */
+    /* a required one the signature leaves out: missing (the fuzz stage refuses to run) */
+    assert_string_equal(kw_summary(sig, "def f(x, *, a, c): pass\n", buf, sizeof buf), "a! b missing=c");
+    /* without a signature: the def's annotated ones; an untyped optional one is left to its default */
+    assert_string_equal(kw_summary(nosig, "def f(x: int, *, a: int, b: str = '', c=0): pass\n", buf, sizeof buf),
+                        "a! b");
+    assert_string_equal(kw_summary(nosig, "def f(x: int, *, a, b: str = ''): pass\n", buf, sizeof buf), "b missing=a");
+    assert_string_equal(kw_summary(nosig, "def f(x: int): pass\n", buf, sizeof buf), "");
+}
+
 int main(void)
 {
     const struct CMUnitTest pure[] = {
         cmocka_unit_test(test_exc_matches),
+        cmocka_unit_test(test_kwparams),
     };
     if (cmocka_run_group_tests_name("golden (no sandbox)", pure, NULL, NULL))
         return 1;

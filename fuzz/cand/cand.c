@@ -670,6 +670,23 @@ static sg_status fz__confirm(sg_fuzz *fz, sg_value **args, const sg_value *kwarg
     return st;
 }
 
+/* A str operand (UTF-8 bytes) as a str argument holds it in an input (golden_tasks/gen.c): its
+ * NULs as C0 80, then the 0 that ends it. `out` holds 2 * n + 1 bytes; returns the length. */
+static size_t fz__stream_str(const uint8_t *s, size_t n, uint8_t *out)
+{
+    size_t o = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == 0) {
+            out[o++] = 0xC0;
+            out[o++] = 0x80;
+        } else {
+            out[o++] = s[k];
+        }
+    }
+    out[o++] = 0;
+    return o;
+}
+
 /* Trust boundary: the coverage map is written by the candidate's process. Copy, then read only
  * the copy, with every count and length bounded. */
 static void fz__feedback(sg_fuzz *fz, const uint8_t *data, size_t size, uint8_t *counters, const sg_fuzz_hooks *hooks)
@@ -696,22 +713,18 @@ static void fz__feedback(sg_fuzz *fz, const uint8_t *data, size_t size, uint8_t 
             }
             hooks->cmp_int(hooks->ctx, a, b);
         } else if (c->kind == SG_COV_CMP_STR && hooks->cmp_bytes) {
-            /* Where one operand sits in the input (as a str argument: its bytes, then the 0 that
-             * ends it), the other is what the fuzzer may try there, terminator included. */
+            /* Where one operand sits in the input (as a str argument: its bytes, NULs as C0 80,
+             * then the 0 that ends it), the other is what the fuzzer may try there, encoded
+             * the same way, terminator included. */
             for (int side = 0; side < 2; side++) {
                 const uint8_t *x = side ? c->b : c->a, *y = side ? c->a : c->b;
-                size_t lx = side ? c->lb : c->la, ly = side ? c->la : c->lb;
-                uint8_t pat[SG_COV_CMP_BYTES + 1], want[SG_COV_CMP_BYTES + 1];
-                memcpy(pat, x, lx);
-                pat[lx] = 0;
-                memcpy(want, y, ly);
-                want[ly] = 0;
-                const uint8_t *at = lx + 1 <= size ? memmem(data, size, pat, lx + 1) : NULL;
-                if (!at && lx == 0 && size == 0)
-                    continue;
+                uint8_t pat[2 * SG_COV_CMP_BYTES + 1], want[2 * SG_COV_CMP_BYTES + 1];
+                size_t lp = fz__stream_str(x, side ? c->lb : c->la, pat);
+                size_t lw = fz__stream_str(y, side ? c->la : c->lb, want);
+                const uint8_t *at = lp <= size ? memmem(data, size, pat, lp) : NULL;
                 if (!at)
                     continue;
-                size_t room = size - (size_t)(at - data), m = ly + 1 < room ? ly + 1 : room;
+                size_t room = size - (size_t)(at - data), m = lw < room ? lw : room;
                 if (m > 1)
                     hooks->cmp_bytes(hooks->ctx, at, want, m);
                 break;
@@ -816,8 +829,36 @@ static void fz__dict_entry(sg_buf *out, const uint8_t *p, size_t n)
     sg_buf_puts(out, "\"\n");
 }
 
+/* The code point of a str literal's escape at p (after the backslash); advances p. */
+static uint32_t fz__escape(const char **pp)
+{
+    const char *p = *pp;
+    char e = *p++;
+    uint32_t cp = (unsigned char)e;
+    int hex = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+    if (hex) {
+        uint32_t v = 0;
+        int k = 0;
+        for (; k < hex && isxdigit((unsigned char)p[k]); k++)
+            v = v * 16 + (uint32_t)(isdigit((unsigned char)p[k]) ? p[k] - '0' : (p[k] | 32) - 'a' + 10);
+        if (k == hex) {
+            cp = v;
+            p += k;
+        }
+    } else if (e >= '0' && e <= '7') {
+        cp = (uint32_t)(e - '0');
+        for (int k = 0; k < 2 && *p >= '0' && *p <= '7'; k++)
+            cp = cp * 8 + (uint32_t)(*p++ - '0');
+    } else {
+        cp = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : cp;
+    }
+    *pp = p;
+    return cp;
+}
+
 /* The str and int literals of a Python source, as inputs encode them (a lexer good enough for
- * constants: comments skipped, simple escapes decoded, f-strings and long literals ignored). */
+ * constants: comments skipped, escapes decoded, a NUL as C0 80 as a str argument holds it,
+ * f-strings and long literals ignored). */
 static void fz__scan(const char *src, sg_buf *out, unsigned *count)
 {
     const char *p = src;
@@ -832,7 +873,7 @@ static void fz__scan(const char *src, sg_buf *out, unsigned *count)
             char q = *p;
             bool triple = p[1] == q && p[2] == q;
             p += triple ? 3 : 1;
-            uint8_t lit[SG_COV_CMP_BYTES + 1];
+            uint8_t lit[SG_COV_CMP_BYTES + 4];
             size_t n = 0;
             bool ok = true;
             while (*p && !(triple ? (p[0] == q && p[1] == q && p[2] == q) : *p == q)) {
@@ -841,14 +882,26 @@ static void fz__scan(const char *src, sg_buf *out, unsigned *count)
                     ok = false;
                     break;
                 }
-                if (ch == '\\' && *p) {
-                    char e = *p++;
-                    ch = e == 'n' ? '\n' : e == 't' ? '\t' : e == '0' ? 0 : e;
-                }
-                if (ch == 0 || n >= SG_COV_CMP_BYTES)
+                uint32_t cp = (unsigned char)ch;
+                bool esc = ch == '\\' && *p;
+                if (esc)
+                    cp = fz__escape(&p);
+                if (n + 4 > SG_COV_CMP_BYTES || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
                     ok = false;
-                else
-                    lit[n++] = (uint8_t)ch;
+                } else if (cp == 0) {
+                    lit[n++] = 0xC0;
+                    lit[n++] = 0x80;
+                } else if (!esc || cp < 0x80) {
+                    lit[n++] = (uint8_t)cp; /* (a source byte as it is: UTF-8 stays UTF-8) */
+                } else {
+                    char u[4];
+                    size_t un = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+                    u[0] = (char)(un == 2 ? 0xC0 | cp >> 6 : un == 3 ? 0xE0 | cp >> 12 : 0xF0 | cp >> 18);
+                    for (size_t k = 1; k < un; k++)
+                        u[k] = (char)(0x80 | (cp >> (6 * (un - 1 - k)) & 0x3F));
+                    memcpy(lit + n, u, un);
+                    n += un;
+                }
             }
             if (*p)
                 p += triple ? 3 : 1;

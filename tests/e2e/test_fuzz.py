@@ -13,7 +13,8 @@ candidates of tests/e2e/data/fuzz/:
   - a policy's budgets.fuzz_seconds / fuzz_runs turn the stage on (command line > policy > task),
     and stages.required: [fuzz] blocks only when the stage did not run;
   - declared exceptions match by MRO (subclasses: no finding), not by what a metaclass claims;
-  - keyword-only parameters are generated and passed by name (a bug only they reach is found).
+  - keyword-only parameters are generated and passed by name (a bug only they reach is found);
+  - a str argument holds NULs and characters of every plane (a bug behind "\x00" is found).
 SG_TEST_ONLY=substr runs only the tests whose name holds it.
 Usage: test_fuzz.py SNIPGATE_BINARY SOURCE_DIR. A kernel that refuses the sandbox is a loud SKIP
 (exit 77), a failure under CI=true.
@@ -355,6 +356,21 @@ def test_kwonly():
            and fuzz_status(doc) == "error", "untyped required keyword-only: an error naming it (rc %s, %s)" % (rc, fz))
 
 
+def test_nul_and_astral():
+    # a str argument can hold a NUL (C0 80 in the choice stream) and any character of any plane
+    # (UTF-8 in the stream); the planted bugs wait for "\x00" and for "x" + U+1D11E. (The
+    # property stage's random strings hold NULs too: --no-properties leaves them to this stage.)
+    for name, want_input, want_arg in (("planted_nul.py", "score('\\x00', 0)", "\x00"),
+                                       ("planted_astral.py", "\\U0001d11e", "x\U0001D11E")):
+        rc, doc, err = check_json(name, extra=["--no-properties", "--fuzz", "60s", "--fuzz-runs", "5000", "--seed", "1"])
+        fz = fuzz_of(doc)
+        f = fz and fz.get("finding")
+        args = json.loads(f["args_json"]) if f else None
+        expect(rc == 1 and f and f["kind"] == "exception" and f["exc_type"] == "KeyError" and want_input in f["input"]
+               and want_arg in args[0] and f["found_after_execs"] <= 5000,
+               "%s: found within 5,000 inputs, seed 1 (rc %s, %s, %s)" % (name, rc, f, err[-300:]))
+
+
 def main():
     sandbox_works()
     only = os.environ.get("SG_TEST_ONLY", "")  # run only the tests whose name holds this
@@ -374,6 +390,7 @@ def main():
         ("policy", test_policy),
         ("exception_mro", test_exception_mro),
         ("kwonly", test_kwonly),
+        ("nul_and_astral", test_nul_and_astral),
     ]
     for name, fn in tests:
         if only in name:

@@ -1296,6 +1296,16 @@ static uint32_t gen__utf8_next(const unsigned char *s, size_t len, size_t *i)
     return cp;
 }
 
+size_t sg_gen_choice_char(uint32_t cp, char *out)
+{
+    if (cp == 0) { /* a 0 byte would end the str */
+        out[0] = (char)0xC0;
+        out[1] = (char)0x80;
+        return 2;
+    }
+    return gen__utf8_put(out, cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0xFFFD : cp);
+}
+
 sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, sg_buf *b)
 {
     switch (t->kind) {
@@ -1345,14 +1355,7 @@ sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, 
                 }
                 i++;
             } else {
-                uint32_t cp = gen__utf8_next(s, v->len, &i);
-                if (cp == 0) { /* NUL: C0 80 (a 0 byte would end the str) */
-                    u[0] = (char)0xC0;
-                    u[1] = (char)0x80;
-                    un = 2;
-                } else {
-                    un = gen__utf8_put(u, cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0xFFFD : cp);
-                }
+                un = sg_gen_choice_char(gen__utf8_next(s, v->len, &i), u);
             }
             sg_buf_append(b, u, un);
         }

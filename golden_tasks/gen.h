@@ -92,6 +92,9 @@ typedef struct sg_choices {
 } sg_choices;
 
 sg_status sg_gen_decode(sg_choices *c, const sg_type *t, sg_value **ret);
+/* The bytes (1 to 4, in out) a str argument holds for character cp in a choice stream: C0 80 for
+ * a NUL, else its UTF-8 (U+FFFD for a surrogate or a value beyond Unicode). */
+size_t sg_gen_choice_char(uint32_t cp, char *out);
 /* Append the encoding of `v` as type `t` to `buf`. SG_ERR_NOMEM (buf failed), SG_ERR_INVALID_ARG
  * when v's kind does not fit t. */
 sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, sg_buf *buf);

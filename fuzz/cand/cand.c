@@ -886,22 +886,12 @@ static void fz__scan(const char *src, sg_buf *out, unsigned *count)
                 bool esc = ch == '\\' && *p;
                 if (esc)
                     cp = fz__escape(&p);
-                if (n + 4 > SG_COV_CMP_BYTES || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                if (n + 4 > SG_COV_CMP_BYTES || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
                     ok = false;
-                } else if (cp == 0) {
-                    lit[n++] = 0xC0;
-                    lit[n++] = 0x80;
-                } else if (!esc || cp < 0x80) {
+                else if (!esc && cp != 0)
                     lit[n++] = (uint8_t)cp; /* (a source byte as it is: UTF-8 stays UTF-8) */
-                } else {
-                    char u[4];
-                    size_t un = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-                    u[0] = (char)(un == 2 ? 0xC0 | cp >> 6 : un == 3 ? 0xE0 | cp >> 12 : 0xF0 | cp >> 18);
-                    for (size_t k = 1; k < un; k++)
-                        u[k] = (char)(0x80 | (cp >> (6 * (un - 1 - k)) & 0x3F));
-                    memcpy(lit + n, u, un);
-                    n += un;
-                }
+                else
+                    n += sg_gen_choice_char(cp, (char *)lit + n);
             }
             if (*p)
                 p += triple ? 3 : 1;

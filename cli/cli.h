@@ -121,16 +121,21 @@ void sg_cli_golden_task_opts(const sg_cli_golden *g, const sg_golden_task *task,
         {"fuzz-corpus", required_argument, NULL, SG_OPT_FUZZ_CORPUS}
 
 typedef struct sg_cli_fuzz {
-    bool given;         /* --fuzz or --fuzz-runs */
-    double seconds;     /* --fuzz, 0 if not given */
-    long long runs;     /* --fuzz-runs, -1 if not given */
-    const char *corpus; /* --fuzz-corpus */
+    bool given;            /* --fuzz or --fuzz-runs */
+    double seconds;        /* --fuzz, 0 if not given */
+    long long runs;        /* --fuzz-runs, -1 if not given */
+    const char *corpus;    /* --fuzz-corpus */
+    bool policy_given;     /* the policy's budgets.fuzz_seconds or budgets.fuzz_runs */
+    double policy_seconds; /* budgets.fuzz_seconds, 0 if not set */
+    long long policy_runs; /* budgets.fuzz_runs, -1 if not set */
 } sg_cli_fuzz;
 
 void sg_cli_fuzz_init(sg_cli_fuzz *f);
 int sg_cli_fuzz_opt(const char *verb, sg_cli_fuzz *f, int c, const char *arg);
 /* Run the fuzz stage on one checked document and attach its outcome (skipped when the report
- * blocks already). SG_OK, or SG_ERR_NOMEM (fatal). */
+ * blocks already). Its budget is the command line's (--fuzz, --fuzz-runs), else the policy's
+ * (budgets.fuzz_seconds, fuzz_runs), else the task's (fuzz.stage_seconds, stage_runs): the first
+ * source that sets either bound sets both. SG_OK, or SG_ERR_NOMEM (fatal). */
 sg_status sg_cli_fuzz_report(const sg_cli_fuzz *f, const sg_cli_golden *g, const sg_golden_opts *gopts,
                              const sg_golden_task *task, const char *task_label, sg_report *rep, const char *buf,
                              size_t len);

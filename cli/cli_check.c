@@ -109,7 +109,8 @@ static void check__help(FILE *out)
           "                             libFuzzer, guided by the candidate's Python coverage (10s, 500ms, 2m);\n"
           "                             a finding blocks (SG-FUZZ): an undeclared exception, a hang, a crash, a\n"
           "                             memory blow-up, a forbidden system call, or a different answer than the\n"
-          "                             reference. Also run when the task has fuzz.stage_seconds/stage_runs\n"
+          "                             reference. Also run with a fuzz budget in the policy (budgets.fuzz_seconds,\n"
+          "                             fuzz_runs) or the task (fuzz.stage_seconds, stage_runs); these flags win\n"
           "  --fuzz-runs N              stop after N fuzz inputs (with --fuzz: whichever comes first)\n"
           "  --fuzz-corpus DIR          keep the inputs that found new coverage in DIR and start from them\n"
           "                             (per task: later candidates for the same task start from there)\n"
@@ -1000,6 +1001,12 @@ int sg_cli_check(int argc, char **argv)
             co.golden.opts.max_seconds = pi->property_seconds;
             co.golden.budget_given = true;
         }
+        if (pi->fuzz_seconds > 0 || pi->fuzz_runs) {
+            /* used when a task is given; --fuzz / --fuzz-runs replace it (docs/policy.md) */
+            co.fuzz.policy_given = true;
+            co.fuzz.policy_seconds = pi->fuzz_seconds;
+            co.fuzz.policy_runs = pi->fuzz_runs ? (long long)pi->fuzz_runs : -1;
+        }
         if (check__merge(&packs, &npacks, pi->packs, pi->n_packs) ||
             check__merge(&disables, &ndisables, pi->disable, pi->n_disable) ||
             check__merge(&hosts, &nhosts, pi->allow_hosts, pi->n_allow_hosts))
@@ -1022,11 +1029,13 @@ int sg_cli_check(int argc, char **argv)
         sg_cli_error("check", "--fuzz, --fuzz-runs and --fuzz-corpus need --task ID (with or without --suite)");
         goto out_free;
     }
-    if (co.fuzz.corpus && !co.fuzz.given && !sg_golden_task_fuzz_stage(co.task, NULL, NULL)) {
-        sg_cli_error("check", "--fuzz-corpus needs --fuzz or --fuzz-runs (or a task with a fuzz stage budget)");
+    bool fuzz_budget = co.fuzz.given || co.fuzz.policy_given || sg_golden_task_fuzz_stage(co.task, NULL, NULL);
+    if (co.fuzz.corpus && !fuzz_budget) {
+        sg_cli_error("check", "--fuzz-corpus needs --fuzz or --fuzz-runs (or a fuzz budget in the policy or the task)");
         goto out_free;
     }
-    co.fuzz_on = co.task && !co.golden.tests_path && (co.fuzz.given || sg_golden_task_fuzz_stage(co.task, NULL, NULL));
+    /* a budget on the command line, in the policy or in the task turns the stage on, with a task */
+    co.fuzz_on = co.task && !co.golden.tests_path && fuzz_budget;
     if ((rc = sg_cli_build_rules("check", no_default, packs, npacks, disables, ndisables, hosts, nhosts, co.opts.max_bytes,
                                  &co.rules)))
         goto out_free;
@@ -1179,7 +1188,9 @@ int sg_cli_check(int argc, char **argv)
             goto out_nomem;
     /* stages the policy requires that did not run on a file */
     for (size_t i = 0; pi && i < list.len; i++)
-        if (sg_cli_require_stages(list.items[i].report, pi) != SG_OK)
+        if (sg_cli_require_stages(list.items[i].report, pi,
+                                  "give --task ID with --fuzz DURATION or --fuzz-runs N, or a fuzz budget in the "
+                                  "policy or the task") != SG_OK)
             goto out_nomem;
 
     sg_report **reps = malloc((list.len ? list.len : 1) * sizeof *reps);

@@ -30,6 +30,7 @@ void sg_cli_fuzz_init(sg_cli_fuzz *f)
 {
     memset(f, 0, sizeof *f);
     f->runs = -1;
+    f->policy_runs = -1;
 }
 
 /* "10s", "500ms", "2m", "1.5" (seconds). */
@@ -243,11 +244,20 @@ sg_status sg_cli_fuzz_report(const sg_cli_fuzz *f, const sg_cli_golden *g, const
     sg_diag_init(&d);
     if (sg_report_blocked(rep))
         return sg_report_add_fuzz(rep, buf, len, task_label, NULL, NULL, &d);
-    double task_s = 0;
-    uint64_t task_runs = 0;
-    sg_golden_task_fuzz_stage(task, &task_s, &task_runs);
-    double seconds = f->seconds > 0 ? f->seconds : !f->given && task_s > 0 ? task_s : f->runs > 0 ? 600 : 10;
-    long long runs = f->runs > 0 ? f->runs : !f->given && task_runs ? (long long)task_runs : -1;
+    /* the command line's budget, else the policy's, else the task's; a number of inputs alone
+     * runs for up to 600 s, and no budget at all (not reached: the stage is off) for 10 s */
+    double seconds = f->seconds;
+    long long runs = f->runs;
+    if (!f->given && f->policy_given) {
+        seconds = f->policy_seconds;
+        runs = f->policy_runs;
+    } else if (!f->given) {
+        uint64_t task_runs = 0;
+        sg_golden_task_fuzz_stage(task, &seconds, &task_runs);
+        runs = task_runs ? (long long)task_runs : -1;
+    }
+    if (!(seconds > 0))
+        seconds = runs > 0 ? 600 : 10;
     char err[1200] = "";
     char bin[PATH_MAX] = "";
     if (fuzz__binary(bin, sizeof bin) != 0) {

@@ -255,7 +255,9 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
         default: break;
         }
     }
-    if (p->policy && (st = sg_cli_require_stages(rep, p->policy)) != SG_OK) {
+    if (p->policy && (st = sg_cli_require_stages(rep, p->policy,
+                                                 "this command does not run it: snipgate check --task ID "
+                                                 "--fuzz DURATION does")) != SG_OK) {
         r->outcome = SG_CLI_ERROR;
         pipeline__msg(r, "%s", sg_strerror(st));
         goto out;
@@ -278,15 +280,15 @@ out:
     return SG_OK;
 }
 
-sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi)
+sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi, const char *fuzz_hint)
 {
     for (int stg = SG_PIPE_GOLDEN; pi && stg < SG_PIPE_COUNT; stg++) {
         if (!pi->required[stg] || sg_report_stage(rep, (sg_pipe_stage)stg, NULL, NULL) != SG_STAGE_STATUS_NOT_RUN)
             continue;
-        char why[300];
-        snprintf(why, sizeof why, "%s requires the %s stage, which did not run%s", pi->path,
+        char why[600];
+        snprintf(why, sizeof why, "%s requires the %s stage, which did not run (%s)", pi->path,
                  sg_pipe_stage_name((sg_pipe_stage)stg),
-                 stg == SG_PIPE_GOLDEN ? " (give --task, --suite or --tests)" : " (not in this build)");
+                 stg == SG_PIPE_GOLDEN ? "give --task, --suite or --tests" : fuzz_hint);
         sg_status st = sg_report_add_reason(rep, SG_CRIT_STAGE_REQUIRED, (sg_pipe_stage)stg, NULL, 0, 0, why);
         if (st != SG_OK)
             return st;

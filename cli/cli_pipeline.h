@@ -82,8 +82,9 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
 
 void sg_cli_result_clear(sg_cli_result *r);
 /* The stages a policy requires that did not run on this report: one stage-required reason each.
+ * `fuzz_hint` says how this command would have run the fuzz stage (or that it does not run it).
  * SG_OK or SG_ERR_NOMEM. */
-sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi);
+sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi, const char *fuzz_hint);
 
 /* "pass", "block", "error" (bad input and gate errors alike: never a pass). */
 const char *sg_cli_outcome_name(sg_cli_outcome o);

@@ -406,8 +406,9 @@ static char *serve__strdup_len(const char *s, size_t n)
  * A request's policy: the keys of a .snipgate.yml (JSON is YAML), loaded with the same loader
  * and applied on top of the server's options as `check --config` applies a file: fail_on,
  * budgets, stages.required, and a rule set of its own (rules.enable/disable, network.allow_hosts
- * added to the server's). rules.packs (files on the server) and exclude (no meaning for one
- * snippet) are refused. false with `why` on a bad policy (or *nomem).
+ * added to the server's). rules.packs (files on the server), exclude (no meaning for one
+ * snippet) and the fuzz budget (serve does not run the fuzz stage) are refused. false with `why`
+ * on a bad policy (or *nomem).
  */
 static bool serve__policy(serve__server *s, json_t *policy, serve__job *job, char *why, size_t whylen, bool *nomem)
 {
@@ -437,6 +438,13 @@ static bool serve__policy(serve__server *s, json_t *policy, serve__job *job, cha
     }
     if (pi->n_exclude) {
         snprintf(why, whylen, "policy: exclude has no meaning for one snippet");
+        return false;
+    }
+    if (pi->fuzz_seconds > 0 || pi->fuzz_runs) {
+        snprintf(why, whylen, "policy: %s%s%s is refused over HTTP (serve does not run the fuzz stage: "
+                              "snipgate check --task ID --fuzz DURATION does)",
+                 pi->fuzz_seconds > 0 ? "budgets.fuzz_seconds" : "", pi->fuzz_seconds > 0 && pi->fuzz_runs ? ", " : "",
+                 pi->fuzz_runs ? "budgets.fuzz_runs" : "");
         return false;
     }
     /* the server's rule options plus the policy's lists, as check merges them */

@@ -249,6 +249,26 @@ static sg_status policy__property_seconds(policy__ctx *c, yaml_node_t *v, const 
     return SG_OK;
 }
 
+/* The fuzz stage's budget (docs/fuzz.md): a duration as --fuzz takes it ("10s", "500ms", a bare
+ * number of seconds) and a number of inputs as --fuzz-runs. */
+static sg_status policy__fuzz_seconds(policy__ctx *c, yaml_node_t *v, const char *key)
+{
+    double sec = 0;
+    if (sg_duration_parse(policy__scalar(v), &sec) || sec * 1000 < 1)
+        return policy__err(c, v, "'%s' must be a duration from 1ms to 3600s (10s, 500ms, 2.5)", key);
+    c->p->info.fuzz_seconds = sec;
+    return SG_OK;
+}
+
+static sg_status policy__fuzz_runs(policy__ctx *c, yaml_node_t *v, const char *key)
+{
+    unsigned long long x = 0;
+    sg_status st = policy__uint(c, v, key, 1, 1000000000ULL, &x);
+    if (!st)
+        c->p->info.fuzz_runs = x;
+    return st;
+}
+
 static sg_status policy__rules(policy__ctx *c, yaml_node_t *v, const char *key)
 {
     static const policy__key keys[] = {
@@ -276,6 +296,8 @@ static sg_status policy__budgets(policy__ctx *c, yaml_node_t *v, const char *key
                                        {"parse_steps", policy__parse_steps},
                                        {"property_inputs", policy__property_inputs},
                                        {"property_seconds", policy__property_seconds},
+                                       {"fuzz_seconds", policy__fuzz_seconds},
+                                       {"fuzz_runs", policy__fuzz_runs},
                                        {NULL, NULL}};
     return policy__mapping(c, v, key, keys);
 }

@@ -295,3 +295,80 @@ sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, si
     *ret_n = n;
     return SG_OK;
 }
+
+void sg_annot_kw_free(sg_annot_kw *kw, size_t n)
+{
+    for (size_t k = 0; kw && k < n; k++) {
+        free(kw[k].name);
+        sg_type_free(kw[k].type);
+    }
+    free(kw);
+}
+
+sg_status sg_annot_kwonly(const char *src, const char *fn, sg_annot_kw **ret, size_t *ret_n)
+{
+    if (!src || !fn || !ret || !ret_n)
+        return SG_ERR_INVALID_ARG;
+    *ret = NULL;
+    *ret_n = 0;
+    TSParser *p = annot__parser();
+    if (!p)
+        return SG_ERR_NOMEM;
+    TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
+    if (!tree) {
+        ts_parser_delete(p);
+        return SG_ERR_NOMEM;
+    }
+    TSNode def = annot__find_def(ts_tree_root_node(tree), src, fn);
+    TSNode params = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "parameters", 10);
+    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    sg_status st = ts_node_is_null(def) || np > 32 ? SG_ERR_EMPTY : SG_OK;
+    sg_annot_kw *kw = st == SG_OK && np ? calloc(np, sizeof *kw) : NULL;
+    if (st == SG_OK && np && !kw)
+        st = SG_ERR_NOMEM;
+    size_t n = 0;
+    bool kwonly = false;
+    for (uint32_t i = 0; i < np && st == SG_OK; i++) {
+        TSNode prm = ts_node_named_child(params, i);
+        TSNode first = ts_node_named_child(prm, 0);
+        if (annot__is(prm, "keyword_separator") || annot__is(prm, "list_splat_pattern") ||
+            (annot__is(prm, "typed_parameter") && annot__is(first, "list_splat_pattern"))) {
+            kwonly = true; /* `*` or `*args` */
+            continue;
+        }
+        if (annot__is(prm, "dictionary_splat_pattern") ||
+            (annot__is(prm, "typed_parameter") && annot__is(first, "dictionary_splat_pattern")))
+            break; /* `**kw`: the last */
+        if (!kwonly)
+            continue;
+        TSNode name = annot__is(prm, "identifier")          ? prm
+                      : annot__is(prm, "typed_parameter")   ? first
+                      : ts_node_child_by_field_name(prm, "name", 4); /* (typed_)default_parameter */
+        if (!annot__is(name, "identifier"))
+            continue;
+        uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
+        sg_annot_kw *k = &kw[n];
+        if (!(k->name = sg_strndup_buf(src + s, e - s))) {
+            st = SG_ERR_NOMEM;
+            break;
+        }
+        n++;
+        k->required = annot__is(prm, "identifier") || annot__is(prm, "typed_parameter");
+        TSNode ty = ts_node_child_by_field_name(prm, "type", 4);
+        char *text = ts_node_is_null(ty) ? NULL : annot__text(ty, src);
+        sg_diag d;
+        sg_diag_init(&d);
+        if (text && sg_type_parse(text, &k->type, &d) != SG_OK)
+            k->type = NULL; /* (a type the language does not take: no type) */
+        free(text);
+    }
+    ts_tree_delete(tree);
+    ts_parser_delete(p);
+    if (st != SG_OK || !n) {
+        sg_annot_kw_free(kw, n);
+        return st;
+    }
+    *ret = kw;
+    *ret_n = n;
+    return SG_OK;
+}

@@ -15,6 +15,7 @@
 #ifndef SG_GOLDEN_ANNOT_H
 #define SG_GOLDEN_ANNOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "golden_tasks/typelang.h"
@@ -25,5 +26,18 @@ sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, si
 
 /* The type-language text of one annotation (a Python expression), or NULL (malloc'd). For tests. */
 char *sg_annot_type_text(const char *annotation);
+
+/* A keyword-only parameter of a def (after `*` or `*args`, before `**kw`). */
+typedef struct sg_annot_kw {
+    char *name;     /* malloc'd */
+    sg_type *type;  /* its annotation in the type language, NULL when it has none we read */
+    bool required;  /* no default: every call must pass it */
+} sg_annot_kw;
+
+/* The keyword-only parameters of the top-level `def fn` of `src`, in order (*ret NULL and *ret_n 0
+ * when it has none). SG_ERR_EMPTY when `fn` is not defined there (or has more than 32
+ * parameters); SG_ERR_NOMEM. Free with sg_annot_kw_free. */
+sg_status sg_annot_kwonly(const char *src, const char *fn, sg_annot_kw **ret, size_t *ret_n);
+void sg_annot_kw_free(sg_annot_kw *kw, size_t n);
 
 #endif

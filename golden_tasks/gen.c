@@ -1085,16 +1085,46 @@ static uint64_t gen__u64(sg_choices *c)
     return v;
 }
 
-/* The non-ASCII characters a byte >= 0x80 stands for (from the generators' favourites). */
-static const uint32_t gen__high_chars[] = {0xE9, 0xDF, 0xF1, 0xF8, 0xC5, 0x301, 0x308, 0x4E2D,
-                                           0x6587, 0x5B57, 0xFB01, 0xFF21, 0x2167, 0x1F600, 0x1F1EB, 0x7F};
+/* The characters a byte >= 0x80 that starts no UTF-8 sequence stands for (from the generators'
+ * favourites, and a few more: the ends of the planes, a noncharacter, astral letters). */
+static const uint32_t gen__high_chars[] = {0xE9,    0xDF,    0xF1,   0xF8,    0xC5,    0x301,  0x308,   0x4E2D,
+                                           0x6587,  0x5B57,  0xFB01, 0xFF21,  0x2167,  0x1F600, 0x1F1EB, 0x7F,
+                                           0x80,    0xA0,    0xFF,   0x200B,  0x2028,  0xFEFF,  0xFFFD,  0xFFFF,
+                                           0x10000, 0x1D11E, 0x20000, 0x2F800, 0xE0041, 0xF0000, 0x10FFFF, 0x130};
 #define GEN_NHIGH (sizeof gen__high_chars / sizeof *gen__high_chars)
 
-static uint32_t gen__choice_char(const sg_type *t, uint8_t b)
+/* One character of a str at the stream's position (its first byte `b` already read, not 0):
+ * ASCII as itself; C0 80 (modified UTF-8's NUL) a NUL; a well-formed UTF-8 sequence (shortest
+ * form, no surrogate) its character; any other byte one of gen__high_chars. So the UTF-8 bytes of
+ * a str operand the candidate compares against are that str, NULs written as C0 80. */
+static uint32_t gen__stream_char(sg_choices *c, uint8_t b)
 {
-    uint32_t cp = b < 0x80 ? b : gen__high_chars[(b - 0x80) % GEN_NHIGH];
-    if (t->kind == SG_TY_BYTES)
+    if (b < 0x80)
         return b;
+    const uint8_t *p = c->data + c->pos;
+    size_t left = c->len - c->pos;
+    if (b == 0xC0 && left >= 1 && p[0] == 0x80) {
+        c->pos++;
+        return 0;
+    }
+    size_t n = b >= 0xC2 && b <= 0xDF ? 1 : b >= 0xE0 && b <= 0xEF ? 2 : b >= 0xF0 && b <= 0xF4 ? 3 : 0;
+    uint32_t cp = n == 1 ? b & 0x1Fu : n == 2 ? b & 0x0Fu : b & 0x07u;
+    bool ok = n > 0 && n <= left;
+    for (size_t k = 0; ok && k < n; k++) {
+        ok = (p[k] & 0xC0) == 0x80;
+        cp = cp << 6 | (p[k] & 0x3Fu);
+    }
+    if (ok && ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF))))
+        ok = false; /* overlong, a surrogate (no UTF-8 for the value), beyond Unicode */
+    if (!ok)
+        return gen__high_chars[(b - 0x80) % GEN_NHIGH];
+    c->pos += n;
+    return cp;
+}
+
+/* A str's character folded into its type's options (ascii, chars=), by the byte that began it. */
+static uint32_t gen__choice_char(const sg_type *t, uint32_t cp, uint8_t b)
+{
     if (t->ascii && cp > 0x7F)
         cp = b & 0x7F ? (uint32_t)(b & 0x7F) : 'a';
     if (t->chars && !gen__char_ok(t, cp))
@@ -1163,11 +1193,20 @@ sg_status sg_gen_decode(sg_choices *c, const sg_type *t, sg_value **ret)
         if (!cps)
             return SG_ERR_NOMEM;
         unsigned n = 0;
-        for (uint8_t b; (b = gen__byte(c)) != 0;) /* to the terminator: positions stay stable */
+        for (uint8_t b; (b = gen__byte(c)) != 0;) { /* to the terminator: positions stay stable */
+            uint32_t cp;
+            if (t->kind == SG_TY_STR) {
+                cp = gen__choice_char(t, gen__stream_char(c, b), b);
+            } else if (b == 0xFF && c->pos < c->len && (c->data[c->pos] == 0 || c->data[c->pos] == 0xFF)) {
+                cp = c->data[c->pos++]; /* bytes: FF 00 is a 0 byte, FF FF a 0xFF byte */
+            } else {
+                cp = b;
+            }
             if (n < hi)
-                cps[n++] = gen__choice_char(t, b);
+                cps[n++] = cp;
+        }
         while (n < lo)
-            cps[n++] = gen__choice_char(t, 'a');
+            cps[n++] = t->kind == SG_TY_STR ? gen__choice_char(t, 'a', 'a') : 'a';
         v = gen__str_of(t->kind == SG_TY_STR ? SG_VAL_STR : SG_VAL_BYTES, cps, n);
         free(cps);
         break;
@@ -1244,17 +1283,6 @@ static void gen__put_u64(sg_buf *b, uint64_t v)
     sg_buf_append(b, le, 8);
 }
 
-/* The byte that decodes to code point cp (ASCII and the favoured characters; else 'a'). */
-static uint8_t gen__char_byte(uint32_t cp)
-{
-    if (cp > 0 && cp < 0x80)
-        return (uint8_t)cp;
-    for (size_t k = 0; k < GEN_NHIGH; k++)
-        if (gen__high_chars[k] == cp)
-            return (uint8_t)(0x80 + k);
-    return 'a';
-}
-
 static uint32_t gen__utf8_next(const unsigned char *s, size_t len, size_t *i)
 {
     unsigned char c = s[*i];
@@ -1266,6 +1294,16 @@ static uint32_t gen__utf8_next(const unsigned char *s, size_t len, size_t *i)
         cp = cp << 6 | (s[*i + k] & 0x3F);
     *i += n;
     return cp;
+}
+
+size_t sg_gen_choice_char(uint32_t cp, char *out)
+{
+    if (cp == 0) { /* a 0 byte would end the str */
+        out[0] = (char)0xC0;
+        out[1] = (char)0x80;
+        return 2;
+    }
+    return gen__utf8_put(out, cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0xFFFD : cp);
 }
 
 sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, sg_buf *b)
@@ -1306,8 +1344,20 @@ sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, 
             return SG_ERR_INVALID_ARG;
         const unsigned char *s = (const unsigned char *)v->s;
         for (size_t i = 0; i < v->len;) {
-            uint8_t ch = t->kind == SG_TY_BYTES ? (s[i++] ? s[i - 1] : 'a') : gen__char_byte(gen__utf8_next(s, v->len, &i));
-            sg_buf_append(b, (const char *)&ch, 1);
+            char u[4];
+            size_t un = 1;
+            if (t->kind == SG_TY_BYTES) { /* 0 and 0xFF escaped: FF 00, FF FF */
+                u[0] = (char)s[i];
+                if (s[i] == 0 || s[i] == 0xFF) {
+                    u[0] = (char)0xFF;
+                    u[1] = (char)s[i];
+                    un = 2;
+                }
+                i++;
+            } else {
+                un = sg_gen_choice_char(gen__utf8_next(s, v->len, &i), u);
+            }
+            sg_buf_append(b, u, un);
         }
         sg_buf_append(b, "\0", 1);
         break;

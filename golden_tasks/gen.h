@@ -71,16 +71,18 @@ sg_status sg_gen_infer_types(const sg_value *const *examples, size_t nexamples, 
  * reads as zeros, which decode to the simplest value: 0, "", [], False, the first alternative):
  *   bool 1 byte (low bit); int 8 bytes little-endian two's complement, folded into the type's
  *   range when outside it (a value inside the range is itself); float 8 bytes (IEEE bits),
- *   non-finite or out-of-range values folded in; str: bytes up to a 0 byte (or the end), byte
- *   b < 0x80 is the character b, b >= 0x80 one of the non-ASCII characters generators favour
- *   (type options chars=/ascii fold it into the allowed set); bytes: the same bytes; list, set,
+ *   non-finite or out-of-range values folded in; str: characters up to a 0 byte (or the end), a
+ *   byte b < 0x80 the character b, C0 80 a NUL (modified UTF-8), a well-formed UTF-8 sequence
+ *   its character (any plane; never a surrogate), any other byte >= 0x80 one of 32 characters
+ *   generators favour (type options chars=/ascii fold a character into the allowed set, by the
+ *   byte that began it); bytes: the bytes up to a 0 byte, FF 00 a 0 byte and FF FF a 0xFF byte
+ *   (FF before another byte is 0xFF itself); list, set,
  *   dict, variadic tuple: before each element a byte whose low bit says "one more"; fixed tuple:
  *   its members; union: 1 byte choosing the alternative. Sizes are clamped to the type's min/max
  *   (default max as the generators': 32 characters, 8 elements, or the task's fuzz.max_size).
  * sg_gen_encode writes the bytes that decode to `v` (for seeds: the task's example inputs);
- * values it cannot represent exactly (a str holding NUL, an int beyond 64 bits, a non-ASCII
- * character outside the favoured set) encode to a nearby value. The decoded value is checked
- * with sg_type_conforms by the caller.
+ * values it cannot represent exactly (an int beyond 64 bits, a lone surrogate in a str) encode to
+ * a nearby value. The decoded value is checked with sg_type_conforms by the caller.
  */
 typedef struct sg_choices {
     const uint8_t *data;
@@ -90,6 +92,9 @@ typedef struct sg_choices {
 } sg_choices;
 
 sg_status sg_gen_decode(sg_choices *c, const sg_type *t, sg_value **ret);
+/* The bytes (1 to 4, in out) a str argument holds for character cp in a choice stream: C0 80 for
+ * a NUL, else its UTF-8 (U+FFFD for a surrogate or a value beyond Unicode). */
+size_t sg_gen_choice_char(uint32_t cp, char *out);
 /* Append the encoding of `v` as type `t` to `buf`. SG_ERR_NOMEM (buf failed), SG_ERR_INVALID_ARG
  * when v's kind does not fit t. */
 sg_status sg_gen_encode(const sg_type *t, const sg_value *v, unsigned max_size, sg_buf *buf);

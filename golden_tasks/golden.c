@@ -64,6 +64,7 @@ typedef struct golden__run {
     sg_type **types;          /* argument types for generation (signature or inferred) */
     size_t ntypes;
     bool inferred;            /* types are ours to free (from annotations or inferred) */
+    sg_golden_kwparams kw;    /* keyword arguments for generation (signature.kwargs or annotations) */
     const char *ref_src, *cand_src; /* for annotations */
     struct timespec t0;
     long pre_lines;           /* candidate program lines before the candidate text */
@@ -439,13 +440,12 @@ static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind ki
 /* ---- call text ---------------------------------------------------------------------------- */
 
 /* "lit, lit, name=lit"; argument k is written wrap[k](lit) when the task wraps it (evalplus.h) */
-static void golden__args_text(sg_buf *b, const char *const *wrap, const sg_value *args, const sg_value *kwargs,
-                              bool repr)
+void sg_golden_args_text(sg_buf *b, const char *const *wrap, const sg_value *args, const sg_value *kwargs, bool repr)
 {
     for (size_t k = 0; k < args->n; k++) {
         if (k)
             sg_buf_puts(b, ", ");
-        const char *w = k < 4 ? wrap[k] : NULL;
+        const char *w = wrap && k < 4 ? wrap[k] : NULL;
         if (w) {
             sg_buf_puts(b, w);
             sg_buf_puts(b, "(");
@@ -471,7 +471,7 @@ static char *golden__call_text(const char *const *wrap, const char *fn, const sg
     sg_buf_init(&b, repr ? GOLDEN_REPR_CAP : GOLDEN_TEXT_CAP);
     sg_buf_puts(&b, fn);
     sg_buf_puts(&b, "(");
-    golden__args_text(&b, wrap, args, kwargs, repr);
+    sg_golden_args_text(&b, wrap, args, kwargs, repr);
     sg_buf_puts(&b, ")");
     if (b.failed || (!repr && b.truncated)) {
         sg_buf_free(&b);
@@ -494,77 +494,52 @@ static const char *golden__encode(golden__run *g, const sg_value *v)
 
 /* ---- exception matching ------------------------------------------------------------------- */
 
-/* Does the exception of `res` (raised by `call` in worker `w`) match class name `name`
- * (docs/tasks.md: any class of its __mro__; dotted names by module.qualname)? */
-/* The call that lists the MRO of the exception `call` raises, asked of the worker that raised it
- * (a fresh child re-raises it). NULL when too large or out of memory. Malloc'd. */
-static char *golden__exc_names_text(const char *call)
+/* One "module\tqualname\tname" line of an MRO report: does it name class `name`? */
+static bool golden__mro_row_matches(const char *row, size_t len, const char *name, bool dotted)
 {
-    sg_buf b;
-    sg_buf_init(&b, GOLDEN_TEXT_CAP + 64);
-    sg_buf_puts(&b, "__sg_exc_names(lambda: ");
-    sg_buf_puts(&b, call);
-    sg_buf_puts(&b, ")");
-    char *t = NULL;
-    if (!b.failed && !b.truncated)
-        t = strdup(b.data);
-    sg_buf_free(&b);
-    return t;
+    const char *t1 = memchr(row, '\t', len);
+    const char *t2 = t1 ? memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - row)) : NULL;
+    if (!t2 || memchr(t2 + 1, '\t', len - (size_t)(t2 + 1 - row)))
+        return false; /* not three fields: no class */
+    size_t ml = (size_t)(t1 - row), ql = (size_t)(t2 - t1 - 1), nl = len - (size_t)(t2 + 1 - row);
+    if (!dotted)
+        return nl && nl == strlen(name) && !memcmp(t2 + 1, name, nl);
+    return ml && ql && strlen(name) == ml + 1 + ql && !memcmp(name, row, ml) && name[ml] == '.' &&
+           !memcmp(name + ml + 1, t1 + 1, ql);
 }
 
-static sg_status golden__exc_matches(golden__run *g, sg_worker *w, const char *call, const golden__res *res,
-                                     const char *name, bool *ret)
+bool sg_golden_exc_matches(const sg_outcome_info *in, const char *name)
 {
-    *ret = false;
-    if (res->kind != GR_RAISE || !res->info->exc_type)
-        return SG_OK;
-    const char *et = res->info->exc_type;
+    if (!in || !in->exc_type || !name || !*name)
+        return false;
+    const char *et = in->exc_type;
     bool dotted = strchr(name, '.') != NULL;
-    if (!strcmp(et, name)) {
-        *ret = true;
-        return SG_OK;
+    if (!strcmp(et, name))
+        return true;
+    if (!in->exc_mro) {
+        /* no MRO reported: the type's own name ("mod.KeyError" is a KeyError by name) */
+        const char *dot = strrchr(et, '.');
+        return !dotted && dot && !strcmp(dot + 1, name);
     }
-    /* the MRO, asked of the same worker (a fresh child re-raises it) */
-    char *t = golden__exc_names_text(call);
-    if (!t)
-        return SG_OK;
-    golden__res m;
-    sg_status st = golden__call(g, w, t, &m);
-    free(t);
-    if (st != SG_OK)
-        return st;
-    if (m.kind == GR_VALUE && m.value->kind == SG_VAL_LIST) {
-        for (size_t k = 0; k < m.value->n; k++) {
-            const sg_value *c = m.value->items[k];
-            if (c->kind != SG_VAL_LIST || c->n != 3)
-                continue;
-            const sg_value *mod = c->items[0], *qual = c->items[1], *nm = c->items[2];
-            if (mod->kind != SG_VAL_STR || qual->kind != SG_VAL_STR || nm->kind != SG_VAL_STR)
-                continue;
-            if (!dotted && !strcmp(nm->s, name))
-                *ret = true;
-            if (dotted) {
-                size_t ml = strlen(mod->s);
-                if (!strncmp(name, mod->s, ml) && name[ml] == '.' && !strcmp(name + ml + 1, qual->s))
-                    *ret = true;
-            }
-        }
+    for (const char *row = in->exc_mro; *row;) {
+        size_t len = strcspn(row, "\n");
+        if (golden__mro_row_matches(row, len, name, dotted))
+            return true;
+        row += len + (row[len] == '\n');
     }
-    golden__res_free(&m);
-    return SG_OK;
+    return false;
+}
+
+/* Does the exception of `res` match class name `name`? */
+static bool golden__exc_matches(const golden__res *res, const char *name)
+{
+    return res->kind == GR_RAISE && sg_golden_exc_matches(res->info, name);
 }
 
 /* ---- programs ----------------------------------------------------------------------------- */
 
 static const char golden__helpers[] =
     "\n\n"
-    "def __sg_exc_names(thunk):\n"
-    "    try:\n"
-    "        thunk()\n"
-    "    except BaseException as e:\n"
-    "        return [[str(c.__module__), str(c.__qualname__), str(c.__name__)] for c in type(e).__mro__]\n"
-    "    return None\n"
-    "\n"
     "def __sg_plain_fn(f):\n"
     "    ok = (type(None), bool, int, float, str, bytes, list, tuple, dict, set)\n"
     "    def plain(x, depth=0):\n"
@@ -717,8 +692,7 @@ static sg_status golden__run_case(golden__run *g, size_t index)
     bool pass;
     double atol = cs->has_atol ? cs->atol : t->atol, rtol = cs->has_rtol ? cs->rtol : 0;
     if (cs->raises) {
-        if ((st = golden__exc_matches(g, g->cand, text, &res, cs->raises, &pass)) != SG_OK)
-            goto out;
+        pass = golden__exc_matches(&res, cs->raises);
     } else {
         pass = res.kind == GR_VALUE && golden__equal(g, res.value, expected, atol, rtol);
     }
@@ -1320,8 +1294,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             if (c->kind == GR_RAISE) {
                 bool m = false;
                 for (size_t e = 0; p && e < p->nexcept && !m; e++)
-                    if ((st = golden__exc_matches(g, g->cand, call, c, p->except[e], &m)) != SG_OK)
-                        goto out;
+                    m = golden__exc_matches(c, p->except[e]);
                 fail = !m;
             } else {
                 fail = c->kind == GR_TIMEOUT || c->kind == GR_OTHER;
@@ -1453,10 +1426,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             } else if (r->kind == GR_RAISE && p && p->same_exceptions) {
                 const char *rn = r->info->exc_type ? r->info->exc_type : "";
                 const char *dot = strrchr(rn, '.');
-                bool m = false;
-                if ((st = golden__exc_matches(g, g->cand, call, c, dot ? dot + 1 : rn, &m)) != SG_OK)
-                    goto out;
-                fail = !m;
+                fail = !golden__exc_matches(c, dot ? dot + 1 : rn);
                 if (fail) {
                     char buf[400];
                     snprintf(buf, sizeof buf, "the reference raises %.200s here; the candidate %s", rn,
@@ -1622,7 +1592,7 @@ static sg_status golden__report_failure(golden__run *g, const golden__props *ps,
         c->args_json = golden__encode(g, args);
         c->reason = ch.reason;
         c->shrink_calls = calls;
-        if (ch.ref.kind == GR_VALUE)
+        if (ch.ref.kind == GR_VALUE && ch.ref.value) /* (no reference: no expected value) */
             c->expected = golden__repr(g, ch.ref.value);
         else if (ch.ref.info && ch.ref.kind == GR_RAISE) {
             char buf[300];
@@ -1745,8 +1715,8 @@ static const sg_outcome_info *golden__pf_peek(const golden__run *g, const sg_wor
 /*
  * The calls that depend on the candidate's first answer to an input, wanted once that answer is
  * prefetched so that they batch too: idempotent's f(f(x)) (candidate), roundtrip's inverse (the
- * reference), the exception-class lookup of a raise that does not name a declared type. The same
- * texts golden__check_input will call; best effort like every prefetch (what is not prefetched
+ * reference). (An exception's classes come with its outcome: no call.) The same texts
+ * golden__check_input will call; best effort like every prefetch (what is not prefetched
  * is called one by one), and no decision is taken here.
  */
 static void golden__want_second(golden__run *g, const golden__props *ps, const sg_value *args, const sg_value *kwargs)
@@ -1762,7 +1732,6 @@ static void golden__want_second(golden__run *g, const golden__props *ps, const s
         if (sg_value_from_text(ci->value_json, strlen(ci->value_json), "result", &v, &d) != SG_OK)
             v = NULL;
     }
-    bool want_exc = false;
     for (size_t k = 0; ci && k < ps->n; k++) {
         const sg_golden_property *p = ps->items[k].p;
         switch (ps->items[k].kind) {
@@ -1781,25 +1750,9 @@ static void golden__want_second(golden__run *g, const golden__props *ps, const s
                 free(t);
             }
             break;
-        case SG_PROP_NO_RAISE:
-            if (ci->kind == SG_OUTCOME_EXCEPTION && ci->exc_type && p) {
-                bool named = false;
-                for (size_t e = 0; e < p->nexcept; e++)
-                    named |= !strcmp(ci->exc_type, p->except[e]);
-                want_exc |= p->nexcept > 0 && !named;
-            }
-            break;
-        case SG_PROP_DIFFERENTIAL:
-            want_exc |= ci->kind == SG_OUTCOME_EXCEPTION && ci->exc_type && p && p->same_exceptions;
-            break;
         default:
             break;
         }
-    }
-    if (want_exc) {
-        char *t = golden__exc_names_text(call);
-        golden__want(g, g->cand, t);
-        free(t);
     }
     sg_value_free(v);
     free(call);
@@ -1810,9 +1763,7 @@ static bool golden__has_second(const golden__props *ps)
 {
     for (size_t k = 0; k < ps->n; k++) {
         sg_golden_prop_kind kind = ps->items[k].kind;
-        const sg_golden_property *p = ps->items[k].p;
-        if (kind == SG_PROP_IDEMPOTENT || kind == SG_PROP_ROUNDTRIP ||
-            (kind == SG_PROP_NO_RAISE && p && p->nexcept) || (kind == SG_PROP_DIFFERENTIAL && p && p->same_exceptions))
+        if (kind == SG_PROP_IDEMPOTENT || kind == SG_PROP_ROUNDTRIP)
             return true;
     }
     return false;
@@ -1887,17 +1838,18 @@ static sg_status golden__block_add(golden__run *g, golden__block *b, sg_value *a
     return golden__block_add_kw(g, b, args, kwargs, NULL);
 }
 
-/* Keyword arguments for a generated input: each keyword-only parameter of the signature is
- * given (a generated value) or left to its default, at random. NULL on error (*st set). */
-static sg_value *golden__gen_kwargs(const sg_golden_task *t, sg_gen *gen, sg_status *st)
+/* Keyword arguments for a generated input: each keyword parameter (sg_golden_kwparams) is given
+ * (a generated value) or, unless required, left to its default, at random. NULL on error (*st set). */
+static sg_value *golden__gen_kwargs(const sg_golden_kwparams *kp, sg_gen *gen, sg_status *st)
 {
     sg_value *kw = sg_value_new(SG_VAL_DICT);
-    for (size_t k = 0; kw && k < t->nsig_kw && *st == SG_OK; k++) {
-        if (sg_rng_below(&gen->rng, 2))
+    for (size_t k = 0; kw && k < kp->n && *st == SG_OK; k++) {
+        if (!kp->items[k].required && sg_rng_below(&gen->rng, 2))
             continue;
         sg_value *v = NULL;
-        sg_value *key = sg_value_new_str(SG_VAL_STR, t->sig_kwnames[k], strlen(t->sig_kwnames[k]));
-        if (!key || sg_value_push(kw, key) < 0 || (*st = sg_gen_value(gen, t->sig_kwtypes[k], &v)) != SG_OK ||
+        const char *name = kp->items[k].name;
+        sg_value *key = sg_value_new_str(SG_VAL_STR, name, strlen(name));
+        if (!key || sg_value_push(kw, key) < 0 || (*st = sg_gen_value(gen, kp->items[k].type, &v)) != SG_OK ||
             sg_value_push(kw, v) < 0) {
             if (*st == SG_OK)
                 *st = SG_ERR_NOMEM;
@@ -1930,6 +1882,55 @@ static void golden__plain_bounds(sg_type *t, int depth)
     }
     for (size_t k = 0; k < t->n; k++)
         golden__plain_bounds(t->items[k], depth + 1);
+}
+
+void sg_golden_kwparams_free(sg_golden_kwparams *kw)
+{
+    if (!kw)
+        return;
+    free(kw->items);
+    sg_annot_kw_free(kw->def, kw->ndef);
+    memset(kw, 0, sizeof *kw);
+}
+
+sg_status sg_golden_kwparams_get(const sg_golden_task *t, const char *entry, const char *const *srcs, size_t nsrcs,
+                                 sg_golden_kwparams *ret)
+{
+    memset(ret, 0, sizeof *ret);
+    /* the def that says which keyword-only parameters are required (and their annotations) */
+    sg_status st = SG_ERR_EMPTY;
+    for (size_t k = 0; k < nsrcs && st == SG_ERR_EMPTY && entry; k++)
+        if (srcs[k])
+            st = sg_annot_kwonly(srcs[k], entry, &ret->def, &ret->ndef);
+    if (st == SG_ERR_NOMEM)
+        return st;
+    size_t cap = t->has_signature ? t->nsig_kw : ret->ndef;
+    if (cap && !(ret->items = calloc(cap, sizeof *ret->items))) {
+        sg_golden_kwparams_free(ret);
+        return SG_ERR_NOMEM;
+    }
+    if (t->has_signature) {
+        for (size_t k = 0; k < t->nsig_kw; k++) {
+            sg_golden_kwparam *it = &ret->items[ret->n++];
+            it->name = t->sig_kwnames[k];
+            it->type = t->sig_kwtypes[k];
+            for (size_t d = 0; d < ret->ndef; d++)
+                it->required |= ret->def[d].required && !strcmp(ret->def[d].name, it->name);
+        }
+    }
+    for (size_t d = 0; d < ret->ndef; d++) {
+        const sg_annot_kw *p = &ret->def[d];
+        bool given = false;
+        for (size_t k = 0; k < ret->n; k++)
+            given |= !strcmp(ret->items[k].name, p->name);
+        if (!t->has_signature && p->type && !given) {
+            ret->items[ret->n++] = (sg_golden_kwparam){p->name, p->type, p->required};
+            given = true;
+        }
+        if (p->required && !given && !ret->missing)
+            ret->missing = p->name;
+    }
+    return SG_OK;
 }
 
 /* Argument types for generation and shrinking: the signature's, else the reference's
@@ -2008,6 +2009,15 @@ static sg_status golden__properties(golden__run *g)
             return SG_OK; /* nothing to generate from: stage (a) only */
         }
     }
+    const char *kw_srcs[2] = {g->ref_src, g->cand_src};
+    if (!g->kw.items && !g->kw.def && sg_golden_kwparams_get(t, g->entry, kw_srcs, 2, &g->kw) != SG_OK)
+        goto nomem;
+    for (size_t k = 0; !t->has_signature && k < g->kw.ndef; k++)
+        if (g->kw.def[k].type) /* (our own copies: bounded as the positional ones) */
+            golden__plain_bounds(g->kw.def[k].type, 0);
+    bool kw_required = false;
+    for (size_t k = 0; k < g->kw.n; k++)
+        kw_required |= g->kw.items[k].required;
     sg_gen gen;
     sg_gen_init(&gen, g->r->seed);
     if (t->fuzz_has_max_size) {
@@ -2075,7 +2085,12 @@ static sg_status golden__properties(golden__run *g)
                 continue;
             }
             tried++;
-            st = golden__block_add(g, &blk, a, no_kwargs);
+            sg_value *kw = NULL; /* keyword-only parameters without a default are always given */
+            if (kw_required && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
+                sg_value_free(a);
+                continue;
+            }
+            st = golden__block_add_kw(g, &blk, a, no_kwargs, kw);
         }
     }
     /* 3. mutations of the examples and random values */
@@ -2101,7 +2116,7 @@ static sg_status golden__properties(golden__run *g)
             continue;
         }
         sg_value *kw = NULL;
-        if (t->nsig_kw && !(kw = golden__gen_kwargs(t, &gen, &st))) {
+        if (g->kw.n && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
             sg_value_free(a);
             continue;
         }
@@ -2338,6 +2353,7 @@ done:
             sg_type_free(g.types[k]);
         free(g.types);
     }
+    sg_golden_kwparams_free(&g.kw);
     sg_outcome_free(imp);
     sg_worker_free(g.cand);
     sg_worker_free(g.ref);

@@ -32,9 +32,47 @@
 #include <stdint.h>
 
 #include "snipgate/snipgate.h"
+#include "snipgate/sandbox.h"
+#include "golden_tasks/annot.h"
 #include "golden_tasks/task.h"
 
 /* The public part (options, verdicts, case results, sg_golden_run and the result accessors) is
  * in snipgate/golden.h. */
+
+/* Does the exception of outcome `in` match class name `name` (docs/tasks.md, `raises`)? Its type's
+ * name, or any class of the MRO the runner reports (exc_mro: the interpreter's own, which a
+ * metaclass cannot fake; a subclass of a declared class matches, a class that only claims to be
+ * one does not): by `__name__` for a plain name, by module + "." + qualname for a dotted one.
+ * Without an MRO report, the type's own name only ("mod.KeyError" is a KeyError). Shared by the
+ * golden and the fuzz stage. */
+bool sg_golden_exc_matches(const sg_outcome_info *in, const char *name);
+
+/* The keyword arguments the generators fill (docs/tasks.md, `signature.kwargs`), shared by the
+ * property and the fuzz stage: the signature's `kwargs` when the task has a signature, else the
+ * annotated keyword-only parameters of the entry point's def (the first of `srcs`, reference
+ * first, that defines it). A keyword-only parameter of that def without a default is `required`
+ * (every call passes it); one with a default is given or left to its default. */
+typedef struct sg_golden_kwparam {
+    const char *name;
+    const sg_type *type;
+    bool required;
+} sg_golden_kwparam;
+
+typedef struct sg_golden_kwparams {
+    sg_golden_kwparam *items;
+    size_t n;
+    const char *missing; /* a required keyword-only parameter with no type to generate, or NULL */
+    sg_annot_kw *def;    /* (owns the names and types read from the def) */
+    size_t ndef;
+} sg_golden_kwparams;
+
+/* SG_OK (ret->n may be 0), or SG_ERR_NOMEM. `srcs` may hold NULLs. */
+sg_status sg_golden_kwparams_get(const sg_golden_task *task, const char *entry, const char *const *srcs, size_t nsrcs,
+                                 sg_golden_kwparams *ret);
+void sg_golden_kwparams_free(sg_golden_kwparams *kw);
+/* `fn(args..., name=value, ...)`: the arguments as literals (repr: as repr() shows them, for
+ * reports), each positional one wrapped in `wrap[k]` when given (EvalPlus). `kwargs`: a dict value
+ * with identifier keys, or NULL. */
+void sg_golden_args_text(sg_buf *b, const char *const *wrap, const sg_value *args, const sg_value *kwargs, bool repr);
 
 #endif

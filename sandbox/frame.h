@@ -6,8 +6,8 @@
  * bytes (UTF-8 text). Requests (supervisor -> runner, fd 5) carry a call: CODE, CPU_MS, CALL_ID.
  * Results (runner -> supervisor, fd 6) carry a KIND and the fields of that kind:
  *   ready                              the candidate's top level ran (import phase)
- *   exit       EXIT_CODE MESSAGE       SystemExit
- *   exception  TYPE MESSAGE TRACEBACK LINE
+ *   exit       EXIT_CODE MESSAGE MRO   SystemExit
+ *   exception  TYPE MESSAGE TRACEBACK LINE MRO
  *   ok         REPR PYTYPE VALUE_JSON | VALUE_ERROR, CALL_ID     a call returned
  *   done       CALL_ID PEAK_RSS        the zygote is ready for the next call
  * Trust: result frames come from the candidate's process and are UNTRUSTED: every length is
@@ -30,6 +30,7 @@ enum sg_frame_tag {
     SG_TAG_MESSAGE = 'm',     /* exception message, or SystemExit's argument */
     SG_TAG_TRACEBACK = 'b',
     SG_TAG_LINE = 'l',        /* line in the snippet */
+    SG_TAG_MRO = 'o',         /* the exception type's MRO: a line per class, module TAB qualname TAB name */
     SG_TAG_EXIT_CODE = 'c',
     SG_TAG_REPR = 'r',        /* repr() of a returned value */
     SG_TAG_PYTYPE = 'y',      /* type name of a returned value */

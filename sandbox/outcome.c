@@ -23,6 +23,7 @@ struct sg_outcome {
     char *exc_type;
     char *exc_message;
     char *traceback;
+    char *exc_mro;
     char *value_repr;
     char *value_json;
     char *value_error;
@@ -128,6 +129,7 @@ static void outcome__sync(sg_outcome *o)
     o->info.exc_type = o->exc_type;
     o->info.exc_message = o->exc_message;
     o->info.traceback = o->traceback;
+    o->info.exc_mro = o->exc_mro;
     o->info.value_repr = o->value_repr;
     o->info.value_json = o->value_json;
     o->info.value_error = o->value_error;
@@ -144,6 +146,7 @@ void sg_outcome_free(sg_outcome *o)
     free(o->exc_type);
     free(o->exc_message);
     free(o->traceback);
+    free(o->exc_mro);
     free(o->value_repr);
     free(o->value_json);
     free(o->value_error);
@@ -166,6 +169,7 @@ static const char *outcome__field(const struct sg_frame *f, enum sg_frame_tag ta
  * most `cap` bytes, cut on a UTF-8 boundary, "..." marking the cut.
  */
 #define OUTCOME_TYPE_CAP 200
+#define OUTCOME_MRO_CAP (1u << 16)
 static char *outcome__capped(const char *s, size_t len, size_t cap)
 {
     if (len <= cap)
@@ -264,6 +268,15 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
             o->traceback = outcome__capped(b, strlen(b), cap);
             if (!o->exc_type || !o->exc_message || !o->traceback)
                 goto fail;
+            /* the MRO is matched against declared names: never cut (a cut name could match),
+             * dropped whole over the cap or with a NUL instead (the type's own name is matched
+             * then) */
+            size_t mlen = 0;
+            const char *mro = facts->protocol_error || !(sg_frame_is(r, "exception") || sg_frame_is(r, "exit"))
+                                  ? NULL
+                                  : sg_frame_get(r, SG_TAG_MRO, &mlen);
+            if (mro && mlen <= OUTCOME_MRO_CAP && !memchr(mro, 0, mlen) && !(o->exc_mro = outcome__dup(mro, mlen)))
+                goto fail;
             if (!detail[0])
                 snprintf(detail, sizeof detail, "%s: %.200s", t, m);
         }
@@ -319,6 +332,7 @@ sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome)
         outcome__dupfield(&o->exc_message, src->exc_message,
                           src->exc_message ? strlen(src->exc_message) : 0) ||
         outcome__dupfield(&o->traceback, src->traceback, src->traceback ? strlen(src->traceback) : 0) ||
+        outcome__dupfield(&o->exc_mro, src->exc_mro, src->exc_mro ? strlen(src->exc_mro) : 0) ||
         outcome__dupfield(&o->value_repr, src->value_repr,
                           src->value_repr ? strlen(src->value_repr) : 0) ||
         outcome__dupfield(&o->value_json, src->value_json,

@@ -27,6 +27,7 @@
 #include "snipgate/snipgate.h"
 #include "golden_tasks/annot.h"
 #include "golden_tasks/gen.h"
+#include "golden_tasks/golden.h"
 #include "golden_tasks/shrink.h"
 #include "golden_tasks/task.h"
 #include "golden_tasks/typelang.h"
@@ -65,6 +66,7 @@ struct sg_fuzz {
     sg_type **types; /* borrowed from the task, or owned (inferred) */
     size_t ntypes;
     bool own_types;
+    sg_golden_kwparams kw; /* keyword arguments: decoded after the positional ones, passed by name */
     char *cand_src, *ref_src;
     sg_worker *cand, *ref;
     sg_sandbox_limits input_limits;
@@ -77,15 +79,17 @@ struct sg_fuzz {
     /* the finding */
     bool found;
     enum fz_kind fkind;
-    char *f_input, *f_args_json, *f_exc_type, *f_exc_message, *f_traceback, *f_got, *f_expected, *f_detail;
+    char *f_input, *f_args_json, *f_kwargs_json, *f_exc_type, *f_exc_message, *f_traceback, *f_got, *f_expected,
+        *f_detail;
     long f_exc_line;
     unsigned f_shrink_calls;
     double f_found_s;       /* seconds from sg_fuzz_new to the confirmed finding (before shrinking) */
     uint64_t f_found_execs; /* inputs run until then */
     struct timespec t0;
-    /* shrinking */
+    /* shrinking (the positional arguments; the keyword ones stay as found, as in the golden stage) */
     enum fz_kind want_kind;
     char *want_exc;
+    const sg_value *shrink_kwargs;
     struct timespec shrink_t0;
 };
 
@@ -265,6 +269,16 @@ sg_status sg_fuzz_new(const sg_sandbox *sandbox, const sg_golden_task *task, con
                              "give example inputs)", task->task_id, fz->entry);
         goto fail;
     }
+    const char *kw_srcs[2] = {fz->ref_src, fz->cand_src};
+    if ((st = sg_golden_kwparams_get(task, fz->entry, kw_srcs, 2, &fz->kw)) != SG_OK)
+        goto fail;
+    if (fz->kw.missing) {
+        /* every call would fail for want of it: findings that are not the candidate's */
+        st = sg_diag_set(diag, SG_ERR_INVALID_ARG, NULL, 0, 0, -1, 0,
+                         "task %s: %s's keyword-only parameter '%s' has no default and no type to fuzz with "
+                         "(give it in signature.kwargs, or annotate it)", task->task_id, fz->entry, fz->kw.missing);
+        goto fail;
+    }
     double to = fz->opts.input_timeout_s > 0 ? fz->opts.input_timeout_s : task->timeout_s > 0 ? task->timeout_s : 2;
     sg_sandbox_limits_init(&fz->input_limits);
     fz->input_limits.cpu_ms = (uint64_t)ceil(to * 1000);
@@ -294,8 +308,8 @@ fail:
 
 static void fz__finding_free(sg_fuzz *fz)
 {
-    char **all[] = {&fz->f_input,    &fz->f_args_json, &fz->f_exc_type, &fz->f_exc_message,
-                    &fz->f_traceback, &fz->f_got,      &fz->f_expected, &fz->f_detail};
+    char **all[] = {&fz->f_input,       &fz->f_args_json, &fz->f_kwargs_json, &fz->f_exc_type, &fz->f_exc_message,
+                    &fz->f_traceback,   &fz->f_got,       &fz->f_expected,    &fz->f_detail};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++) {
         free(*all[k]);
         *all[k] = NULL;
@@ -317,6 +331,7 @@ void sg_fuzz_free(sg_fuzz *fz)
             sg_type_free(fz->types[k]);
         free(fz->types);
     }
+    sg_golden_kwparams_free(&fz->kw);
     fz__finding_free(fz);
     free(fz->want_exc);
     free(fz->cand_src);
@@ -326,43 +341,63 @@ void sg_fuzz_free(sg_fuzz *fz)
 
 /* ---- one input ---------------------------------------------------------------------------- */
 
-/* Decode an input into the argument list; NULL (and SG_OK) when it does not fit the types. */
-static sg_status fz__decode(const sg_fuzz *fz, const uint8_t *data, size_t size, sg_value **ret)
+/* Decode an input into the argument list and the keyword arguments (a dict; after the positional
+ * ones, each keyword parameter is a "given?" byte then its value, or just its value when it is
+ * required); NULLs (and SG_OK) when it does not fit the types. */
+static sg_status fz__decode(const sg_fuzz *fz, const uint8_t *data, size_t size, sg_value **ret, sg_value **ret_kw)
 {
-    *ret = NULL;
+    *ret = *ret_kw = NULL;
     sg_choices c = {data, size, 0, fz->task->fuzz_has_max_size ? fz->task->fuzz_max_size : UINT32_MAX};
-    sg_value *args = sg_value_new(SG_VAL_LIST);
-    if (!args)
-        return SG_ERR_NOMEM;
-    for (size_t k = 0; k < fz->ntypes; k++) {
-        sg_value *a = NULL;
-        sg_status st = sg_gen_decode(&c, fz->types[k], &a);
-        if (st == SG_OK && !sg_type_conforms(a, fz->types[k], true)) {
-            sg_value_free(a);
-            sg_value_free(args);
-            return SG_OK;
+    sg_value *args = sg_value_new(SG_VAL_LIST), *kw = sg_value_new(SG_VAL_DICT);
+    sg_status st = args && kw ? SG_OK : SG_ERR_NOMEM;
+    bool fits = true;
+    for (size_t k = 0; st == SG_OK && fits && k < fz->ntypes + fz->kw.n; k++) {
+        bool pos = k < fz->ntypes;
+        const sg_golden_kwparam *p = pos ? NULL : &fz->kw.items[k - fz->ntypes];
+        if (p && !p->required) {
+            uint8_t given = c.pos < c.len ? c.data[c.pos++] : 0;
+            if (!(given & 1))
+                continue; /* left to its default */
         }
-        if (st != SG_OK || sg_value_push(args, a) < 0) {
-            sg_value_free(args);
-            return st != SG_OK ? st : SG_ERR_NOMEM;
+        const sg_type *ty = pos ? fz->types[k] : p->type;
+        sg_value *a = NULL;
+        if ((st = sg_gen_decode(&c, ty, &a)) != SG_OK)
+            break;
+        if (!sg_type_conforms(a, ty, true)) {
+            sg_value_free(a);
+            fits = false;
+        } else if (pos) {
+            if (sg_value_push(args, a) < 0)
+                st = SG_ERR_NOMEM;
+        } else {
+            sg_value *key = sg_value_new_str(SG_VAL_STR, p->name, strlen(p->name));
+            if (!key || sg_value_push(kw, key) < 0) {
+                sg_value_free(a);
+                st = SG_ERR_NOMEM;
+            } else if (sg_value_push(kw, a) < 0) {
+                st = SG_ERR_NOMEM;
+            }
         }
     }
+    if (st != SG_OK || !fits) {
+        sg_value_free(args);
+        sg_value_free(kw);
+        return st;
+    }
     *ret = args;
+    *ret_kw = kw;
     return SG_OK;
 }
 
-/* `entry(lit, lit, ...)`, or NULL when over the call size (or out of memory). Malloc'd. */
-static char *fz__call_text(const sg_fuzz *fz, const sg_value *args, bool contract)
+/* `entry(lit, lit, ..., name=lit, ...)`, or NULL when over the call size (or out of memory).
+ * Malloc'd. */
+static char *fz__call_text(const sg_fuzz *fz, const sg_value *args, const sg_value *kwargs, bool contract)
 {
     sg_buf b;
     sg_buf_init(&b, FZ_TEXT_CAP);
     sg_buf lits;
     sg_buf_init(&lits, FZ_TEXT_CAP);
-    for (size_t k = 0; k < args->n; k++) {
-        if (k)
-            sg_buf_puts(&lits, ", ");
-        sg_value_literal(args->items[k], &lits);
-    }
+    sg_golden_args_text(&lits, NULL, args, kwargs, false);
     sg_buf_puts(&lits, "");
     if (contract)
         sg_buf_printf(&b, "(__sg_contract(%s), %s(%s))[1]", lits.data, fz->entry, lits.data);
@@ -377,18 +412,18 @@ static char *fz__call_text(const sg_fuzz *fz, const sg_value *args, bool contrac
     return b.data;
 }
 
-static bool fz__declared(const sg_fuzz *fz, const char *exc)
+/* Does the task declare the exception (a case's `raises`, a no_raise property's `except`)? Matched
+ * as the golden stage matches them: any class of the exception's MRO, as the interpreter keeps it. */
+static bool fz__declared(const sg_fuzz *fz, const sg_outcome_info *in)
 {
     const sg_golden_task *t = fz->task;
-    const char *dot = strrchr(exc, '.');
-    const char *base = dot ? dot + 1 : exc;
     for (size_t k = 0; k < t->ncases; k++)
-        if (t->cases[k].raises && (!strcmp(t->cases[k].raises, exc) || !strcmp(t->cases[k].raises, base)))
+        if (t->cases[k].raises && sg_golden_exc_matches(in, t->cases[k].raises))
             return true;
     for (size_t k = 0; k < t->nprops; k++)
         if (t->props[k].kind == SG_PROP_NO_RAISE)
             for (size_t j = 0; j < t->props[k].nexcept; j++)
-                if (!strcmp(t->props[k].except[j], exc) || !strcmp(t->props[k].except[j], base))
+                if (sg_golden_exc_matches(in, t->props[k].except[j]))
                     return true;
     return false;
 }
@@ -400,7 +435,7 @@ static enum fz_kind fz__classify(const sg_fuzz *fz, const sg_outcome_info *in)
     case SG_OUTCOME_OK:
         return FZ_NONE;
     case SG_OUTCOME_EXCEPTION:
-        return in->exc_type && fz__declared(fz, in->exc_type) ? FZ_NONE : FZ_EXCEPTION;
+        return in->exc_type && fz__declared(fz, in) ? FZ_NONE : FZ_EXCEPTION;
     case SG_OUTCOME_TIMEOUT:
         return FZ_HANG;
     case SG_OUTCOME_MEMORY_LIMIT:
@@ -448,11 +483,12 @@ static char *fz__differs(const sg_fuzz *fz, const sg_outcome_info *c, const sg_o
 /* Judge one argument list: in the streams, or alone (fresh calls: confirmation and shrinking).
  * In the streams the reference's item is sent before the candidate's answer is awaited, so the
  * two sandboxes work at the same time (its answer is unused for a declared exception). */
-static sg_status fz__judge(sg_fuzz *fz, const sg_value *args, bool alone, fz_verdict *v, sg_diag *diag)
+static sg_status fz__judge(sg_fuzz *fz, const sg_value *args, const sg_value *kwargs, bool alone, fz_verdict *v,
+                           sg_diag *diag)
 {
     memset(v, 0, sizeof *v);
-    char *text = fz__call_text(fz, args, false);
-    char *rtext = fz->ref ? fz__call_text(fz, args, fz->task->contract != NULL) : NULL;
+    char *text = fz__call_text(fz, args, kwargs, false);
+    char *rtext = fz->ref ? fz__call_text(fz, args, kwargs, fz->task->contract != NULL) : NULL;
     if (!text || (fz->ref && !rtext)) {
         free(text);
         free(rtext);
@@ -537,7 +573,7 @@ static sg_status fz__shrink_pred(void *ctx, const sg_value *args, bool *ret)
     fz_verdict v;
     sg_diag d;
     sg_diag_init(&d);
-    sg_status st = fz__judge(fz, args, false, &v, &d);
+    sg_status st = fz__judge(fz, args, fz->shrink_kwargs, false, &v, &d);
     if (st == SG_OK)
         *ret = fz__same(fz, &v);
     fz__verdict_clear(&v);
@@ -545,7 +581,7 @@ static sg_status fz__shrink_pred(void *ctx, const sg_value *args, bool *ret)
 }
 
 /* Keep the finding: the (shrunk) input and what its replay alone showed. */
-static sg_status fz__record(sg_fuzz *fz, const sg_value *args, const fz_verdict *v)
+static sg_status fz__record(sg_fuzz *fz, const sg_value *args, const sg_value *kwargs, const fz_verdict *v)
 {
     fz__finding_free(fz);
     fz->found = true;
@@ -557,7 +593,15 @@ static sg_status fz__record(sg_fuzz *fz, const sg_value *args, const fz_verdict 
     sg_value_encode(args, &b);
     sg_buf_puts(&b, "");
     fz->f_args_json = b.failed ? NULL : b.data;
-    fz->f_input = fz__call_text(fz, args, false);
+    if (kwargs->n) {
+        sg_buf kb;
+        sg_buf_init(&kb, 1 << 20);
+        sg_value_encode(kwargs, &kb);
+        sg_buf_puts(&kb, "");
+        if (!(fz->f_kwargs_json = kb.failed ? NULL : kb.data))
+            return SG_ERR_NOMEM;
+    }
+    fz->f_input = fz__call_text(fz, args, kwargs, false);
     fz->f_exc_type = fz__strdup(ci->exc_type);
     fz->f_exc_message = fz__strdup(ci->exc_message);
     fz->f_traceback = fz__strdup(ci->traceback);
@@ -575,14 +619,15 @@ static sg_status fz__record(sg_fuzz *fz, const sg_value *args, const fz_verdict 
 }
 
 /* A finding from the stream: confirm it alone, shrink it, keep it. *ret_kept: it held. */
-static sg_status fz__confirm(sg_fuzz *fz, sg_value **args, const fz_verdict *seen, bool *ret_kept, sg_diag *diag)
+static sg_status fz__confirm(sg_fuzz *fz, sg_value **args, const sg_value *kwargs, const fz_verdict *seen,
+                             bool *ret_kept, sg_diag *diag)
 {
     *ret_kept = false;
     fz->want_kind = seen->kind;
     free(fz->want_exc);
     fz->want_exc = fz__strdup(sg_outcome_info_get(seen->cand)->exc_type);
     fz_verdict v;
-    sg_status st = fz__judge(fz, *args, true, &v, diag);
+    sg_status st = fz__judge(fz, *args, kwargs, true, &v, diag);
     bool same = st == SG_OK && fz__same(fz, &v);
     fz__verdict_clear(&v);
     if (st != SG_OK || !same) {
@@ -599,28 +644,47 @@ static sg_status fz__confirm(sg_fuzz *fz, sg_value **args, const fz_verdict *see
     sg_value *orig = sg_value_copy(*args);
     if (!orig)
         return SG_ERR_NOMEM;
+    fz->shrink_kwargs = kwargs;
     st = sg_shrink(args, fz->types, fz->ntypes, true, fz__shrink_pred, fz, budget, &calls);
+    fz->shrink_kwargs = NULL;
     fz->f_shrink_calls = calls;
     /* the shrunk input replayed alone is what the verdict shows; if it does not hold there (the
      * stream's shared state helped), the confirmed input is reported as it was */
     if (st == SG_OK)
-        st = fz__judge(fz, *args, true, &v, diag);
+        st = fz__judge(fz, *args, kwargs, true, &v, diag);
     if (st == SG_OK && !fz__same(fz, &v)) {
         fz__verdict_clear(&v);
         sg_value_free(*args);
         *args = orig;
         orig = NULL;
-        st = fz__judge(fz, *args, true, &v, diag);
+        st = fz__judge(fz, *args, kwargs, true, &v, diag);
         if (st == SG_OK && !fz__same(fz, &v))
             v.kind = fz->want_kind; /* flaky: the confirmation held once; say what it was */
     }
     sg_value_free(orig);
     if (st != SG_OK)
         return st;
-    st = fz__record(fz, *args, &v);
+    st = fz__record(fz, *args, kwargs, &v);
     fz__verdict_clear(&v);
     *ret_kept = st == SG_OK;
     return st;
+}
+
+/* A str operand (UTF-8 bytes) as a str argument holds it in an input (golden_tasks/gen.c): its
+ * NULs as C0 80, then the 0 that ends it. `out` holds 2 * n + 1 bytes; returns the length. */
+static size_t fz__stream_str(const uint8_t *s, size_t n, uint8_t *out)
+{
+    size_t o = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == 0) {
+            out[o++] = 0xC0;
+            out[o++] = 0x80;
+        } else {
+            out[o++] = s[k];
+        }
+    }
+    out[o++] = 0;
+    return o;
 }
 
 /* Trust boundary: the coverage map is written by the candidate's process. Copy, then read only
@@ -649,22 +713,18 @@ static void fz__feedback(sg_fuzz *fz, const uint8_t *data, size_t size, uint8_t 
             }
             hooks->cmp_int(hooks->ctx, a, b);
         } else if (c->kind == SG_COV_CMP_STR && hooks->cmp_bytes) {
-            /* Where one operand sits in the input (as a str argument: its bytes, then the 0 that
-             * ends it), the other is what the fuzzer may try there, terminator included. */
+            /* Where one operand sits in the input (as a str argument: its bytes, NULs as C0 80,
+             * then the 0 that ends it), the other is what the fuzzer may try there, encoded
+             * the same way, terminator included. */
             for (int side = 0; side < 2; side++) {
                 const uint8_t *x = side ? c->b : c->a, *y = side ? c->a : c->b;
-                size_t lx = side ? c->lb : c->la, ly = side ? c->la : c->lb;
-                uint8_t pat[SG_COV_CMP_BYTES + 1], want[SG_COV_CMP_BYTES + 1];
-                memcpy(pat, x, lx);
-                pat[lx] = 0;
-                memcpy(want, y, ly);
-                want[ly] = 0;
-                const uint8_t *at = lx + 1 <= size ? memmem(data, size, pat, lx + 1) : NULL;
-                if (!at && lx == 0 && size == 0)
-                    continue;
+                uint8_t pat[2 * SG_COV_CMP_BYTES + 1], want[2 * SG_COV_CMP_BYTES + 1];
+                size_t lp = fz__stream_str(x, side ? c->lb : c->la, pat);
+                size_t lw = fz__stream_str(y, side ? c->la : c->lb, want);
+                const uint8_t *at = lp <= size ? memmem(data, size, pat, lp) : NULL;
                 if (!at)
                     continue;
-                size_t room = size - (size_t)(at - data), m = ly + 1 < room ? ly + 1 : room;
+                size_t room = size - (size_t)(at - data), m = lw < room ? lw : room;
                 if (m > 1)
                     hooks->cmp_bytes(hooks->ctx, at, want, m);
                 break;
@@ -684,8 +744,8 @@ sg_status sg_fuzz_run_one(sg_fuzz *fz, const uint8_t *data, size_t size, uint8_t
         *ret_finding = true;
         return SG_OK;
     }
-    sg_value *args = NULL;
-    sg_status st = fz__decode(fz, data, size, &args);
+    sg_value *args = NULL, *kwargs = NULL;
+    sg_status st = fz__decode(fz, data, size, &args, &kwargs);
     if (st != SG_OK)
         return st;
     if (!args) {
@@ -695,17 +755,18 @@ sg_status sg_fuzz_run_one(sg_fuzz *fz, const uint8_t *data, size_t size, uint8_t
     }
     memset(fz->map, 0, sizeof *fz->map);
     fz_verdict v;
-    st = fz__judge(fz, args, false, &v, diag);
+    st = fz__judge(fz, args, kwargs, false, &v, diag);
     fz->execs++;
     fz__feedback(fz, data, size, counters, hooks);
     if (st == SG_OK) {
         if (v.kind == FZ_DISCARD)
             fz->discarded++;
         else if (v.kind != FZ_NONE)
-            st = fz__confirm(fz, &args, &v, ret_finding, diag);
+            st = fz__confirm(fz, &args, kwargs, &v, ret_finding, diag);
     }
     fz__verdict_clear(&v);
     sg_value_free(args);
+    sg_value_free(kwargs);
     return st;
 }
 
@@ -717,6 +778,7 @@ sg_status sg_fuzz_seeds(sg_fuzz *fz, sg_status (*each)(void *ctx, const uint8_t 
     unsigned max = t->fuzz_has_max_size ? t->fuzz_max_size : UINT32_MAX;
     for (size_t k = 0; k < t->ncases + t->nfuzz_seeds; k++) {
         const sg_value *a = k < t->ncases ? t->cases[k].args : t->fuzz_seeds[k - t->ncases];
+        const sg_value *kw = k < t->ncases ? t->cases[k].kwargs : NULL;
         if (a->n != fz->ntypes)
             continue;
         sg_buf b;
@@ -724,6 +786,25 @@ sg_status sg_fuzz_seeds(sg_fuzz *fz, sg_status (*each)(void *ctx, const uint8_t 
         sg_status st = SG_OK;
         for (size_t i = 0; i < a->n && st == SG_OK; i++)
             st = sg_gen_encode(fz->types[i], a->items[i], max, &b);
+        /* the keyword arguments as fz__decode reads them; one the stage does not generate (or a
+         * required one missing) makes the example no seed */
+        size_t used = 0;
+        for (size_t i = 0; i < fz->kw.n && st == SG_OK; i++) {
+            const sg_golden_kwparam *p = &fz->kw.items[i];
+            const sg_value *val = NULL;
+            for (size_t j = 0; kw && j < kw->n && !val; j++)
+                if (kw->items[2 * j]->len == strlen(p->name) && !memcmp(kw->items[2 * j]->s, p->name, strlen(p->name)))
+                    val = kw->items[2 * j + 1];
+            used += val != NULL;
+            if (!p->required)
+                sg_buf_append(&b, val ? "\1" : "\0", 1);
+            if (val)
+                st = sg_gen_encode(p->type, val, max, &b);
+            else if (p->required)
+                st = SG_ERR_INVALID_ARG;
+        }
+        if (st == SG_OK && kw && used != kw->n)
+            st = SG_ERR_INVALID_ARG;
         if (st == SG_OK && b.len && !b.truncated)
             st = each(ctx, (const uint8_t *)b.data, b.len);
         else if (st == SG_ERR_INVALID_ARG)
@@ -748,8 +829,36 @@ static void fz__dict_entry(sg_buf *out, const uint8_t *p, size_t n)
     sg_buf_puts(out, "\"\n");
 }
 
+/* The code point of a str literal's escape at p (after the backslash); advances p. */
+static uint32_t fz__escape(const char **pp)
+{
+    const char *p = *pp;
+    char e = *p++;
+    uint32_t cp = (unsigned char)e;
+    int hex = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+    if (hex) {
+        uint32_t v = 0;
+        int k = 0;
+        for (; k < hex && isxdigit((unsigned char)p[k]); k++)
+            v = v * 16 + (uint32_t)(isdigit((unsigned char)p[k]) ? p[k] - '0' : (p[k] | 32) - 'a' + 10);
+        if (k == hex) {
+            cp = v;
+            p += k;
+        }
+    } else if (e >= '0' && e <= '7') {
+        cp = (uint32_t)(e - '0');
+        for (int k = 0; k < 2 && *p >= '0' && *p <= '7'; k++)
+            cp = cp * 8 + (uint32_t)(*p++ - '0');
+    } else {
+        cp = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : cp;
+    }
+    *pp = p;
+    return cp;
+}
+
 /* The str and int literals of a Python source, as inputs encode them (a lexer good enough for
- * constants: comments skipped, simple escapes decoded, f-strings and long literals ignored). */
+ * constants: comments skipped, escapes decoded, a NUL as C0 80 as a str argument holds it,
+ * f-strings and long literals ignored). */
 static void fz__scan(const char *src, sg_buf *out, unsigned *count)
 {
     const char *p = src;
@@ -764,7 +873,7 @@ static void fz__scan(const char *src, sg_buf *out, unsigned *count)
             char q = *p;
             bool triple = p[1] == q && p[2] == q;
             p += triple ? 3 : 1;
-            uint8_t lit[SG_COV_CMP_BYTES + 1];
+            uint8_t lit[SG_COV_CMP_BYTES + 4];
             size_t n = 0;
             bool ok = true;
             while (*p && !(triple ? (p[0] == q && p[1] == q && p[2] == q) : *p == q)) {
@@ -773,14 +882,16 @@ static void fz__scan(const char *src, sg_buf *out, unsigned *count)
                     ok = false;
                     break;
                 }
-                if (ch == '\\' && *p) {
-                    char e = *p++;
-                    ch = e == 'n' ? '\n' : e == 't' ? '\t' : e == '0' ? 0 : e;
-                }
-                if (ch == 0 || n >= SG_COV_CMP_BYTES)
+                uint32_t cp = (unsigned char)ch;
+                bool esc = ch == '\\' && *p;
+                if (esc)
+                    cp = fz__escape(&p);
+                if (n + 4 > SG_COV_CMP_BYTES || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
                     ok = false;
+                else if (!esc && cp != 0)
+                    lit[n++] = (uint8_t)cp; /* (a source byte as it is: UTF-8 stays UTF-8) */
                 else
-                    lit[n++] = (uint8_t)ch;
+                    n += sg_gen_choice_char(cp, (char *)lit + n);
             }
             if (*p)
                 p += triple ? 3 : 1;
@@ -851,9 +962,10 @@ sg_status sg_fuzz_result_json(const sg_fuzz *fz, char **ret_json)
         lines += fz->lines_seen[k];
     json_t *finding = json_null();
     if (fz->found)
-        finding = json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:f, s:I}", "kind",
+        finding = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:f, s:I}", "kind",
                             fz__kind_names[fz->fkind], "input", fz__jstr(fz->f_input), "args_json",
-                            fz__jstr(fz->f_args_json), "exc_type", fz__jstr(fz->f_exc_type), "exc_message",
+                            fz__jstr(fz->f_args_json), "kwargs_json", fz__jstr(fz->f_kwargs_json), "exc_type",
+                            fz__jstr(fz->f_exc_type), "exc_message",
                             fz__jstr(fz->f_exc_message), "exc_line", (json_int_t)fz->f_exc_line, "traceback",
                             fz__jstr(fz->f_traceback), "got", fz__jstr(fz->f_got), "expected",
                             fz__jstr(fz->f_expected), "detail", fz__jstr(fz->f_detail), "shrink_calls",

@@ -70,8 +70,9 @@ SG_API sg_status sg_fuzz_seeds(sg_fuzz *fz, sg_status (*each)(void *ctx, const u
 SG_API sg_status sg_fuzz_dictionary(const sg_fuzz *fz, char **ret_text);
 
 /*
- * The outcome as JSON: {"finding": null | {"kind", "input", "args_json", "exc_type",
- * "exc_message", "exc_line", "traceback", "got", "expected", "detail", "shrink_calls"}, "execs",
+ * The outcome as JSON: {"finding": null | {"kind", "input", "args_json", "kwargs_json" (null
+ * without keyword arguments), "exc_type", "exc_message", "exc_line", "traceback", "got",
+ * "expected", "detail", "shrink_calls"}, "execs",
  * "discarded", "unconfirmed", "edges", "lines", "lines_total", "restarts"}. Malloc'd; SG_ERR_NOMEM.
  */
 SG_API sg_status sg_fuzz_result_json(const sg_fuzz *fz, char **ret_json);

@@ -154,6 +154,11 @@ typedef struct sg_outcome_info {
     sg_limit_mechanism memory_mechanism;
     sg_limit_mechanism tasks_mechanism;
     sg_sandbox_limits limits; /* the limits that were in force */
+    const char *exc_mro;      /* exception outcome (and SystemExit): the classes of the exception
+                                 type's __mro__ as the interpreter keeps it (not a metaclass's
+                                 __mro__ attribute), a line each, "module\tqualname\tname" (a
+                                 name the runner could not read plainly is empty); NULL if not
+                                 reported. A claim of the candidate's process, like exc_type. */
 } sg_outcome_info;
 
 SG_API const sg_outcome_info *sg_outcome_info_get(const sg_outcome *outcome);

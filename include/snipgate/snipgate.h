@@ -391,6 +391,8 @@ typedef struct sg_policy_info {
     uint64_t parse_steps;             /* budgets.parse_steps: parser steps of a block's parse (as --parse-steps) */
     unsigned property_inputs;         /* budgets.property_inputs */
     double property_seconds;          /* budgets.property_seconds */
+    double fuzz_seconds;              /* budgets.fuzz_seconds: the fuzz stage's time budget, 0 if not set */
+    uint64_t fuzz_runs;               /* budgets.fuzz_runs: its input budget, 0 if not set */
 } sg_policy_info;
 
 /* Look for `.snipgate.yml` in `start_dir` and each parent directory up to the root. On SG_OK,

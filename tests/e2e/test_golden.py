@@ -367,6 +367,68 @@ def suite_completion_and_mbpp_task():
 
 
 @check
+def property_failure_without_a_reference():
+    # a task without a reference solution: a property failing on a generated input is reported
+    # without an expected value (this crashed `check` with SIGSEGV: the missing reference's result
+    # was read as a value)
+    suite = write("noref_suite.jsonl", json.dumps({
+        "task_id": "t/noref", "entry_point": "parse", "signature": {"args": ["str"], "returns": "int"},
+        "tests": [{"args": ["12"], "expected": 12}],
+        "properties": [{"name": "no_raise", "except": ["ValueError"]}]}) + "\n")
+    cand = write("noref.py", "def parse(s):\n    if not s.isdigit():\n        raise TypeError(s)\n"
+                             "    return int(s)\n")
+    rc, j, err = run_json(cand, "--suite", suite, "--task", "t/noref", *BUDGET)
+    g = j["files"][0]["golden"]
+    f = g["failures"][0] if g["failures"] else {}
+    expect(rc == 1 and g["status"] == "fail" and f.get("kind") == "property" and f.get("name") == "no_raise"
+           and f.get("expected") is None and (f.get("exception") or {}).get("type") == "TypeError",
+           f"no_raise fails on a generated input, no expected value: {rc} {f}")
+
+
+@check
+def raises_matches_the_mro_not_what_a_metaclass_claims():
+    # `raises` and no_raise's `except` match any class of the exception's MRO as the interpreter
+    # keeps it (docs/tasks.md): a subclass matches; a class whose metaclass answers __mro__,
+    # __name__ and __qualname__ with ValueError's does not (SG501, which blocks that metaclass
+    # statically, is switched off to reach the golden stage)
+    suite = write("mro_suite.jsonl", json.dumps({
+        "task_id": "t/mro", "entry_point": "parse",
+        "signature": {"args": ["str"], "returns": "int"},
+        "tests": [{"args": ["12"], "expected": 12}, {"args": ["x"], "raises": "ValueError"},
+                  {"args": ["k"], "raises": "LookupError"}, {"args": ["\xff"], "raises": "ValueError"}],
+        "properties": [{"name": "no_raise", "except": ["ValueError", "LookupError"]}]}) + "\n")
+    sub = write("mro_sub.py", "class BadInput(ValueError):\n    pass\n\n\n"
+                              "def parse(s):\n"
+                              "    if s == 'k':\n        return {}[s]\n"
+                              "    if s and ord(s[0]) > 127:\n        return len(s.encode('ascii'))\n"
+                              "    if not s.isdigit():\n        raise BadInput(s)\n"
+                              "    return int(s)\n")
+    rc, j, err = run_json(sub, "--suite", suite, "--task", "t/mro", *BUDGET)
+    g = j["files"][0]["golden"]
+    expect(rc == 0 and g["status"] == "pass" and g["cases_passed"] == 4,
+           f"subclasses of the declared classes (BadInput, KeyError, UnicodeEncodeError) pass: {rc} {g}")
+    fake = write("mro_fake.py", "class Meta(type):\n"
+                                "    def __getattribute__(cls, name):\n"
+                                "        if name == '__mro__':\n"
+                                "            return (ValueError, Exception, BaseException, object)\n"
+                                "        if name in ('__name__', '__qualname__'):\n"
+                                "            return 'ValueError'\n"
+                                "        if name == '__module__':\n"
+                                "            return 'builtins'\n"
+                                "        return type.__getattribute__(cls, name)\n\n\n"
+                                "class Sneaky(Exception, metaclass=Meta):\n    pass\n\n\n"
+                                "def parse(s):\n"
+                                "    if s == 'k':\n        return {}[s]\n"
+                                "    if not s.isdigit():\n        raise Sneaky(s)\n"
+                                "    return int(s)\n")
+    rc, j, err = run_json(fake, "--suite", suite, "--task", "t/mro", "--disable", "SG501", *BUDGET)
+    g = j["files"][0]["golden"]
+    fails = [(f.get("input"), (f.get("exception") or {}).get("type")) for f in g["failures"]]
+    expect(rc == 1 and g["status"] == "fail" and ("parse('x')", "snippet.Sneaky") in fails,
+           f"a metaclass's claim to be a ValueError fails, shown by the class's real name: {rc} {fails}")
+
+
+@check
 def hang_is_a_case_timeout():
     hang = write("hang.py", "def f(n):\n    while n == 2:\n        pass\n    return n\n")
     t0 = time.monotonic()

@@ -287,10 +287,20 @@ def request_policy_applies_to_that_request_only():
         j = verdict({"code": "x = 1\n", "policy": {"stages": {"required": ["golden"]}}})
         crit = [r.get("criterion") for r in j["reasons"]]
         expect(j["verdict"] == "block" and "stage-required" in crit, f"stages.required: {j['verdict']} {j['reasons']}")
+        # serve does not run the fuzz stage: a required one blocks every request, never passes
+        j = verdict({"code": "x = 1\n", "policy": {"stages": {"required": ["fuzz"]}}})
+        rs = [(r.get("criterion"), r.get("stage")) for r in j["reasons"]]
+        expect(j["verdict"] == "block" and rs == [("stage-required", "fuzz")]
+               and "does not run it" in j["reasons"][0]["message"],
+               f"stages.required [fuzz] over HTTP: {j['verdict']} {j['reasons']}")
         j = verdict({"code": "x = 1\n" * 200, "policy": {"budgets": {"parse_steps": 1000}}})
         expect(j["verdict"] == "block", f"budgets.parse_steps 1000: {j['verdict']}")
         for pol, needle in (({"rules": {"packs": ["/etc/passwd"]}}, "refused over HTTP"),
                             ({"exclude": ["*.py"]}, "exclude"),
+                            # the fuzz budget: refused by name, never silently ignored
+                            ({"budgets": {"fuzz_seconds": "5s"}}, "budgets.fuzz_seconds is refused"),
+                            ({"budgets": {"fuzz_runs": 100, "max_depth": 100}}, "budgets.fuzz_runs is refused"),
+                            ({"budgets": {"fuzz_runs": 0}}, "fuzz_runs"),
                             ({"rules": {"disable": ["NOPE1"]}}, "NOPE1"),
                             ({"fail_on": "loud"}, "fail_on")):
             st, _, data = post(srv, json.dumps({"code": "x = 1\n", "policy": pol}).encode())

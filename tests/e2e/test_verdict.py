@@ -666,6 +666,31 @@ def policy_unknown_key_names_file_line_column():
         cfg = write("polbad/other.yml", bad)
         rc, out, err = run("check", "--config", cfg, ok)
         expect(rc == 2 and "other.yml:" in err and needle in err, f"{bad!r}: exit {rc}, {err[:200]}")
+    # the fuzz stage's budget (docs/policy.md): bad values and misspelt keys name file:line:col
+    for bad, where, needle in (("budgets:\n  fuzz_runs: 0\n", "2:14", "'fuzz_runs' must be an integer from 1"),
+                               ("budgets:\n  fuzz_runs: -5\n", "2:14", "fuzz_runs"),
+                               ("budgets:\n  fuzz_runs: 2000000000\n", "2:14", "fuzz_runs"),
+                               ("budgets:\n  fuzz_runs: 1e3\n", "2:14", "fuzz_runs"),
+                               ("budgets:\n  fuzz_seconds: soon\n", "2:17", "'fuzz_seconds' must be a duration"),
+                               ("budgets:\n  fuzz_seconds: 0\n", "2:17", "fuzz_seconds"),
+                               ("budgets:\n  fuzz_seconds: 2h\n", "2:17", "fuzz_seconds"),
+                               ("budgets:\n  fuzz_seconds: [1]\n", "2:17", "fuzz_seconds"),
+                               ("budgets:\n  fuzz_secs: 5\n", "2:3", "unknown key 'fuzz_secs'"),
+                               ("fuzz:\n  runs: 5\n", "1:1", "unknown key 'fuzz'")):
+        cfg = write("polbad/other.yml", bad)
+        rc, out, err = run("check", "--config", cfg, ok)
+        expect(rc == 2 and f"other.yml:{where}:" in err and needle in err and out == "",
+               f"{bad!r}: exit {rc}, {err[:200]}")
+    cfg = write("polbad/other.yml", "budgets:\n  fuzz_secs: 5\n")
+    rc, out, err = run("check", "--config", cfg, ok)
+    expect("fuzz_seconds, fuzz_runs" in err, f"the expected keys are listed: {err[:300]}")
+    # good values load; without a task the budget has nothing to fuzz and the stage does not run
+    for good in ("budgets:\n  fuzz_seconds: 10s\n  fuzz_runs: 1000\n", "budgets: {fuzz_seconds: 500ms}\n",
+                 "budgets: {fuzz_seconds: 2.5}\n", "budgets: {fuzz_runs: 1}\n"):
+        cfg = write("polbad/other.yml", good)
+        rc, j, err = check_json("--config", cfg, ok)
+        fz = j["files"][0]["stages"]["fuzz"]["status"] if j else None
+        expect(rc == 0 and fz == "not_run", f"{good!r}: exit {rc}, fuzz stage {fz}, {err[:200]}")
 
 
 @check

@@ -76,6 +76,10 @@ static void test_encode_round_trip(void **state)
         {"bool", "true"},           {"float", "2.5"},       {"list[int]", "[1, 2, 3]"},
         {"dict[str, int]", "{\"a\": 1, \"b\": 2}"},         {"tuple[int, str]", "{\"$tuple\": [7, \"x\"]}"},
         {"int | str", "\"x\""},     {"list[str]", "[]"},    {"set[int]", "{\"$set\": [1, 5]}"},
+        /* NUL, any plane (astral: U+1D11E, U+10FFFF), 0 and 0xFF bytes: exact */
+        {"str", "\"a\\u0000b\\u0000\""},  {"str", "\"\\u0000\""},  {"str", "\"x\\ud834\\udd1e\\udbff\\udfff\\u00ff\\u0100\\uffff\""},
+        {"str(ascii, max=4)", "\"\\u0000a\""},             {"list[str]", "[\"\\u0000\", \"\", \"\\u4e2d\"]"},
+        {"bytes", "{\"$bytes\": \"AP8Aqv8=\"}"},          {"dict[str, bytes]", "{\"$dict\": [[\"\\u0000\", {\"$bytes\": \"/w==\"}]]}"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         sg_type *ty = NULL;
@@ -83,7 +87,8 @@ static void test_encode_round_trip(void **state)
         sg_diag d;
         sg_diag_init(&d);
         assert_int_equal(sg_type_parse(cases[k].type, &ty, &d), SG_OK);
-        assert_int_equal(sg_value_from_text(cases[k].value, strlen(cases[k].value), "v", &v, &d), SG_OK);
+        if (sg_value_from_text(cases[k].value, strlen(cases[k].value), "v", &v, &d) != SG_OK)
+            fail_msg("%s: %s", cases[k].value, d.message);
         sg_buf b;
         sg_buf_init(&b, 4096);
         assert_int_equal(sg_gen_encode(ty, v, UINT32_MAX, &b), SG_OK);
@@ -115,6 +120,66 @@ static void test_str_bytes_are_literal(void **state)
     assert_memory_equal(v->s, "snipgate", 8);
     sg_value_free(v);
     sg_type_free(ty);
+}
+
+/* str: C0 80 is a NUL, well-formed UTF-8 its character, any other byte >= 0x80 a favoured
+ * character; bytes: FF 00 a 0 byte, FF FF a 0xFF byte, FF then another byte 0xFF alone */
+static void decode_one(const char *type, const uint8_t *in, size_t n, const char *want, size_t want_len, size_t used)
+{
+    sg_type *ty = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_type_parse(type, &ty, &d), SG_OK);
+    sg_choices c = {in, n, 0, UINT32_MAX};
+    sg_value *v = NULL;
+    assert_int_equal(sg_gen_decode(&c, ty, &v), SG_OK);
+    if (v->len != want_len || memcmp(v->s, want, want_len)) {
+        sg_buf b;
+        sg_buf_init(&b, 4096);
+        sg_value_repr(v, &b);
+        fail_msg("%s: decoded %s", type, b.data);
+    }
+    assert_int_equal(c.pos, used);
+    assert_true(sg_type_conforms(v, ty, true));
+    sg_value_free(v);
+    sg_type_free(ty);
+}
+
+static void test_str_nul_and_unicode(void **state)
+{
+    (void)state;
+    static const uint8_t nul[] = {'a', 0xC0, 0x80, 'b', 0, 'z'};
+    decode_one("str", nul, sizeof nul, "a\0b", 3, 5);
+    static const uint8_t clef[] = {0xF0, 0x9D, 0x84, 0x9E, 'x', 0xE4, 0xB8, 0xAD, 0xC3, 0xA9, 0};
+    decode_one("str", clef, sizeof clef, "\xF0\x9D\x84\x9Ex\xE4\xB8\xAD\xC3\xA9", 10, sizeof clef);
+    /* not UTF-8 (a lone continuation, an overlong form, a surrogate, a cut sequence): one
+     * favoured character per byte that could not start a sequence, never a surrogate */
+    static const uint8_t bad[] = {0x80, 0xC1, 0x81, 0xED, 0xA0, 0x80, 0xF0, 0x9D, 0};
+    sg_type *ty = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_type_parse("str", &ty, &d), SG_OK);
+    sg_choices c = {bad, sizeof bad, 0, UINT32_MAX};
+    sg_value *v = NULL;
+    assert_int_equal(sg_gen_decode(&c, ty, &v), SG_OK);
+    assert_int_equal(c.pos, sizeof bad);
+    assert_true(sg_type_conforms(v, ty, true));
+    assert_null(memchr(v->s, 0, v->len));
+    assert_null(strstr(v->s, "\xED\xA0")); /* no surrogate: the value must encode as UTF-8 */
+    sg_value_free(v);
+    sg_type_free(ty);
+    /* a NUL folds into chars= like any character */
+    static const uint8_t fold[] = {0xC0, 0x80, 0};
+    sg_type *tc = NULL;
+    assert_int_equal(sg_type_parse("str(chars='xy')", &tc, &d), SG_OK);
+    sg_choices cf = {fold, sizeof fold, 0, UINT32_MAX};
+    assert_int_equal(sg_gen_decode(&cf, tc, &v), SG_OK);
+    assert_int_equal(v->len, 1);
+    assert_true(v->s[0] == 'x' || v->s[0] == 'y');
+    sg_value_free(v);
+    sg_type_free(tc);
+    static const uint8_t bytes[] = {0xFF, 0x00, 0xFF, 0xFF, 0xFF, 'A', 0x01, 0};
+    decode_one("bytes", bytes, sizeof bytes, "\0\xFF\xFF" "A\x01", 5, sizeof bytes);
 }
 
 /* ---- attaching the stage's result to a report (gate/fuzz.c): fail closed ---------------------- */
@@ -452,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_decode_any_bytes),
         cmocka_unit_test(test_encode_round_trip),
         cmocka_unit_test(test_str_bytes_are_literal),
+        cmocka_unit_test(test_str_nul_and_unicode),
         cmocka_unit_test(test_attach_result),
         cmocka_unit_test(test_stream_items_share_the_child_not_the_zygote),
         cmocka_unit_test(test_stream_limit_ends_it_and_restarts),

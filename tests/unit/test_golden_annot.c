@@ -115,11 +115,58 @@ static void test_arg_types(void **state)
     arg_types("def f(a: int", "f", SG_ERR_EMPTY);
 }
 
+/* The keyword-only parameters of `def f`, "name: type!" each ("?" without a type we read, "!" when
+ * required), joined by "; "; or "EMPTY" for SG_ERR_EMPTY. */
+static void expect_kwonly(const char *src, const char *want)
+{
+    sg_annot_kw *kw = NULL;
+    size_t n = 99;
+    sg_status st = sg_annot_kwonly(src, "f", &kw, &n);
+    sg_buf b;
+    sg_buf_init(&b, 4096);
+    if (st == SG_ERR_EMPTY) {
+        assert_null(kw);
+        assert_int_equal(n, 0);
+        sg_buf_puts(&b, "EMPTY");
+    } else {
+        assert_int_equal(st, SG_OK);
+        for (size_t k = 0; k < n; k++) {
+            sg_buf_printf(&b, "%s%s: ", k ? "; " : "", kw[k].name);
+            if (kw[k].type)
+                sg_type_format(kw[k].type, &b);
+            else
+                sg_buf_puts(&b, "?");
+            if (kw[k].required)
+                sg_buf_puts(&b, "!");
+        }
+        sg_buf_puts(&b, "");
+    }
+    assert_string_equal(b.data, want);
+    sg_buf_free(&b);
+    sg_annot_kw_free(kw, n);
+}
+
+static void test_kwonly(void **state)
+{
+    (void)state;
+    expect_kwonly("def f(a: int, *, limit: int = 10, sep: str, flag=False, raw, x: Any = 1): pass\n",
+                  "limit: int; sep: str!; flag: ?; raw: ?!; x: ?");
+    expect_kwonly("def f(a, *args: int, k: list[int], **kw: int): pass\n", "k: list[int]!");
+    expect_kwonly("def f(a, *args, k=1, **kw): pass\n", "k: ?");
+    expect_kwonly("def f(a, /, b, *, c: float = 0.5): pass\n", "c: float");
+    expect_kwonly("def f(a: int, b: int = 2): pass\n", "");
+    expect_kwonly("def f(**kw): pass\n", "");
+    expect_kwonly("@cache\ndef f(*, n: Optional[int] = None): pass\n", "n: int | None");
+    expect_kwonly("def g(*, n: int): pass\n", "EMPTY");
+    expect_kwonly("class C:\n    def f(self, *, n: int): pass\n", "EMPTY");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_annotation_texts),
         cmocka_unit_test(test_arg_types),
+        cmocka_unit_test(test_kwonly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -411,8 +411,106 @@ static void test_cancel(void **state)
     sg_golden_result_free(r);
 }
 
+/* sg_golden_exc_matches (shared by the golden and the fuzz stage) on hand-made outcomes: the MRO
+ * report as sandbox/runner.py writes it, a line per class, "module\tqualname\tname". */
+static void test_exc_matches(void **state)
+{
+    (void)state;
+    sg_outcome_info in = {.kind = SG_OUTCOME_EXCEPTION,
+                          .exc_type = "snippet.BadInput",
+                          .exc_mro = "snippet\tBadInput\tBadInput\nbuiltins\tValueError\tValueError\n"
+                                     "builtins\tException\tException\nbuiltins\tBaseException\tBaseException\n"
+                                     "builtins\tobject\tobject"};
+    assert_true(sg_golden_exc_matches(&in, "ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "BadInput"));
+    assert_true(sg_golden_exc_matches(&in, "snippet.BadInput"));
+    assert_true(sg_golden_exc_matches(&in, "builtins.ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "object"));
+    assert_false(sg_golden_exc_matches(&in, "LookupError"));
+    assert_false(sg_golden_exc_matches(&in, "Value"));
+    assert_false(sg_golden_exc_matches(&in, "ValueErrorX"));
+    assert_false(sg_golden_exc_matches(&in, "snippet.ValueError"));
+    assert_false(sg_golden_exc_matches(&in, "builtins."));
+    assert_false(sg_golden_exc_matches(&in, ""));
+    assert_false(sg_golden_exc_matches(&in, NULL));
+    assert_false(sg_golden_exc_matches(NULL, "ValueError"));
+    /* a dotted name is module + "." + qualname: a nested class, a module with dots */
+    in.exc_type = "pkg.mod.Outer.Inner";
+    in.exc_mro = "pkg.mod\tOuter.Inner\tInner\njson.decoder\tJSONDecodeError\tJSONDecodeError\n"
+                 "builtins\tValueError\tValueError\n";
+    assert_true(sg_golden_exc_matches(&in, "Inner"));
+    assert_true(sg_golden_exc_matches(&in, "pkg.mod.Outer.Inner"));
+    assert_true(sg_golden_exc_matches(&in, "json.decoder.JSONDecodeError"));
+    assert_false(sg_golden_exc_matches(&in, "json.JSONDecodeError"));
+    assert_false(sg_golden_exc_matches(&in, "pkg.Outer.Inner"));
+    assert_false(sg_golden_exc_matches(&in, "Outer.Inner"));
+    /* lines that are not three fields name no class; empty fields match nothing */
+    in.exc_type = "snippet.Sneaky";
+    in.exc_mro = "snippet\tSneaky\tSneaky\nbuiltins\tValueError\nbuiltins\tValueError\tValueError\textra\n"
+                 "ValueError\n\t\t\n\tValueError\t\n";
+    assert_false(sg_golden_exc_matches(&in, "ValueError"));
+    assert_false(sg_golden_exc_matches(&in, "builtins.ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "Sneaky"));
+    /* no MRO reported: the type's own name only */
+    in.exc_mro = NULL;
+    in.exc_type = "mod.KeyError";
+    assert_true(sg_golden_exc_matches(&in, "KeyError"));
+    assert_true(sg_golden_exc_matches(&in, "mod.KeyError"));
+    assert_false(sg_golden_exc_matches(&in, "LookupError"));
+    assert_false(sg_golden_exc_matches(&in, "other.KeyError"));
+    in.exc_type = NULL;
+    assert_false(sg_golden_exc_matches(&in, "KeyError"));
+}
+
+/* sg_golden_kwparams_get: the keyword arguments both stages generate, and which are required. */
+static const char *kw_summary(const char *task_json, const char *src, char *out, size_t size)
+{
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("t", task_json, strlen(task_json), &s, &d) != SG_OK)
+        fail_msg("task: %s", d.message);
+    const char *srcs[2] = {NULL, src};
+    sg_golden_kwparams kw;
+    assert_int_equal(sg_golden_kwparams_get(sg_golden_suite_task(s, 0), "f", srcs, 2, &kw), SG_OK);
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < kw.n && o < size; k++)
+        o += (size_t)snprintf(out + o, size - o, "%s%s%s", k ? " " : "", kw.items[k].name, kw.items[k].required ? "!" : "");
+    if (kw.missing && o < size)
+        snprintf(out + o, size - o, " missing=%s", kw.missing);
+    sg_golden_kwparams_free(&kw);
+    sg_golden_suite_free(s);
+    return out;
+}
+
+static void test_kwparams(void **state)
+{
+    (void)state;
+    char buf[200];
+    static const char sig[] = "{\"task_id\": \"k\", \"entry_point\": \"f\", \"tests\": [{\"args\": [1], \"expected\": 1}], "
+                              "\"signature\": {\"args\": [\"int\"], \"returns\": \"int\", \"kwargs\": {\"a\": \"int\", \"b\": \"str\"}}}";
+    static const char nosig[] = "{\"task_id\": \"k\", \"entry_point\": \"f\", \"tests\": [{\"args\": [1], \"expected\": 1}]}";
+    /* the signature's, required when the def has no default for them */
+    assert_string_equal(kw_summary(sig, "def f(x, *, a, b='s'): pass\n", buf, sizeof buf), "a! b");
+    assert_string_equal(kw_summary(sig, "g = 1\n", buf, sizeof buf), "a b"); /* no def: as declared */
+    /* a required one the signature leaves out: missing (the fuzz stage refuses to run) */
+    assert_string_equal(kw_summary(sig, "def f(x, *, a, c): pass\n", buf, sizeof buf), "a! b missing=c");
+    /* without a signature: the def's annotated ones; an untyped optional one is left to its default */
+    assert_string_equal(kw_summary(nosig, "def f(x: int, *, a: int, b: str = '', c=0): pass\n", buf, sizeof buf),
+                        "a! b");
+    assert_string_equal(kw_summary(nosig, "def f(x: int, *, a, b: str = ''): pass\n", buf, sizeof buf), "b missing=a");
+    assert_string_equal(kw_summary(nosig, "def f(x: int): pass\n", buf, sizeof buf), "");
+}
+
 int main(void)
 {
+    const struct CMUnitTest pure[] = {
+        cmocka_unit_test(test_exc_matches),
+        cmocka_unit_test(test_kwparams),
+    };
+    if (cmocka_run_group_tests_name("golden (no sandbox)", pure, NULL, NULL))
+        return 1;
     /* Two binaries (each within CTest's time limit): this one, and test_golden_suites.c which
      * includes this file with GOLDEN_SUITES defined. */
 #ifndef GOLDEN_SUITES

@@ -377,6 +377,59 @@ static void test_json_fields(void **state)
     sg_frame_clear(&exc);
 }
 
+/* The exception's MRO report (SG_TAG_MRO): kept whole from an exception or exit frame; dropped over
+ * its cap or with a NUL (never cut: a cut name could match a declared one); ignored in another
+ * kind of frame; copied with the outcome. */
+static void test_exc_mro_field(void **state)
+{
+    (void)state;
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    struct {
+        const char *kind;
+        const char *mro;
+        size_t len;
+        bool call;
+        int status;
+        bool kept;
+    } cases[] = {
+        {"exception", "m\tE\tE\nbuiltins\tValueError\tValueError", 0, true, 0, true},
+        {"exit", "builtins\tSystemExit\tSystemExit", 0, true, 0, true},
+        {"exception", "m\tE\tE\0\nbuiltins\tValueError\tValueError", 37, true, 0, false},
+        {"exception", NULL, 70000, true, 0, false}, /* over the cap */
+        {"ok", "builtins\tValueError\tValueError", 0, true, 1 << 8, false}, /* NoResult: not from this frame */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct sg_frame fr;
+        frame_of(&fr, cases[k].kind, strcmp(cases[k].kind, "ok") ? "E" : NULL);
+        size_t len = cases[k].mro ? (cases[k].len ? cases[k].len : strlen(cases[k].mro)) : cases[k].len;
+        fr.fields['o'] = malloc(len + 1);
+        if (cases[k].mro)
+            memcpy(fr.fields['o'], cases[k].mro, len);
+        else
+            memset(fr.fields['o'], 'x', len);
+        fr.fields['o'][len] = '\0';
+        fr.lens['o'] = len;
+        struct sg_facts f = {.result = &fr, .have_status = true, .wstatus = cases[k].status, .is_call = cases[k].call};
+        sg_outcome *o = NULL, *c = NULL;
+        assert_int_equal(sg_outcome_build(&f, &lim, "", 0, false, "", 0, false, &o), SG_OK);
+        const sg_outcome_info *in = sg_outcome_info_get(o);
+        assert_int_equal(in->kind, SG_OUTCOME_EXCEPTION);
+        if (cases[k].kept)
+            assert_string_equal(in->exc_mro, cases[k].mro);
+        else if (in->exc_mro)
+            fail_msg("case %zu: an MRO was kept: %.80s", k, in->exc_mro);
+        assert_int_equal(sg_outcome_copy(o, &c), SG_OK);
+        if (cases[k].kept)
+            assert_string_equal(sg_outcome_info_get(c)->exc_mro, cases[k].mro);
+        else
+            assert_null(sg_outcome_info_get(c)->exc_mro);
+        sg_outcome_free(c);
+        sg_outcome_free(o);
+        sg_frame_clear(&fr);
+    }
+}
+
 /* ---- the persistent worker, end to end: one test per behaviour ------------------------------ */
 
 static bool kernel_refused; /* sg_sandbox_new refused: the kernel lacks a feature */
@@ -480,6 +533,26 @@ static void test_worker_exception_has_snippet_line(void **state)
     assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
     assert_string_equal(i->exc_type, "KeyError");
     assert_int_equal(i->exc_line, 9);
+    assert_string_equal(i->exc_mro, "builtins\tKeyError\tKeyError\nbuiltins\tLookupError\tLookupError\n"
+                                    "builtins\tException\tException\nbuiltins\tBaseException\tBaseException\n"
+                                    "builtins\tobject\tobject");
+    sg_outcome_free(o);
+    /* a class's MRO as the interpreter keeps it, not what its metaclass answers; SystemExit too */
+    i = call(w, "exec('class M(type):\\n    __mro__ = property(lambda c: (ValueError,))\\n"
+                "    __name__ = property(lambda c: \\'ValueError\\')\\n"
+                "class E(KeyError, metaclass=M): pass\\nraise E()')", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
+    assert_string_equal(i->exc_type, "snippet.E");
+    assert_non_null(i->exc_mro);
+    static const char e_mro[] = "snippet\tE\tE\nbuiltins\tKeyError\tKeyError\n";
+    assert_true(!strncmp(i->exc_mro, e_mro, sizeof e_mro - 1));
+    assert_null(strstr(i->exc_mro, "ValueError"));
+    sg_outcome_free(o);
+    i = call(w, "exec('class Quit(SystemExit): pass\\nraise Quit(4)')", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
+    assert_string_equal(i->exc_type, "SystemExit");
+    assert_string_equal(i->exc_mro, "snippet\tQuit\tQuit\nbuiltins\tSystemExit\tSystemExit\n"
+                                    "builtins\tBaseException\tBaseException\nbuiltins\tobject\tobject");
     sg_outcome_free(o);
     sg_worker_free(w);
 }
@@ -589,6 +662,8 @@ static void test_worker_runner_from_source(void **state)
     const sg_outcome_info *i = call(w, "boom()", &o);
     assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
     assert_int_equal(i->exc_line, 9);
+    static const char key_mro[] = "builtins\tKeyError\tKeyError\nbuiltins\tLookupError\t";
+    assert_true(i->exc_mro && !strncmp(i->exc_mro, key_mro, sizeof key_mro - 1));
     sg_outcome_free(o);
     sg_worker_free(w);
 }
@@ -898,6 +973,7 @@ int main(void)
         cmocka_unit_test(test_frames),       cmocka_unit_test(test_frame_stream),
         cmocka_unit_test(test_seccomp_policy),
         cmocka_unit_test(test_json_fields),
+        cmocka_unit_test(test_exc_mro_field),
     };
     const struct CMUnitTest kernel[] = {
         cmocka_unit_test(test_worker_returns_values),

@@ -1,0 +1,2 @@
+def clip(word, *, limit):
+    return word[:max(limit, 0)]

@@ -210,8 +210,12 @@ def _format_exception_impl(e):
     """Type, message, a traceback limited to the snippet's and the call's own frames, and the
     classes of the type's MRO (docs/tasks.md: `raises` matches any of them)."""
     t = _TYPE(e)
-    mod, qual, _ = _class_names(t)
-    name = qual if mod in ("builtins", "__main__", "") else mod + "." + qual
+    try:
+        mod = _MODULE(t)
+    except BaseException:  # a class whose __module__ was deleted
+        mod = None
+    qual = _QUALNAME(t)
+    name = qual if _TYPE(mod) is not _STR or mod in ("builtins", "__main__") else mod + "." + qual
     try:
         msg = str(e)
     except BaseException:

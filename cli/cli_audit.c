@@ -585,7 +585,7 @@ static char *audit__line(const audit__rec *r)
                       "error", "the record's id or path is not valid UTF-8");
     if (!j)
         return NULL;
-    char *head = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *head = sg_json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(j);
     if (!head)
         return NULL;

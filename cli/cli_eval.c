@@ -174,7 +174,7 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     if (s->in->error) {
         json_t *j = json_pack("{s:I, s:o, s:s}", "line", (json_int_t)s->in->line, "task_id", eval__id(s->in), "error",
                               s->in->error);
-        s->out = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        s->out = j ? sg_json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
         return s->out ? 0 : -1;
     }
@@ -262,7 +262,7 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     sg_report_free(rep);
     if (!j)
         return -1;
-    s->out = json_dumps(j, JSON_COMPACT);
+    s->out = sg_json_dumps(j, JSON_COMPACT);
     json_decref(j);
     return s->out ? 0 : -1;
 }

@@ -382,7 +382,7 @@ static enum MHD_Result serve__send(struct MHD_Connection *conn, int code, const 
 static enum MHD_Result serve__error(struct MHD_Connection *conn, int code, const char *msg, bool retry_after)
 {
     json_t *j = json_pack("{s:s}", "error", msg);
-    char *body = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    char *body = j ? sg_json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!body)
         body = strdup("{\"error\":\"(message not valid UTF-8)\"}");
@@ -412,7 +412,7 @@ static char *serve__strdup_len(const char *s, size_t n)
  */
 static bool serve__policy(serve__server *s, json_t *policy, serve__job *job, char *why, size_t whylen, bool *nomem)
 {
-    char *text = json_dumps(policy, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *text = sg_json_dumps(policy, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!text) {
         *nomem = true;
         return false;
@@ -555,7 +555,7 @@ static serve__job *serve__parse(serve__server *s, const char *body, size_t len, 
         goto out_nomem;
     if (name && !(job->name = strdup(json_string_value(name))))
         goto out_nomem;
-    if (task && !(job->task_json = json_dumps(task, JSON_COMPACT | JSON_PRESERVE_ORDER)))
+    if (task && !(job->task_json = sg_json_dumps(task, JSON_COMPACT | JSON_PRESERVE_ORDER)))
         goto out_nomem;
     if (tid) {
         if (json_is_string(tid))
@@ -646,7 +646,7 @@ static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *co
     json_t *doc = r->json ? json_loads(r->json, 0, NULL) : NULL;
     json_t *e = json_pack("{s:s, s:o}", "error", r->message[0] ? r->message : "the gate could not judge the input",
                           "verdict", doc ? doc : json_null());
-    char *body = e ? json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    char *body = e ? sg_json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(e);
     if (!body)
         return serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "the gate could not judge the input", false);

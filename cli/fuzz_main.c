@@ -91,7 +91,7 @@ static void fuzz__emit_error(const char *msg)
 {
     if (!g_done) {
         json_t *j = json_pack("{s:s, s:s}", "status", "error", "error", msg);
-        char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        char *s = j ? sg_json_dumps(j, JSON_COMPACT) : NULL;
         printf("%s\n", s ? s : "{\"status\":\"error\",\"error\":\"out of memory\"}");
         free(s);
         json_decref(j);
@@ -116,7 +116,7 @@ static void fuzz__emit_result(void)
         json_object_set_new(j, "seed", json_integer((json_int_t)g_seed));
         json_object_set_new(j, "seconds", json_real(fuzz__elapsed()));
     }
-    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    char *s = j ? sg_json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!s) {
         fuzz__emit_error("out of memory");

@@ -166,7 +166,7 @@ sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, con
         free(map);
     }
     if (st == SG_OK) {
-        char *s = json_dumps(j, JSON_COMPACT);
+        char *s = sg_json_dumps(j, JSON_COMPACT);
         report->fuzz_json = s ? sg_arena_strdup(report->arena, s) : NULL;
         free(s);
         st = report->fuzz_json ? SG_OK : SG_ERR_NOMEM;

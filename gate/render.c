@@ -1220,7 +1220,7 @@ sg_status sg_render_string(sg_format format, sg_report *const *reports, size_t n
     json_t *doc = format == SG_FORMAT_JSON ? render__json(reports, n, &o) : render__sarif(reports, n, &o);
     if (!doc)
         return SG_ERR_NOMEM;
-    *ret = json_dumps(doc, (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
+    *ret = sg_json_dumps(doc, (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
     json_decref(doc);
     return *ret ? SG_OK : SG_ERR_NOMEM;
 }

@@ -2500,7 +2500,7 @@ sg_status sg_golden_result_to_json(const sg_golden_result *r, char **ret_json)
         json_array_append_new(cases, j);
     }
     json_object_set_new(o, "cases", cases);
-    char *s = json_dumps(o, JSON_COMPACT);
+    char *s = sg_json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!s)
         return SG_ERR_NOMEM;

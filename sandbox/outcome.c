@@ -479,7 +479,7 @@ sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
     lim = NULL;
     if (bad)
         goto fail;
-    char *s = json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII);
+    char *s = sg_json_dumps(root, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(root);
     if (!s)
         return SG_ERR_NOMEM;

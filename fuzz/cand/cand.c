@@ -978,7 +978,7 @@ sg_status sg_fuzz_result_json(const sg_fuzz *fz, char **ret_json)
                                     (json_int_t)lines, "lines_total", (json_int_t)total, "restarts",
                                     (json_int_t)(starts ? starts - 1 : 0))
                         : NULL;
-    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    char *s = j ? sg_json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!s)
         return SG_ERR_NOMEM;

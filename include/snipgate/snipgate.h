@@ -57,6 +57,11 @@ typedef enum sg_status {
 /* A short, static, English description of a status code. Never NULL. */
 SG_API const char *sg_strerror(sg_status status);
 
+/* jansson's json_dumps(json, flags) for a `json_t *`, but NULL on any failed allocation: jansson
+ * 2.14's own json_dumps can return malformed JSON as a success then. The caller frees the text. */
+struct json_t;
+SG_API char *sg_json_dumps(const struct json_t *json, size_t flags);
+
 /* Where and why a call failed. All fields are optional to read; `message` is always terminated. */
 typedef struct sg_diag {
     sg_status status;

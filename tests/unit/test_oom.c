@@ -37,6 +37,7 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <unistd.h>
 #include <tree_sitter/api.h>
 
@@ -308,6 +309,40 @@ static void test_wrapper_counts(void **state)
     assert_int_equal(oom_failures, 1);
 }
 
+/* sg_json_dumps: every allocation failed in turn (alone) gives NULL or the exact text, never
+ * malformed JSON (jansson's own json_dumps returned `{"a":"hello","b:[...` as a success). */
+static void test_json_dumps_never_malformed(void **state)
+{
+    (void)state;
+    json_t *doc = json_pack("{s:s, s:[i,i,{s:s}], s:{s:f, s:[]}, s:s}", "a", "hello", "b", 1, 2, "c", "dddd", "e",
+                            "f", 1.5, "g", "long", "0123456789012345678901234567890123456789012345678901234567890123"
+                                               "456789012345678901234567890123456789012345678901234567890123456789");
+    assert_non_null(doc);
+    char *want = sg_json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    assert_non_null(want);
+    long nulls = 0, total = 0;
+    for (long n = 1;; n++) {
+        oom_count = 0;
+        oom_failures = 0;
+        oom_fail_at = n;
+        oom_armed = true;
+        char *got = sg_json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        oom_armed = false;
+        total = oom_count;
+        if (!got)
+            nulls++;
+        else if (strcmp(got, want))
+            fail_msg("allocation %ld failed: malformed text %s", n, got);
+        free(got);
+        if (!oom_failures)
+            break; /* past the last allocation */
+    }
+    print_message("sg_json_dumps: %ld allocations, each failed in turn: %ld NULL, 0 malformed\n", total, nulls);
+    assert_true(nulls >= 1);
+    free(want);
+    json_decref(doc);
+}
+
 static void oom_sweep(const oom_case *c, const sg_rules *rules, bool sticky)
 {
     oom_sticky = sticky;
@@ -499,6 +534,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wrapper_counts),
+        cmocka_unit_test(test_json_dumps_never_malformed),
         cmocka_unit_test(test_every_allocation_of_a_check),
         cmocka_unit_test(test_cli_exit_code_under_allocation_failure),
         cmocka_unit_test(test_pipeline_under_allocation_failure),

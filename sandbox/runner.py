@@ -33,6 +33,11 @@ _MRO = type.__dict__["__mro__"].__get__
 _NAME = type.__dict__["__name__"].__get__
 _QUALNAME = type.__dict__["__qualname__"].__get__
 _MODULE = type.__dict__["__module__"].__get__
+# The classes of the builtins module by identity, also taken before the candidate runs: a class
+# the candidate makes under a builtin's name with __module__ "builtins" (set __name__ first) is
+# reported with no module, so it never passes for the builtin it imitates (_class_names).
+_ID = id
+_BUILTIN_TYPES = {_ID(_v): _v for _v in vars(__import__("builtins")).values() if isinstance(_v, type)}
 
 
 def _read_all(fd):
@@ -197,6 +202,8 @@ def _class_names(c):
         except BaseException:
             v = None
         out.append(v if _TYPE(v) is _STR and len(v) <= 300 and not ("\t" in v or "\n" in v or "\0" in v) else "")
+    if out[0] == "builtins" and _BUILTIN_TYPES.get(_ID(c)) is not c:
+        out[0] = ""
     return out
 
 
@@ -215,6 +222,8 @@ def _format_exception_impl(e):
     except BaseException:  # a class whose __module__ was deleted
         mod = None
     qual = _QUALNAME(t)
+    if mod == "builtins" and _BUILTIN_TYPES.get(_ID(t)) is not t:
+        mod = "?"  # not the builtin it is named after (shown as ?.ValueError)
     name = qual if _TYPE(mod) is not _STR or mod in ("builtins", "__main__") else mod + "." + qual
     try:
         msg = str(e)

@@ -426,6 +426,19 @@ def raises_matches_the_mro_not_what_a_metaclass_claims():
     fails = [(f.get("input"), (f.get("exception") or {}).get("type")) for f in g["failures"]]
     expect(rc == 1 and g["status"] == "fail" and ("parse('x')", "snippet.Sneaky") in fails,
            f"a metaclass's claim to be a ValueError fails, shown by the class's real name: {rc} {fails}")
+    # a class of the candidate's own named ValueError is not a ValueError, in its module or
+    # claiming the builtins module (the runner checks the builtins' classes by identity)
+    for i, prelude in enumerate(["", "__name__ = 'builtins'\n", "__name__ = '__main__'\n"]):
+        namesake = write(f"mro_namesake{i}.py", prelude + "class ValueError(Exception):\n    pass\n\n\n"
+                                                 "def parse(s):\n"
+                                                 "    if s == 'k':\n        return {}[s]\n"
+                                                 "    if not s.isdigit():\n        raise ValueError(s)\n"
+                                                 "    return int(s)\n")
+        rc, j, err = run_json(namesake, "--suite", suite, "--task", "t/mro", *BUDGET)
+        g = j["files"][0]["golden"]
+        fails = [f.get("input") for f in g["failures"]]
+        expect(rc == 1 and g["status"] == "fail" and "parse('x')" in fails,
+               f"a namesake ValueError ({prelude.strip() or 'own module'}) is not a ValueError: {rc} {g}")
 
 
 @check

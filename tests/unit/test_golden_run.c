@@ -451,13 +451,34 @@ static void test_exc_matches(void **state)
     assert_false(sg_golden_exc_matches(&in, "ValueError"));
     assert_false(sg_golden_exc_matches(&in, "builtins.ValueError"));
     assert_true(sg_golden_exc_matches(&in, "Sneaky"));
-    /* no MRO reported: the type's own name only */
+    /* a builtin's name is matched only by the builtins module's own class: a class of the
+     * candidate named ValueError (in __main__, or one claiming builtins: the runner reports its
+     * module as "") is not a ValueError; other names match in any module */
+    in.exc_type = "ValueError";
+    in.exc_mro = "__main__\tValueError\tValueError\nbuiltins\tException\tException\n"
+                 "builtins\tBaseException\tBaseException\nbuiltins\tobject\tobject";
+    assert_false(sg_golden_exc_matches(&in, "ValueError"));
+    assert_true(sg_golden_exc_matches(&in, "Exception"));
+    assert_true(sg_golden_exc_matches(&in, "__main__.ValueError"));
+    in.exc_type = "?.KeyError";
+    in.exc_mro = "\tKeyError\tKeyError\nbuiltins\tException\tException";
+    assert_false(sg_golden_exc_matches(&in, "KeyError"));
+    assert_false(sg_golden_exc_matches(&in, "LookupError"));
+    in.exc_mro = "json.decoder\tJSONDecodeError\tJSONDecodeError\nbuiltins\tValueError\tValueError";
+    assert_true(sg_golden_exc_matches(&in, "JSONDecodeError"));
+    assert_true(sg_golden_exc_matches(&in, "ValueError"));
+    /* no MRO reported (the runner always sends one): the type's own name, exactly, and never a
+     * builtin's name (fail closed) */
     in.exc_mro = NULL;
     in.exc_type = "mod.KeyError";
-    assert_true(sg_golden_exc_matches(&in, "KeyError"));
+    assert_false(sg_golden_exc_matches(&in, "KeyError"));
     assert_true(sg_golden_exc_matches(&in, "mod.KeyError"));
     assert_false(sg_golden_exc_matches(&in, "LookupError"));
     assert_false(sg_golden_exc_matches(&in, "other.KeyError"));
+    in.exc_type = "KeyError";
+    assert_false(sg_golden_exc_matches(&in, "KeyError"));
+    in.exc_type = "snippet.Custom";
+    assert_true(sg_golden_exc_matches(&in, "snippet.Custom"));
     in.exc_type = NULL;
     assert_false(sg_golden_exc_matches(&in, "KeyError"));
 }

@@ -257,7 +257,7 @@ static void bench__split_one(void *ctx, size_t i)
         if ((texts[n] = bench__call_text(t->entry_point, &t->cases[k])))
             n++;
     /* the first call of a worker also runs the runner's deferred part in its zygote (the call
-     * loop, `import json`, gc.freeze): timed apart with a trivial call */
+     * loop, gc.freeze): timed apart with a trivial call */
     double t0 = bench__now();
     sg_outcome *first = NULL;
     sg_diag fd;
@@ -785,7 +785,7 @@ int main(int argc, char **argv)
            s_ref / nt * 1e3);
     printf("    start+import candidate worker   %7.2f ms  (median of all starts %.2f ms)\n", s_cand / nt * 1e3,
            bench__median(starts, nstarts) * 1e3);
-    printf("    first call of the candidate     %7.2f ms  (zygote's deferred setup: call loop, import json; one fork)\n",
+    printf("    first call of the candidate     %7.2f ms  (zygote's deferred setup: call loop, gc.freeze; one fork)\n",
            s_first / nt * 1e3);
     printf("    the cases' calls, batches of %u  %7.2f ms  (%.3f ms/call over %zu calls)\n", BENCH_BATCH,
            s_calls / nt * 1e3, items ? s_calls / (double)items * 1e3 : 0.0, items);

@@ -9,6 +9,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/util.h"
+#include "golden_tasks/golden.h"
 #include "golden_tasks/task.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -53,6 +54,14 @@ typedef struct asserts__ctx {
     asserts__names targets; /* names the asserts call that are not bound nor builtins */
     sg_diag *diag;
 } asserts__ctx;
+
+bool sg_golden_python_builtin(const char *name, size_t len)
+{
+    for (size_t k = 0; k < sizeof asserts__builtins / sizeof asserts__builtins[0]; k++)
+        if (strlen(asserts__builtins[k]) == len && !strncmp(asserts__builtins[k], name, len))
+            return true;
+    return false;
+}
 
 static bool asserts__has(const asserts__names *v, const char *s, size_t n)
 {
@@ -155,10 +164,7 @@ static int asserts__collect_calls(asserts__ctx *c, TSNode n, int depth)
         if (asserts__is(f, "identifier")) {
             const char *s = c->src + ts_node_start_byte(f);
             size_t len = ts_node_end_byte(f) - ts_node_start_byte(f);
-            bool builtin = false;
-            for (size_t k = 0; k < sizeof asserts__builtins / sizeof asserts__builtins[0] && !builtin; k++)
-                builtin = strlen(asserts__builtins[k]) == len && !strncmp(asserts__builtins[k], s, len);
-            if (!builtin && !asserts__has(&c->bound, s, len) && asserts__add(&c->targets, s, len) < 0)
+            if (!sg_golden_python_builtin(s, len) && !asserts__has(&c->bound, s, len) && asserts__add(&c->targets, s, len) < 0)
                 return -1;
         }
     }

@@ -494,34 +494,12 @@ static const char *golden__encode(golden__run *g, const sg_value *v)
 
 /* ---- exception matching ------------------------------------------------------------------- */
 
-/* The exception classes of Python 3.11's builtins module, sorted (bsearch). */
-static const char *const golden__builtin_excs[] = {
-    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
-    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
-    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
-    "DeprecationWarning", "EOFError", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup",
-    "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError",
-    "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
-    "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError",
-    "NotADirectoryError", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
-    "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning",
-    "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning",
-    "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError", "UnboundLocalError",
-    "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning",
-    "UserWarning", "ValueError", "Warning", "ZeroDivisionError"};
-
-static int golden__strptr_cmp(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* A builtin exception's name: then only the builtins module's own class matches it (a class the
+/* A name of the builtins module: then only the builtins module's own class matches it (a class the
  * candidate names ValueError is not a ValueError; the runner reports a class that claims the
  * builtins module without being its class with no module). */
 static bool golden__builtin_exc(const char *name)
 {
-    return bsearch(&name, golden__builtin_excs, sizeof golden__builtin_excs / sizeof golden__builtin_excs[0],
-                   sizeof golden__builtin_excs[0], golden__strptr_cmp) != NULL;
+    return sg_golden_python_builtin(name, strlen(name));
 }
 
 /* One "module\tqualname\tname" line of an MRO report: does it name class `name`? */

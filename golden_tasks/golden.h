@@ -46,6 +46,8 @@
  * Without an MRO report, the type's own name only ("mod.KeyError" is a KeyError). Shared by the
  * golden and the fuzz stage. */
 bool sg_golden_exc_matches(const sg_outcome_info *in, const char *name);
+/* `name` (len bytes) is a name of Python 3.11's builtins module (asserts.c's list). */
+bool sg_golden_python_builtin(const char *name, size_t len);
 
 /* The keyword arguments the generators fill (docs/tasks.md, `signature.kwargs`), shared by the
  * property and the fuzz stage: the signature's `kwargs` when the task has a signature, else the

@@ -238,10 +238,11 @@ static void annot__free_types(sg_type **types, size_t n)
     free(types);
 }
 
-sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, size_t *ret_n)
+/* Parse src and find the top-level def of fn and its parameters (null nodes and 0 without one).
+ * The caller deletes *ret_tree and *ret_p. Fails only with SG_ERR_NOMEM. */
+static sg_status annot__params(const char *src, const char *fn, TSParser **ret_p, TSTree **ret_tree, TSNode *def,
+                               TSNode *params, uint32_t *np)
 {
-    if (!src || !fn || !ret || !ret_n)
-        return SG_ERR_INVALID_ARG;
     TSParser *p = annot__parser();
     if (!p)
         return SG_ERR_NOMEM;
@@ -250,12 +251,27 @@ sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, si
         ts_parser_delete(p);
         return SG_ERR_NOMEM;
     }
+    *def = annot__find_def(ts_tree_root_node(tree), src, fn);
+    *params = ts_node_is_null(*def) ? *def : ts_node_child_by_field_name(*def, "parameters", 10);
+    *np = ts_node_is_null(*params) ? 0 : ts_node_named_child_count(*params);
+    *ret_p = p;
+    *ret_tree = tree;
+    return SG_OK;
+}
+
+sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, size_t *ret_n)
+{
+    if (!src || !fn || !ret || !ret_n)
+        return SG_ERR_INVALID_ARG;
+    TSParser *p;
+    TSTree *tree;
+    TSNode def, params;
+    uint32_t np;
+    if (annot__params(src, fn, &p, &tree, &def, &params, &np) != SG_OK)
+        return SG_ERR_NOMEM;
     sg_status st = SG_ERR_EMPTY;
     sg_type **types = NULL;
     size_t n = 0;
-    TSNode def = annot__find_def(ts_tree_root_node(tree), src, fn);
-    TSNode params = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "parameters", 10);
-    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     if (np > 0 && np <= 32 && (types = calloc(np, sizeof *types)) != NULL) {
         st = SG_OK;
         for (uint32_t i = 0; i < np && st == SG_OK; i++) {
@@ -311,17 +327,12 @@ sg_status sg_annot_kwonly(const char *src, const char *fn, sg_annot_kw **ret, si
         return SG_ERR_INVALID_ARG;
     *ret = NULL;
     *ret_n = 0;
-    TSParser *p = annot__parser();
-    if (!p)
+    TSParser *p;
+    TSTree *tree;
+    TSNode def, params;
+    uint32_t np;
+    if (annot__params(src, fn, &p, &tree, &def, &params, &np) != SG_OK)
         return SG_ERR_NOMEM;
-    TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
-    if (!tree) {
-        ts_parser_delete(p);
-        return SG_ERR_NOMEM;
-    }
-    TSNode def = annot__find_def(ts_tree_root_node(tree), src, fn);
-    TSNode params = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "parameters", 10);
-    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     sg_status st = ts_node_is_null(def) || np > 32 ? SG_ERR_EMPTY : SG_OK;
     sg_annot_kw *kw = st == SG_OK && np ? calloc(np, sizeof *kw) : NULL;
     if (st == SG_OK && np && !kw)

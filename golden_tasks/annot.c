@@ -238,44 +238,50 @@ static void annot__free_types(sg_type **types, size_t n)
     free(types);
 }
 
-/* Parse src and find the top-level def of fn and its parameters (null nodes and 0 without one).
- * The caller deletes *ret_tree and *ret_p. Fails only with SG_ERR_NOMEM. */
-static sg_status annot__params(const char *src, const char *fn, TSParser **ret_p, TSTree **ret_tree, TSNode *def,
-                               TSNode *params, uint32_t *np)
+/* A source parsed, with the top-level def of a function and its parameters (null nodes and 0
+ * without one). */
+typedef struct annot__def {
+    TSParser *p;
+    TSTree *tree;
+    TSNode def, params;
+    uint32_t np;
+} annot__def;
+
+/* Parse src and find fn's def; annot__def_free after. Fails only with SG_ERR_NOMEM. */
+static sg_status annot__params(const char *src, const char *fn, annot__def *d)
 {
-    TSParser *p = annot__parser();
-    if (!p)
+    if (!(d->p = annot__parser()))
         return SG_ERR_NOMEM;
-    TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
-    if (!tree) {
-        ts_parser_delete(p);
+    if (!(d->tree = ts_parser_parse_string(d->p, NULL, src, (uint32_t)strlen(src)))) {
+        ts_parser_delete(d->p);
         return SG_ERR_NOMEM;
     }
-    *def = annot__find_def(ts_tree_root_node(tree), src, fn);
-    *params = ts_node_is_null(*def) ? *def : ts_node_child_by_field_name(*def, "parameters", 10);
-    *np = ts_node_is_null(*params) ? 0 : ts_node_named_child_count(*params);
-    *ret_p = p;
-    *ret_tree = tree;
+    d->def = annot__find_def(ts_tree_root_node(d->tree), src, fn);
+    d->params = ts_node_is_null(d->def) ? d->def : ts_node_child_by_field_name(d->def, "parameters", 10);
+    d->np = ts_node_is_null(d->params) ? 0 : ts_node_named_child_count(d->params);
     return SG_OK;
+}
+
+static void annot__def_free(annot__def *d)
+{
+    ts_tree_delete(d->tree);
+    ts_parser_delete(d->p);
 }
 
 sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, size_t *ret_n)
 {
     if (!src || !fn || !ret || !ret_n)
         return SG_ERR_INVALID_ARG;
-    TSParser *p;
-    TSTree *tree;
-    TSNode def, params;
-    uint32_t np;
-    if (annot__params(src, fn, &p, &tree, &def, &params, &np) != SG_OK)
+    annot__def fd;
+    if (annot__params(src, fn, &fd) != SG_OK)
         return SG_ERR_NOMEM;
     sg_status st = SG_ERR_EMPTY;
     sg_type **types = NULL;
     size_t n = 0;
-    if (np > 0 && np <= 32 && (types = calloc(np, sizeof *types)) != NULL) {
+    if (fd.np > 0 && fd.np <= 32 && (types = calloc(fd.np, sizeof *types)) != NULL) {
         st = SG_OK;
-        for (uint32_t i = 0; i < np && st == SG_OK; i++) {
-            TSNode prm = ts_node_named_child(params, i);
+        for (uint32_t i = 0; i < fd.np && st == SG_OK; i++) {
+            TSNode prm = ts_node_named_child(fd.params, i);
             if (!annot__is(prm, "typed_parameter")) {
                 /* a default, `*`, `*args`, `/`, `**kw`: the positional list ends here; an
                  * unannotated parameter: the annotations do not say */
@@ -298,11 +304,10 @@ sg_status sg_annot_arg_types(const char *src, const char *fn, sg_type ***ret, si
         }
         if (st == SG_OK && n == 0)
             st = SG_ERR_EMPTY;
-    } else if (np > 0 && np <= 32) {
+    } else if (fd.np > 0 && fd.np <= 32) {
         st = SG_ERR_NOMEM;
     }
-    ts_tree_delete(tree);
-    ts_parser_delete(p);
+    annot__def_free(&fd);
     if (st != SG_OK) {
         annot__free_types(types, n);
         return st;
@@ -327,20 +332,17 @@ sg_status sg_annot_kwonly(const char *src, const char *fn, sg_annot_kw **ret, si
         return SG_ERR_INVALID_ARG;
     *ret = NULL;
     *ret_n = 0;
-    TSParser *p;
-    TSTree *tree;
-    TSNode def, params;
-    uint32_t np;
-    if (annot__params(src, fn, &p, &tree, &def, &params, &np) != SG_OK)
+    annot__def fd;
+    if (annot__params(src, fn, &fd) != SG_OK)
         return SG_ERR_NOMEM;
-    sg_status st = ts_node_is_null(def) || np > 32 ? SG_ERR_EMPTY : SG_OK;
-    sg_annot_kw *kw = st == SG_OK && np ? calloc(np, sizeof *kw) : NULL;
-    if (st == SG_OK && np && !kw)
+    sg_status st = ts_node_is_null(fd.def) || fd.np > 32 ? SG_ERR_EMPTY : SG_OK;
+    sg_annot_kw *kw = st == SG_OK && fd.np ? calloc(fd.np, sizeof *kw) : NULL;
+    if (st == SG_OK && fd.np && !kw)
         st = SG_ERR_NOMEM;
     size_t n = 0;
     bool kwonly = false;
-    for (uint32_t i = 0; i < np && st == SG_OK; i++) {
-        TSNode prm = ts_node_named_child(params, i);
+    for (uint32_t i = 0; i < fd.np && st == SG_OK; i++) {
+        TSNode prm = ts_node_named_child(fd.params, i);
         TSNode first = ts_node_named_child(prm, 0);
         if (annot__is(prm, "keyword_separator") || annot__is(prm, "list_splat_pattern") ||
             (annot__is(prm, "typed_parameter") && annot__is(first, "list_splat_pattern"))) {
@@ -373,8 +375,7 @@ sg_status sg_annot_kwonly(const char *src, const char *fn, sg_annot_kw **ret, si
             k->type = NULL; /* (a type the language does not take: no type) */
         free(text);
     }
-    ts_tree_delete(tree);
-    ts_parser_delete(p);
+    annot__def_free(&fd);
     if (st != SG_OK || !n) {
         sg_annot_kw_free(kw, n);
         return st;

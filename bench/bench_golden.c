@@ -92,15 +92,22 @@ typedef struct bench__pool {
     void *ctx;
 } bench__pool;
 
+/* This thread's warm sandboxes (sg_golden_pool) for the runs that use one; freed when the thread's
+ * share of a parallel run ends, so every timed run includes starting them. */
+static _Thread_local sg_golden_pool *bench__tl_pool;
+
 static void *bench__pool_main(void *arg)
 {
     bench__pool *p = arg;
     for (;;) {
         size_t i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n)
-            return NULL;
+            break;
         p->fn(p->ctx, i);
     }
+    sg_golden_pool_free(bench__tl_pool);
+    bench__tl_pool = NULL;
+    return NULL;
 }
 
 /* Run fn(ctx, i) for every i < n on `threads` threads; returns the wall seconds. */
@@ -134,6 +141,7 @@ typedef struct bench__golden {
     const sg_sandbox *sb;
     const sg_golden_task **tasks;
     sg_golden_opts opts;
+    bool pooled; /* each thread's runs share its warm sandboxes (sg_golden_opts.pool) */
     bench__trun *runs;
 } bench__golden;
 
@@ -145,8 +153,15 @@ static void bench__golden_one(void *ctx, size_t i)
     sg_golden_result *res = NULL;
     sg_diag d;
     sg_diag_init(&d);
+    sg_golden_opts o = b->opts;
+    if (b->pooled && !bench__tl_pool && sg_golden_pool_new(&bench__tl_pool) != SG_OK) {
+        r->verdict = SG_GOLDEN_ERROR;
+        snprintf(r->error, sizeof r->error, "out of memory");
+        return;
+    }
+    o.pool = b->pooled ? bench__tl_pool : NULL;
     double t0 = bench__now();
-    sg_status st = sg_golden_run(b->sb, t, t->canonical_solution, strlen(t->canonical_solution), &b->opts, &res, &d);
+    sg_status st = sg_golden_run(b->sb, t, t->canonical_solution, strlen(t->canonical_solution), &o, &res, &d);
     r->wall = bench__now() - t0;
     if (st != SG_OK) {
         r->verdict = SG_GOLDEN_ERROR;
@@ -686,10 +701,14 @@ int main(int argc, char **argv)
     int bad = 0;
 
     /* warm-up (not timed): page cache, the interpreter's .pyc files, the sandbox's first start */
-    bench__golden g = {.sb = sb, .tasks = tasks, .runs = runs_a};
+    bench__golden g = {.sb = sb, .tasks = tasks, .runs = runs_a, .pooled = true};
     sg_golden_opts_init(&g.opts);
     g.opts.no_properties = true;
     bench__golden_one(&g, 0);
+    sg_golden_pool_free(bench__tl_pool);
+    bench__tl_pool = NULL;
+    bench__golden gu = g; /* the same without a pool: a sandbox started (and stopped) per task */
+    gu.pooled = false;
 
     /* (a) structured cases: the worker way, then the naive way (same cases, same threads); with
      * --repeat R the two alternate R times and the medians are reported (the machine is shared) */
@@ -717,10 +736,15 @@ int main(int argc, char **argv)
         wall_a = bench__parallel(threads, ntasks, bench__golden_one, &g);
         a = bench__sum(runs_a, ntasks, wall_a);
         ra[round] = (double)a.cases / wall_a;
-        printf("  worker  sg_golden_run         %6zu cases in %7.2f s  %8.1f cases/s  (%zu tasks: %zu pass, %zu fail, "
-               "%zu error; %zu worker calls)\n",
-               a.cases, wall_a, ra[round], ntasks, a.pass, a.fail, a.error, a.calls);
+        printf("  worker  sg_golden_run, pool   %6zu cases in %7.2f s  %8.1f cases/s  (%zu tasks: %zu pass, %zu fail, "
+               "%zu error; %zu worker calls; warm sandboxes, %d per thread)\n",
+               a.cases, wall_a, ra[round], ntasks, a.pass, a.fail, a.error, a.calls, 1);
         bad += bench__print_bad("(a)", tasks, runs_a, ntasks);
+        double wall_u = bench__parallel(threads, ntasks, bench__golden_one, &gu);
+        bench__totals u = bench__sum(runs_a, ntasks, wall_u);
+        printf("  worker  sg_golden_run, no pool%6zu cases in %7.2f s  %8.1f cases/s  (a sandbox started per task)\n",
+               u.cases, wall_u, (double)u.cases / wall_u);
+        bad += bench__print_bad("(a, no pool)", tasks, runs_a, ntasks);
         if (!naive)
             continue;
         size_t at = 0;
@@ -809,7 +833,7 @@ int main(int argc, char **argv)
     bench__totals b = {0};
     double rate_b = 0;
     if (full) {
-        bench__golden gb = {.sb = sb, .tasks = tasks, .runs = runs_b};
+        bench__golden gb = {.sb = sb, .tasks = tasks, .runs = runs_b, .pooled = true};
         sg_golden_opts_init(&gb.opts);
         gb.opts.max_inputs = max_inputs;
         double wall_b = bench__parallel(threads, ntasks, bench__golden_one, &gb);

@@ -614,8 +614,45 @@ static char *golden__program(golden__run *g, const char *base, bool reference)
     return b.data;
 }
 
+struct sg_golden_pool {
+    const sg_sandbox *sb;
+    sg_worker *w[2]; /* [0] candidates, [1] references */
+    unsigned starts_done; /* of workers freed since (another sandbox) */
+};
+
+sg_status sg_golden_pool_new(sg_golden_pool **ret_pool)
+{
+    if (!ret_pool)
+        return SG_ERR_INVALID_ARG;
+    *ret_pool = calloc(1, sizeof **ret_pool);
+    return *ret_pool ? SG_OK : SG_ERR_NOMEM;
+}
+
+void sg_golden_pool_free(sg_golden_pool *pool)
+{
+    if (!pool)
+        return;
+    sg_worker_free(pool->w[0]);
+    sg_worker_free(pool->w[1]);
+    free(pool);
+}
+
+unsigned sg_golden_pool_starts(const sg_golden_pool *pool)
+{
+    if (!pool)
+        return 0;
+    return pool->starts_done + (pool->w[0] ? sg_worker_starts(pool->w[0]) : 0) +
+           (pool->w[1] ? sg_worker_starts(pool->w[1]) : 0);
+}
+
+/*
+ * The worker of slot `slot` (0 candidate, 1 reference) with `program` loaded. Without a pool: a
+ * new sandbox, and the import's outcome in *ret_import. With one: the pool's warm worker given
+ * the program (started on first use), and *ret_import NULL: the import runs in each call child
+ * and is known after the first call (golden__import).
+ */
 static sg_status golden__start(golden__run *g, const char *program, sg_worker **ret, sg_outcome **ret_import,
-                               const sg_sandbox *sb)
+                               const sg_sandbox *sb, int slot)
 {
     sg_sandbox_limits lim;
     sg_sandbox_limits_init(&lim);
@@ -630,9 +667,41 @@ static sg_status golden__start(golden__run *g, const char *program, sg_worker **
     /* Python `==` semantics (HumanEval, MBPP, EvalPlus): a Counter equals the dict it holds */
     wo.stdlib_dicts = g->task->compare_python;
     wo.cancel = g->opts.cancel; /* a cancelled run stops its calls at once, not at the next one */
-    sg_status st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, &d);
+    sg_golden_pool *pool = g->opts.pool;
+    sg_status st;
+    if (!pool) {
+        st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, &d);
+    } else {
+        *ret_import = NULL;
+        if (pool->sb != sb) {
+            for (int k = 0; k < 2; k++) {
+                pool->starts_done += pool->w[k] ? sg_worker_starts(pool->w[k]) : 0;
+                sg_worker_free(pool->w[k]);
+                pool->w[k] = NULL;
+            }
+            pool->sb = sb;
+        }
+        wo.pooled = true;
+        st = pool->w[slot] ? sg_worker_rebind(pool->w[slot], program, strlen(program), &wo, &d)
+                           : sg_worker_new(sb, program, strlen(program), &lim, &wo, &pool->w[slot], NULL, &d);
+        *ret = st == SG_OK ? pool->w[slot] : NULL;
+    }
     if (st != SG_OK)
         golden__internal(g, "cannot start a worker: %s: %s", sg_strerror(st), d.message);
+    return st;
+}
+
+/* The import outcome of worker `w` (a pooled worker's: after its first call, else one import-only
+ * call now). */
+static sg_status golden__import(golden__run *g, sg_worker *w, sg_outcome **ret_import)
+{
+    if (*ret_import)
+        return SG_OK;
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_worker_import(w, ret_import, &d);
+    if (st != SG_OK)
+        golden__internal(g, "cannot import a program: %s: %s", sg_strerror(st), d.message);
     return st;
 }
 
@@ -2239,7 +2308,7 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
 
     TSParser *parser = ts_parser_new();
     char *cand_text = NULL, *cand_prog = NULL, *ref_src = NULL, *ref_prog = NULL, *mbpp_entry = NULL;
-    sg_outcome *imp = NULL;
+    sg_outcome *imp = NULL, *cimp = NULL;
     if (!parser || !ts_parser_set_language(parser, tree_sitter_python())) {
         golden__internal(&g, "tree-sitter is unavailable");
         goto done;
@@ -2289,9 +2358,21 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     bool need_ref = !g.opts.no_properties || task->format != SG_TASK_SNIPGATE;
     for (size_t k = 0; k < task->ncases && !need_ref; k++)
         need_ref = !task->cases[k].expected && !task->cases[k].raises;
-    /* the reference first: a task whose reference does not import cannot judge anything */
     if (ref_prog && need_ref) {
-        if (golden__start(&g, ref_prog, &g.ref, &imp, sandbox) != SG_OK)
+        if (golden__start(&g, ref_prog, &g.ref, &imp, sandbox, 1) != SG_OK)
+            goto done;
+    } else if (task->format == SG_TASK_HUMANEVAL || task->format == SG_TASK_MBPP || task->format == SG_TASK_EVALPLUS) {
+        golden__internal(&g, "the task has no reference solution to evaluate its expected values");
+        goto done;
+    }
+    if (golden__start(&g, cand_prog, &g.cand, &cimp, sandbox, 0) != SG_OK)
+        goto done;
+    /* the first cases' calls, ahead in batches (in pooled workers they import the programs too) */
+    if (task->ncases)
+        golden__want_cases(&g, 0, task->ncases < 256 ? task->ncases : 256);
+    /* a task whose reference does not import cannot judge anything */
+    if (g.ref) {
+        if (golden__import(&g, g.ref, &imp) != SG_OK)
             goto done;
         const sg_outcome_info *ii = sg_outcome_info_get(imp);
         if (ii->kind != SG_OUTCOME_OK) {
@@ -2299,13 +2380,11 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
                              ii->exc_type ? ii->exc_type : ii->detail);
             goto done;
         }
-        sg_outcome_free(imp);
-        imp = NULL;
-    } else if (task->format == SG_TASK_HUMANEVAL || task->format == SG_TASK_MBPP || task->format == SG_TASK_EVALPLUS) {
-        golden__internal(&g, "the task has no reference solution to evaluate its expected values");
-        goto done;
     }
-    if (golden__start(&g, cand_prog, &g.cand, &imp, sandbox) != SG_OK)
+    sg_outcome_free(imp);
+    imp = cimp;
+    cimp = NULL;
+    if (golden__import(&g, g.cand, &imp) != SG_OK)
         goto done;
     const sg_outcome_info *ci = sg_outcome_info_get(imp);
     if (ci->kind != SG_OUTCOME_OK) {
@@ -2323,7 +2402,7 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     /* (a) */
     sg_status st = SG_OK;
     for (size_t k = 0; k < task->ncases && st == SG_OK && !g.failed_internal; k++) {
-        if (k % 256 == 0) /* the next cases' calls, ahead in batches */
+        if (k && k % 256 == 0) /* the next cases' calls, ahead in batches */
             golden__want_cases(&g, k, k + 256 < task->ncases ? k + 256 : task->ncases);
         st = golden__run_case(&g, k);
     }
@@ -2363,8 +2442,11 @@ done:
     }
     sg_golden_kwparams_free(&g.kw);
     sg_outcome_free(imp);
-    sg_worker_free(g.cand);
-    sg_worker_free(g.ref);
+    sg_outcome_free(cimp);
+    if (!g.opts.pool) { /* a pool's workers stay warm for the next run */
+        sg_worker_free(g.cand);
+        sg_worker_free(g.ref);
+    }
     ts_parser_delete(parser);
     free(cand_text);
     free(cand_prog);

@@ -44,6 +44,8 @@ enum sg_frame_tag {
                                  result: the item index a result frame belongs to */
     SG_TAG_STREAM = 's',      /* request: start a stream (items follow, one request each) */
     SG_TAG_END = 'e',         /* request: end of the stream */
+    SG_TAG_SOURCE = 'S',      /* request (pooled worker): the candidate's source, imported first */
+    SG_TAG_FLAGS = 'f',       /* request (pooled worker): '1' as __main__, 'c' stdlib dicts */
 };
 
 #define SG_FRAME_MAX_BODY (1u << 20)

@@ -104,7 +104,7 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
         return !facts->is_call && exited0 && c && !strcmp(c, "0") ? SG_OUTCOME_OK
                                                                  : SG_OUTCOME_EXCEPTION;
     }
-    bool good = sg_frame_is(r, facts->is_call ? "ok" : "ready");
+    bool good = sg_frame_is(r, facts->is_call && !facts->import_item ? "ok" : "ready");
     if (good && (exited0 || (!facts->have_status && !facts->is_call)))
         return SG_OUTCOME_OK;
     return SG_OUTCOME_EXCEPTION; /* no result, or a non-zero exit */

@@ -102,7 +102,8 @@ def _recv():
     while i + 5 <= len(body):
         tag = chr(body[i])
         n = int.from_bytes(body[i + 1:i + 5], "little")
-        fields[tag] = body[i + 5:i + 5 + n].decode("utf-8", "replace")
+        v = body[i + 5:i + 5 + n]
+        fields[tag] = v if tag == "S" else v.decode("utf-8", "replace")  # a source stays bytes (its coding)
         i += 5 + n
     return fields
 
@@ -149,8 +150,45 @@ def _load_tracer():
     os.close(8)
 
 
+def _pool_setup():
+    """A pooled zygote (sg_worker_opts.pooled) serves many candidates, one per call child, and
+    never runs any of their code itself. Two things keep one call from reaching a later call
+    (another candidate's): the zygote is made non-dumpable, so its memory and descriptors under
+    /proc/2 (mem, fd/5, the request pipe) are closed to its children (same uid); and it blocks
+    every signal it can (a signal sent to it stays pending; a fork starts with none pending).
+    SIGKILL and SIGSTOP remain: they end or stall the call that sent them, and the sandbox is
+    restarted for the next one."""
+    import ctypes
+    import _signal
+    if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE, 0
+        raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
+    global POOL_SIGMASK, POOL_DICTS
+    POOL_SIGMASK = _signal.pthread_sigmask(_signal.SIG_BLOCK, _signal.valid_signals())
+    import collections
+    POOL_DICTS = (collections.Counter, collections.OrderedDict, collections.defaultdict)
+
+
+POOL_SIGMASK = POOL_DICTS = None
+
+
 def main():
     as_main = sys.argv[1][:1] == "1"
+    if "p" in sys.argv[1][1:]:
+        try:
+            _pool_setup()
+        except BaseException as e:
+            _send([("k", "exception"), ("t", "snipgate.PoolError"), ("m", repr(e)), ("b", ""), ("l", "")])
+            os._exit(1)
+        os.close(4)
+        os.close(3)
+        _flush()
+        _send([("k", "ready")])
+        req = _recv()
+        if req is None:
+            os._exit(0)
+        _load_later()
+        serve(None, req)
+        return
     if "t" in sys.argv[1][1:]:
         try:
             _load_tracer()
@@ -379,9 +417,17 @@ def serve(mod, req):
         batch = "n" in req
         stream = "s" in req
         items = req.get("x", "").split("\0") if batch else [req.get("x", "")]
+        base = 0
+        if mod is None:  # pooled: item 0 is the import, the request's items are 1..n
+            base = 1
+            if req.get("n") == "0":
+                items = []
         pid = fork()
         if pid == 0:
             try:
+                if POOL_SIGMASK is not None:
+                    import _signal
+                    _signal.pthread_sigmask(_signal.SIG_SETMASK, POOL_SIGMASK)
                 # Calls share nothing through descriptors: not the request pipe (the next call's
                 # text), not what the import left open. 0-2 and the result pipe stay.
                 if stream:  # the items come on the request pipe, one request each
@@ -391,13 +437,15 @@ def serve(mod, req):
                 os.closerange(RES_FD + 1, 1 << 16)
                 os.chdir("/tmp")
                 if cpu > 0 and not stream:  # a backstop only: the supervisor measures and enforces per item
-                    secs = (cpu * len(items) + 999) // 1000
+                    secs = (cpu * (len(items) + base) + 999) // 1000  # (+ the import, pooled)
                     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
                     if hard != resource.RLIM_INFINITY and secs >= hard:
                         secs = hard - 1
                     setrlimit(resource.RLIMIT_CPU, (secs, hard))
             except BaseException:
                 exit_(1)
+            if mod is None:  # pooled: this child imports the request's candidate first
+                mod = _pool_import(req, cid)
             if stream:
                 _stream(mod.__dict__, cid)
                 exit_(0)
@@ -410,7 +458,7 @@ def serve(mod, req):
                     fields = _format_exception(e)
                 _flush()
                 try:
-                    _send(fields + [("i", cid)] + ([("n", n)] if batch else []))
+                    _send(fields + [("i", cid)] + ([("n", n + base)] if batch else []))
                 except BaseException:
                     exit_(1)
             exit_(0)
@@ -419,6 +467,39 @@ def serve(mod, req):
         req = _recv()
     _flush()
     exit_(0)
+
+
+def _pool_import(req, cid):
+    """In a pooled worker's call child: run the request's candidate source (field S) as a fresh
+    module and report it as item 0 (kind ready, or the exception / exit); a candidate that did
+    not import ends the child (its items do not run)."""
+    if "c" in req.get("f", ""):
+        GENUINE_DICTS.extend(POOL_DICTS)
+    as_main = "1" in req.get("f", "")
+    src = req.get("S", b"")
+    mod = type(sys)("__main__" if as_main else "snippet")
+    mod.__dict__["__builtins__"] = __builtins__
+    mod.__dict__["__file__"] = "<snippet>"
+    sys.modules[mod.__name__] = mod
+    sys.argv = ["<snippet>"]
+    SOURCES["<snippet>"] = src.decode("utf-8", "replace").splitlines()
+    code = 1
+    try:
+        exec(compile(src, "<snippet>", "exec"), mod.__dict__)
+        first = [("k", "ready")]
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        first = [("k", "exit"), ("c", code), ("m", e.code), ("o", _mro_text(_TYPE(e)))]
+    except BaseException as e:
+        first = _format_exception(e)
+    _flush()
+    try:
+        _send(first + [("i", cid), ("n", 0)])
+    except BaseException:
+        os._exit(1)
+    if first[0][1] != "ready":
+        os._exit(code & 0xFF)
+    return mod
 
 
 def _stream(ns, cid):

@@ -202,6 +202,7 @@ struct sg_facts {
     uint64_t wall_ms;
     const struct sg_frame *result; /* the frame with the result (kind ok/ready/exception/exit) */
     bool is_call;
+    bool import_item;           /* a pooled call's item 0: the candidate's import ("ready" is good) */
     sg_limit_mechanism memory_mechanism;
     sg_limit_mechanism tasks_mechanism;
 };

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
@@ -151,6 +152,15 @@ sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
                           SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)SG_FD_NOTIFY_SOCK));
     if (rc < 0) {
         st = seccomp__fail(diag, "sendmsg rule", rc);
+        goto out_release;
+    }
+    /* prctl(PR_SET_DUMPABLE, 0) and nothing else of prctl: a process may only make itself
+     * non-dumpable (a pooled worker's zygote does, so that its call children, other candidates,
+     * cannot open its /proc/PID/mem or fd/; docs/sandbox.md). */
+    rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 2, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)PR_SET_DUMPABLE),
+                          SCMP_A1(SCMP_CMP_EQ, 0));
+    if (rc < 0) {
+        st = seccomp__fail(diag, "prctl rule", rc);
         goto out_release;
     }
     /* Export the program: libseccomp writes it to an fd; a memfd keeps it in memory. */

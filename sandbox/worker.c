@@ -92,6 +92,8 @@ struct sg_worker {
     sg_sandbox_limits limits;
     bool as_main;
     bool stdlib_dicts;
+    bool pooled;     /* opts.pooled: the zygote imports nothing; each call child imports `source` */
+    bool pool_import_pending; /* pooled: the current source's import outcome is not known yet */
     const atomic_int *cancel; /* opts.cancel: this worker's own interrupt */
     int cov_fd;      /* the coverage map (opts.coverage), dup'ed; -1 without coverage */
     char *source;
@@ -381,6 +383,7 @@ static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts 
                                const struct worker_buf *err)
 {
     f->is_call = true;
+    f->import_item = w->pooled && idx == 0;
     f->memory_mechanism = w->cg.mech;
     f->tasks_mechanism = w->cg.tasks_mech;
     sg_status st = sg_outcome_build(f, &w->limits, out->data, out->len, out->truncated, err->data, err->len,
@@ -480,9 +483,16 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
     uint64_t cpu = worker__child_cpu_ms(w);
     uint64_t hits = sg_cgroup_limit_hits(&w->cg);
     worker__take_frame(&w->pend_frame, f);
-    worker__swap_output(w);
-    worker__buf_reset(&w->out, w->limits.stdout_bytes);
-    worker__buf_reset(&w->err, w->limits.stderr_bytes);
+    if (w->pooled && w->batch_next == 0) {
+        /* a pooled call's import: its output stays with the first item (the two frames often
+         * arrive together, so a split between them would be a guess) */
+        worker__buf_reset(&w->pend_out, w->limits.stdout_bytes);
+        worker__buf_reset(&w->pend_err, w->limits.stderr_bytes);
+    } else {
+        worker__swap_output(w);
+        worker__buf_reset(&w->out, w->limits.stdout_bytes);
+        worker__buf_reset(&w->err, w->limits.stderr_bytes);
+    }
     w->pend_cpu_ms = cpu > w->item_cpu_base_ms ? cpu - w->item_cpu_base_ms : 0;
     w->pend_wall_ms = (now - w->item_start_ns) / 1000000u;
     w->pend_mem_hit = hits > w->limit_hits_at_phase_start;
@@ -506,8 +516,9 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
         if (!id || strcmp(id, want))
             return;
     }
-    bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") ||
-                       !strcmp(k, ph == PHASE_IMPORT ? "ready" : "ok");
+    /* (a pooled call's item 0 is the candidate's import: "ready", not "ok") */
+    bool import_item = ph == PHASE_IMPORT || (ph == PHASE_CALL && w->pooled && w->batch_n && w->batch_next == 0);
+    bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") || !strcmp(k, import_item ? "ready" : "ok");
     if (ph == PHASE_CALL && w->batch_n && result_kind) {
         worker__batch_item(w, f);
     } else if (ph != PHASE_FINISH && result_kind && !w->have_result) {
@@ -1087,7 +1098,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     runner_fd = worker__runner_memfd();
     if (w->cov_fd >= 0 && (tracer_fd = worker__memfd("sg-tracer", sg_sandbox_tracer_so, sg_sandbox_tracer_so_len)) < 0)
         runner_fd = runner_fd >= 0 ? (close(runner_fd), -1) : -1;
-    src_fd = worker__memfd("sg-source", w->source, w->source_len);
+    src_fd = worker__memfd("sg-source", w->source, w->pooled ? 0 : w->source_len);
     in_fd = w->stdin_data ? worker__memfd("sg-stdin", w->stdin_data, w->stdin_len)
                           : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (runner_fd < 0 || src_fd < 0 || in_fd < 0 || pipe2(out, O_CLOEXEC) < 0 ||
@@ -1120,7 +1131,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
      * the caller wants: its CPU per phase is the supervisor's measurement alone (the kernel's
      * limit would kill it after thousands of calls, and the supervisor may lack the
      * CAP_SYS_RESOURCE needed to raise it later). */
-    plan.cpu_rlimit = w->as_main;
+    plan.cpu_rlimit = w->as_main && !w->pooled;
     plan.life_fd = life[0];
     plan.init_ctl_fd = -1; /* pid 1 takes life_fd over once it is set up */
     plan.status_fd = status[1];
@@ -1135,8 +1146,10 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
     /* flags: as_main, then 'c' (stdlib dicts) and 't' (coverage tracer on fds 7 and 8) */
-    char flags[4] = {w->as_main ? '1' : '0', 0, 0, 0};
-    if (w->stdlib_dicts)
+    char flags[5] = {w->as_main ? '1' : '0', 0, 0, 0, 0};
+    if (w->pooled)
+        strcat(flags, "p"); /* the candidate and its flags come with each call */
+    else if (w->stdlib_dicts)
         strcat(flags, "c");
     if (w->cov_fd >= 0)
         strcat(flags, "t");
@@ -1403,6 +1416,22 @@ static sg_status worker__boot(struct sg_worker *w, sg_diag *diag)
         worker__stop(w);
         return st;
     }
+    if (w->pooled) {
+        /* the zygote's own start (no candidate ran): anything but `ok` is a broken sandbox */
+        const sg_outcome_info *bi = sg_outcome_info_get(o);
+        w->ready = w->alive && bi->kind == SG_OUTCOME_OK;
+        if (!w->ready) {
+            diag->status = SG_ERR_SANDBOX;
+            snprintf(diag->message, sizeof diag->message, "the pooled zygote did not start: %s %s %s",
+                     sg_outcome_kind_name(bi->kind), bi->exc_type ? bi->exc_type : "",
+                     bi->exc_message ? bi->exc_message : bi->detail ? bi->detail : "");
+            sg_outcome_free(o);
+            worker__stop(w);
+            return SG_ERR_SANDBOX;
+        }
+        sg_outcome_free(o);
+        return SG_OK;
+    }
     sg_outcome_free(w->import_outcome);
     w->import_outcome = o;
     w->ready = w->alive && sg_outcome_info_get(o)->kind == SG_OUTCOME_OK;
@@ -1432,8 +1461,16 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
 {
     sg_diag local;
     diag = worker__diag(diag, &local);
-    if (!sandbox || (!source && source_len) || !ret_worker || !ret_import)
+    bool pooled = opts && opts->pooled;
+    if (!sandbox || (!source && source_len) || !ret_worker || (!ret_import && !pooled))
         return SG_ERR_INVALID_ARG;
+    if (ret_import)
+        *ret_import = NULL;
+    if (pooled && (opts->coverage || opts->stdin_data || opts->share_tmp)) {
+        snprintf(diag->message, sizeof diag->message,
+                 "a pooled worker serves one candidate after another: no coverage, stdin or shared /tmp");
+        return SG_ERR_INVALID_ARG;
+    }
     if (source_len > WORKER_MAX_SOURCE) {
         snprintf(diag->message, sizeof diag->message, "source is %zu bytes, over the %u byte limit",
                  source_len, WORKER_MAX_SOURCE);
@@ -1466,6 +1503,8 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     w->share_tmp = opts ? opts->share_tmp : false;
     w->stdlib_dicts = opts ? opts->stdlib_dicts : false;
     w->cancel = opts ? opts->cancel : NULL;
+    w->pooled = pooled;
+    w->pool_import_pending = pooled;
     w->source = malloc(source_len + 1);
     if (!w->source)
         goto fail_nomem;
@@ -1480,7 +1519,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
         w->stdin_len = opts->stdin_len;
     }
     sg_status st = worker__boot(w, diag);
-    if (st == SG_OK)
+    if (st == SG_OK && !pooled)
         st = sg_outcome_copy(w->import_outcome, ret_import);
     if (st != SG_OK) {
         sg_worker_free(w);
@@ -1540,6 +1579,48 @@ static sg_status worker__copy_import(sg_worker *w, sg_outcome **outs, size_t n, 
 }
 
 /*
+ * A pooled call's outcomes: bouts[0] is the import of the current source, bouts[1 .. *ret_done)
+ * the items. The first import outcome of a source is kept (sg_worker_import); an import that did
+ * not end `ok` is every item's outcome, as a failed import is in a worker that is not pooled.
+ */
+static sg_status worker__pool_results(sg_worker *w, sg_outcome **bouts, size_t n, sg_outcome **outs,
+                                      size_t *ret_done)
+{
+    size_t bdone = *ret_done;
+    *ret_done = 0;
+    sg_status st = SG_OK;
+    if (bdone == 0 || !bouts[0])
+        return SG_ERR_INTERNAL;
+    if (w->pool_import_pending) {
+        if ((st = sg_outcome_copy(bouts[0], &w->import_outcome)) != SG_OK)
+            goto out_free;
+        w->pool_import_pending = false;
+    }
+    if (sg_outcome_info_get(bouts[0])->kind != SG_OUTCOME_OK) {
+        for (size_t i = 0; i < n && st == SG_OK; i++)
+            st = sg_outcome_copy(bouts[0], &outs[i]);
+        if (st != SG_OK) {
+            for (size_t i = 0; i < n; i++) {
+                sg_outcome_free(outs[i]);
+                outs[i] = NULL;
+            }
+            goto out_free;
+        }
+        *ret_done = n;
+        goto out_free;
+    }
+    for (size_t i = 1; i < bdone; i++) {
+        outs[i - 1] = bouts[i];
+        bouts[i] = NULL;
+    }
+    *ret_done = bdone - 1;
+out_free:
+    for (size_t i = 0; i < bdone; i++)
+        sg_outcome_free(bouts[i]);
+    return st;
+}
+
+/*
  * One call child for `n` texts (n == 1 and !batch: a plain call). On SG_OK, outs[0..*ret_done)
  * hold outcomes: every item up to the first that did not end cleanly (that one included).
  */
@@ -1563,9 +1644,12 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
             return SG_ERR_INVALID_ARG;
         }
     }
-    /* An import that failed fails every call the same way; a killed sandbox restarts. */
+    /* An import that failed fails every call the same way; a killed sandbox restarts (also one
+     * killed after its call ended: the output drain of a pooled call, an allocation failure). */
     if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
         return worker__copy_import(w, outs, n, ret_done);
+    if (w->alive && w->killed)
+        worker__stop(w);
     if (!w->alive || !w->ready) {
         sg_status st = worker__boot(w, diag);
         if (st != SG_OK)
@@ -1584,11 +1668,19 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
     w->limits.stdout_bytes = l->stdout_bytes;
     w->limits.stderr_bytes = l->stderr_bytes;
 
+    /* A pooled worker's call is always a batch whose item 0 is the import of the current source:
+     * its items' outcomes land in bouts[1..] and are handed to the caller's slots afterwards. */
+    size_t bn = w->pooled ? n + 1 : n;
+    bool as_batch = batch || w->pooled;
+    sg_outcome **bouts = w->pooled ? calloc(bn, sizeof *bouts) : outs;
+    size_t rcap = WORKER_MAX_CALL + 96 + (w->pooled ? w->source_len + 32 : 0);
     char *text = malloc(len + 1);
-    unsigned char *req = malloc(WORKER_MAX_CALL + 96);
-    if (!text || !req) {
+    unsigned char *req = malloc(rcap);
+    if (!text || !req || !bouts) {
         free(text);
         free(req);
+        if (bouts != outs)
+            free(bouts);
         w->limits = saved;
         return SG_ERR_NOMEM;
     }
@@ -1606,13 +1698,22 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
     w->call_id++;
     snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
     size_t rn = 4;
-    int bad = sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_CODE, text, len) < 0 ||
-              sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
-              sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_CALL_ID, id, strlen(id)) < 0 ||
-              (batch && sg_frame_put(req, WORKER_MAX_CALL + 96, &rn, SG_TAG_ITEMS, items, strlen(items)) < 0);
+    char flags[3] = {0, 0, 0};
+    if (w->as_main)
+        strcat(flags, "1");
+    if (w->stdlib_dicts)
+        strcat(flags, "c");
+    int bad = sg_frame_put(req, rcap, &rn, SG_TAG_CODE, text, len) < 0 ||
+              sg_frame_put(req, rcap, &rn, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
+              sg_frame_put(req, rcap, &rn, SG_TAG_CALL_ID, id, strlen(id)) < 0 ||
+              (as_batch && sg_frame_put(req, rcap, &rn, SG_TAG_ITEMS, items, strlen(items)) < 0) ||
+              (w->pooled && (sg_frame_put(req, rcap, &rn, SG_TAG_SOURCE, w->source, w->source_len) < 0 ||
+                             sg_frame_put(req, rcap, &rn, SG_TAG_FLAGS, flags, strlen(flags)) < 0));
     free(text);
     if (bad) {
         free(req);
+        if (bouts != outs)
+            free(bouts);
         w->limits = saved;
         return SG_ERR_INTERNAL;
     }
@@ -1620,10 +1721,10 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
 
     worker__phase_begin(w, PHASE_CALL);
     uint64_t began = worker__now_ns();
-    if (batch) {
-        w->batch_n = n;
+    if (as_batch) {
+        w->batch_n = bn;
         w->batch_next = 0;
-        w->batch_out = outs;
+        w->batch_out = bouts;
         w->batch_err = SG_OK;
         w->pend_valid = false;
         w->item_cpu_base_ms = 0;
@@ -1637,10 +1738,28 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
     free(req);
     worker__pump(w, PHASE_CALL, began + l->wall_ms * 1000000ull);
     w->fork_budget = 0;
+    if (w->pooled && w->alive && !w->killed) {
+        /* Everything the call child wrote is in the pipes (it has exited): read it now, so that
+         * none of it is counted on the next call, another candidate's. */
+        if (w->out_fd >= 0)
+            worker__read_output(w, &w->out_fd, &w->out);
+        if (w->err_fd >= 0)
+            worker__read_output(w, &w->err_fd, &w->err);
+    }
     sg_status st = SG_OK;
     if (w->interrupted) {
         st = worker__interrupted_error(w, diag);
-    } else if (!batch) {
+        if (as_batch) { /* nothing is judged: the items settled so far go too */
+            for (size_t i = 0; i < bn; i++) {
+                sg_outcome_free(bouts[i]);
+                bouts[i] = NULL;
+            }
+            sg_frame_clear(&w->pend_frame);
+            w->pend_valid = false;
+            w->batch_n = 0;
+            w->batch_out = NULL;
+        }
+    } else if (!as_batch) {
         st = worker__outcome(w, true, began, &outs[0]);
         if (st == SG_OK)
             *ret_done = 1;
@@ -1648,26 +1767,29 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         /* Every item with a frame before the last one went on: settled already, or now. The last
          * item (or the one that never sent its frame) gets the final facts. */
         size_t last = w->batch_next;
-        if (w->pend_valid && w->batch_next < n) {
+        if (w->pend_valid && w->batch_next < bn) {
             worker__batch_settle_pending(w);
         } else if (w->pend_valid) {
             last = w->batch_next - 1;
             worker__take_frame(&w->result, &w->pend_frame);
             w->have_result = true;
-            worker__swap_output(w);
+            if (!(w->pooled && last == 0)) /* (a pooled import's output was never moved) */
+                worker__swap_output(w);
             w->item_cpu_base_ms -= w->pend_cpu_ms; /* its CPU counts from its own start */
             w->item_start_ns -= w->pend_wall_ms * 1000000ull;
             w->pend_valid = false;
         }
         st = w->batch_err;
+        w->facts.import_item = w->pooled && last == 0;
         if (st == SG_OK)
-            st = worker__outcome(w, true, w->item_start_ns, &outs[last]);
+            st = worker__outcome(w, true, w->item_start_ns, &bouts[last]);
+        w->facts.import_item = false;
         if (st == SG_OK) {
             *ret_done = last + 1;
         } else {
-            for (size_t i = 0; i < n; i++) {
-                sg_outcome_free(outs[i]);
-                outs[i] = NULL;
+            for (size_t i = 0; i < bn; i++) {
+                sg_outcome_free(bouts[i]);
+                bouts[i] = NULL;
             }
         }
         sg_frame_clear(&w->pend_frame);
@@ -1676,6 +1798,11 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         w->batch_out = NULL;
     }
     w->limits = saved;
+    if (w->pooled) {
+        if (st == SG_OK)
+            st = worker__pool_results(w, bouts, n, outs, ret_done);
+        free(bouts);
+    }
     if (st == SG_OK)
         worker__tmp_reset_begin(w); /* for the next call, while the caller looks at this one */
     return st;
@@ -1705,6 +1832,61 @@ sg_status sg_worker_call_batch(sg_worker *w, const char *const *codes, size_t n,
     for (size_t i = 0; i < n; i++)
         ret_outcomes[i] = NULL;
     return worker__call(w, codes, n, true, limits, ret_outcomes, ret_done, diag);
+}
+
+sg_status sg_worker_rebind(sg_worker *w, const char *source, size_t source_len, const sg_worker_opts *opts,
+                           sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || (!source && source_len))
+        return SG_ERR_INVALID_ARG;
+    if (!w->pooled || (opts && (opts->coverage || opts->stdin_data || opts->share_tmp))) {
+        snprintf(diag->message, sizeof diag->message,
+                 "rebind: only a pooled worker takes another source, and only as_main, stdlib_dicts and cancel");
+        return SG_ERR_INVALID_ARG;
+    }
+    if (source_len > WORKER_MAX_SOURCE) {
+        snprintf(diag->message, sizeof diag->message, "source is %zu bytes, over the %u byte limit",
+                 source_len, WORKER_MAX_SOURCE);
+        return SG_ERR_TOO_LARGE;
+    }
+    char *copy = malloc(source_len + 1);
+    if (!copy)
+        return SG_ERR_NOMEM;
+    if (source_len)
+        memcpy(copy, source, source_len);
+    free(w->source);
+    w->source = copy;
+    w->source_len = source_len;
+    w->as_main = opts ? opts->as_main : false;
+    w->stdlib_dicts = opts ? opts->stdlib_dicts : false;
+    w->cancel = opts ? opts->cancel : NULL;
+    sg_outcome_free(w->import_outcome);
+    w->import_outcome = NULL;
+    w->pool_import_pending = true;
+    return SG_OK;
+}
+
+sg_status sg_worker_import(sg_worker *w, sg_outcome **ret_import, sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !ret_import)
+        return SG_ERR_INVALID_ARG;
+    *ret_import = NULL;
+    if (w->pooled && !w->import_outcome) {
+        size_t done = 0;
+        sg_status st = worker__call(w, NULL, 0, true, NULL, NULL, &done, diag);
+        if (st != SG_OK)
+            return st;
+    }
+    if (!w->import_outcome) {
+        diag->status = SG_ERR_SANDBOX;
+        snprintf(diag->message, sizeof diag->message, "the candidate's import has no outcome");
+        return SG_ERR_SANDBOX;
+    }
+    return sg_outcome_copy(w->import_outcome, ret_import);
 }
 
 /* ---- streams --------------------------------------------------------------------------------- */
@@ -1761,6 +1943,10 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     diag = worker__diag(diag, &local);
     if (!w)
         return SG_ERR_INVALID_ARG;
+    if (w->pooled) {
+        snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", "streams");
+        return SG_ERR_UNSUPPORTED;
+    }
     if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)
@@ -1824,6 +2010,10 @@ sg_status sg_worker_stream_send(sg_worker *w, const char *code, sg_diag *diag)
     diag = worker__diag(diag, &local);
     if (!w || !code || w->stream_pending)
         return SG_ERR_INVALID_ARG;
+    if (w->pooled) {
+        snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", "streams");
+        return SG_ERR_UNSUPPORTED;
+    }
     size_t len = strlen(code);
     if (len > WORKER_MAX_CALL) {
         snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
@@ -1961,6 +2151,10 @@ sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag
     diag = worker__diag(diag, &local);
     if (!w || !ret_outcome)
         return SG_ERR_INVALID_ARG;
+    if (w->pooled) {
+        snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", "plain run to finish");
+        return SG_ERR_UNSUPPORTED;
+    }
     if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)

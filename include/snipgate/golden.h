@@ -137,6 +137,20 @@ SG_API const sg_golden_sample *sg_golden_samples_get(const sg_golden_samples *sa
  * Running a candidate
  * ------------------------------------------------------------------------------------------- */
 
+/*
+ * Warm sandboxes kept across runs (issue 8's throughput; serve and eval): a pool holds one pooled
+ * worker for candidates and one for references (sg_worker_opts.pooled), started by the first run
+ * that needs them and given each later run's programs without a sandbox start. Every call still
+ * runs in a fresh fork of a zygote that never ran a candidate, with a fresh /tmp. A pool belongs
+ * to one thread at a time; its workers hold the sandbox of the run that started them, which must
+ * outlive the pool (a run with another sandbox starts new ones).
+ */
+typedef struct sg_golden_pool sg_golden_pool;
+SG_API sg_status sg_golden_pool_new(sg_golden_pool **ret_pool);
+SG_API void sg_golden_pool_free(sg_golden_pool *pool);
+/* Sandboxes the pool's workers have started so far (1 each + restarts after kills). */
+SG_API unsigned sg_golden_pool_starts(const sg_golden_pool *pool);
+
 typedef struct sg_golden_opts {
     bool completion;          /* candidate text continues the prompt (HumanEval samples); default
                                  false: it is a whole program */
@@ -152,6 +166,8 @@ typedef struct sg_golden_opts {
     const atomic_int *cancel; /* NULL, or a flag another thread may set (a server whose time budget
                                  ran out): from then on no worker is started and no call made, and
                                  the run ends in an error verdict (never a pass) */
+    sg_golden_pool *pool;     /* NULL (default): this run starts its own sandboxes and stops them
+                                 at its end; else the pool's warm ones (borrowed) */
 } sg_golden_opts;
 
 SG_API void sg_golden_opts_init(sg_golden_opts *opts);

@@ -202,6 +202,11 @@ typedef struct sg_worker_opts {
     const atomic_int *cancel;/* NULL, or a flag another thread may set: the worker then stops as
                                 sg_sandbox_interrupt() stops every worker (its sandbox killed at
                                 once, SG_ERR_INTERRUPTED, nothing judged), this worker only */
+    bool pooled;             /* a worker that serves one candidate after another (the golden
+                                stage's pool, sg_worker_rebind): its zygote never runs a
+                                candidate's code; each call child imports the current source
+                                first, under the call's limits, then runs the items. No
+                                coverage, stdin_data, share_tmp or streams. Default false. */
 } sg_worker_opts;
 
 SG_API void sg_worker_opts_init(sg_worker_opts *opts);
@@ -216,6 +221,27 @@ SG_API void sg_worker_opts_init(sg_worker_opts *opts);
 SG_API sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t source_len,
                                const sg_sandbox_limits *limits, const sg_worker_opts *opts,
                                sg_worker **ret_worker, sg_outcome **ret_import, sg_diag *diag);
+
+/*
+ * Pooled workers (opts.pooled). sg_worker_new starts the sandbox and its zygote (the runner
+ * alone; the zygote makes itself non-dumpable and blocks signals, so that a call child cannot
+ * reach the calls after it) and keeps `source` as the current candidate; `*ret_import` is set to
+ * NULL (ret_import may be NULL): the import runs in every call child, as item 0 before the call's
+ * items, and its outcome is known after the first call (sg_worker_import). An import that does
+ * not end `ok` is kept: every later call of that source returns it (as with sg_worker_new).
+ * sg_worker_rebind makes `source` the current candidate, with opts' as_main, stdlib_dicts and
+ * cancel (other fields must be defaults): no sandbox restart, nothing of the previous candidate
+ * remains (each call child is a fresh fork of the zygote, with a fresh /tmp, and the supervisor
+ * drains what it wrote before the call ends). SG_ERR_INVALID_ARG on a worker that is not pooled.
+ */
+SG_API sg_status sg_worker_rebind(sg_worker *worker, const char *source, size_t source_len,
+                                  const sg_worker_opts *opts, sg_diag *diag);
+/*
+ * A copy of the worker's import outcome in `*ret_import` (caller frees). A pooled worker that has
+ * not run a call of its current source yet runs an import-only call to learn it. Fails like
+ * sg_worker_call.
+ */
+SG_API sg_status sg_worker_import(sg_worker *worker, sg_outcome **ret_import, sg_diag *diag);
 
 /*
  * Run `code` (an expression such as "f(1, 2)", or statements) in a fresh child forked from the

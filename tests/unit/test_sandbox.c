@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/audit.h>
@@ -318,6 +319,14 @@ static void test_seccomp_policy(void **state)
     assert_int_equal(act(X64, SYS_ioctl, 0, 0xffffffff00000000ull | TCGETS), SECCOMP_RET_ALLOW);
     assert_int_equal(act(X64, SYS_ioctl, 0, TIOCSTI), SECCOMP_RET_USER_NOTIF);
     assert_int_equal(act(X64, SYS_ioctl, 0, 0xffffffff00000000ull | TIOCSTI), SECCOMP_RET_USER_NOTIF);
+    /* prctl: only PR_SET_DUMPABLE to 0 (a pooled zygote); every other option or value goes to
+     * the supervisor. */
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 0), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 1), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 0x100000000ull), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_NAME, 0), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_NO_NEW_PRIVS, 0), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_SECCOMP, 0), SECCOMP_RET_USER_NOTIF);
     /* sendmsg only on the launcher's hand-over fd. */
     assert_int_equal(act(X64, SYS_sendmsg, SG_FD_NOTIFY_SOCK, 0), SECCOMP_RET_ALLOW);
     assert_int_equal(act(X64, SYS_sendmsg, 3, 0), SECCOMP_RET_USER_NOTIF);
@@ -944,6 +953,188 @@ static void test_bad_interpreter(void **state)
 
 /* The kernel group: a sandbox if the kernel allows one. A refusal is not a group failure: the
  * tests skip loudly (and fail under CI=true), and main() reports 77. */
+/* ---- pooled workers: one candidate after another in one sandbox ------------------------------- */
+
+static sg_worker *pool_of(const char *src)
+{
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 3000;
+    lim.cpu_ms = 1000;
+    sg_worker_opts wo;
+    sg_worker_opts_init(&wo);
+    wo.pooled = true;
+    sg_worker *w = NULL;
+    sg_outcome *imp = (sg_outcome *)&wo; /* set to NULL by sg_worker_new */
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_new(sandbox, src, strlen(src), &lim, &wo, &w, &imp, &d) != SG_OK)
+        fail_msg("pooled worker: %s", d.message);
+    assert_null(imp);
+    return w;
+}
+
+static void rebind(sg_worker *w, const char *src)
+{
+    sg_worker_opts wo;
+    sg_worker_opts_init(&wo);
+    wo.pooled = true;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_rebind(w, src, strlen(src), &wo, &d) != SG_OK)
+        fail_msg("rebind: %s", d.message);
+}
+
+static sg_outcome_kind import_kind(sg_worker *w)
+{
+    sg_outcome *o = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_import(w, &o, &d) != SG_OK)
+        fail_msg("import: %s", d.message);
+    sg_outcome_kind k = sg_outcome_info_get(o)->kind;
+    sg_outcome_free(o);
+    return k;
+}
+
+static void test_pool_serves_candidates(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = pool_of("def f(x):\n    return x + 1\nG = []\n");
+    expect_call(w, "f(1)", SG_OUTCOME_OK, "2");
+    assert_int_equal(import_kind(w), SG_OUTCOME_OK);
+    expect_call(w, "G.append(1) or len(G)", SG_OUTCOME_OK, "1");
+    expect_call(w, "G.append(1) or len(G)", SG_OUTCOME_OK, "1"); /* each call imports afresh */
+    /* another candidate: nothing of the first one is left */
+    rebind(w, "def g():\n    return 'second'\n");
+    expect_call(w, "g()", SG_OUTCOME_OK, "'second'");
+    expect_call(w, "f(1)", SG_OUTCOME_EXCEPTION, NULL);
+    const char *items[] = {"g()", "1 / 0", "g() * 2"};
+    sg_outcome *outs[3];
+    size_t done = 0;
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_worker_call_batch(w, items, 3, NULL, outs, &done, &d), SG_OK);
+    assert_int_equal(done, 3);
+    assert_string_equal(sg_outcome_info_get(outs[0])->value_repr, "'second'");
+    assert_int_equal(sg_outcome_info_get(outs[1])->kind, SG_OUTCOME_EXCEPTION);
+    assert_string_equal(sg_outcome_info_get(outs[2])->value_repr, "'secondsecond'");
+    for (int k = 0; k < 3; k++)
+        sg_outcome_free(outs[k]);
+    /* a candidate whose import fails: every call gets the import's outcome, with its line */
+    rebind(w, "x = 1\nraise ValueError('at import')\ndef h():\n    return 1\n");
+    sg_outcome *o = NULL;
+    const sg_outcome_info *i = call(w, "h()", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_EXCEPTION);
+    assert_string_equal(i->exc_type, "ValueError");
+    assert_int_equal(i->exc_line, 2);
+    sg_outcome_free(o);
+    assert_int_equal(import_kind(w), SG_OUTCOME_EXCEPTION);
+    /* sys.exit at the top level is not an import */
+    rebind(w, "import sys\nsys.exit(0)\n");
+    assert_int_equal(import_kind(w), SG_OUTCOME_EXCEPTION);
+    /* an import that spins is stopped by the call's limits; the next candidate runs */
+    rebind(w, "while True:\n    pass\n");
+    expect_call(w, "1", SG_OUTCOME_TIMEOUT, NULL);
+    rebind(w, "# coding: latin-1\nS = '\xe9'\n"); /* a source's coding cookie is honoured */
+    expect_call(w, "S == '\\u00e9'", SG_OUTCOME_OK, "True");
+    rebind(w, "def f(x):\n    return x * 10\n");
+    expect_call(w, "f(4)", SG_OUTCOME_OK, "40");
+    assert_int_equal(sg_worker_starts(w), 2); /* one restart: the timeout's */
+    /* what a pooled worker does not do */
+    assert_int_equal(sg_worker_stream_begin(w, NULL, &d), SG_ERR_UNSUPPORTED);
+    sg_worker_free(w);
+    sg_worker *plain = worker_of(worker_src, NULL);
+    assert_int_equal(sg_worker_rebind(plain, "x = 1\n", 6, NULL, &d), SG_ERR_INVALID_ARG);
+    sg_worker_free(plain);
+}
+
+/* A hostile candidate in a pooled worker cannot reach the next candidate's calls: not through
+ * the zygote's memory or descriptors (non-dumpable), not with signals (blocked, or fatal to its
+ * own call), not with forged frames or output left in the pipes. */
+static const char pool_hostile[] =
+    "import os, signal\n"
+    "def attack(what):\n"
+    "    z = os.getppid()\n"
+    "    if what == 'mem':\n"
+    "        try:\n"
+    "            open('/proc/%d/mem' % z, 'r+b')\n"
+    "            return 'OPENED'\n"
+    "        except OSError as e:\n"
+    "            return type(e).__name__\n"
+    "    if what == 'fd':\n"
+    "        for fd in (5, 6):\n"
+    "            try:\n"
+    "                os.open('/proc/%d/fd/%d' % (z, fd), os.O_WRONLY)\n"
+    "                return 'OPENED %d' % fd\n"
+    "            except OSError as e:\n"
+    "                err = type(e).__name__\n"
+    "        return err\n"
+    "    if what == 'signals':\n"
+    "        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGALRM):\n"
+    "            os.kill(z, s)\n"
+    "        return 'sent'\n"
+    "    if what == 'frames':\n"
+    "        def field(t, v):\n"
+    "            v = v.encode()\n"
+    "            return t.encode() + len(v).to_bytes(4, 'little') + v\n"
+    "        for cid in range(1, 64):\n"
+    "            for n in (0, 1):\n"
+    "                k = 'ready' if n == 0 else 'ok'\n"
+    "                body = field('k', k) + field('r', '666') + field('y', 'int') + field('j', '666')\n"
+    "                body += field('i', str(cid)) + field('n', str(n))\n"
+    "                os.write(6, len(body).to_bytes(4, 'little') + body)\n"
+    "        return 'forged'\n"
+    "    if what == 'output':\n"
+    "        os.write(1, b'A' * 60000)\n"
+    "        os.write(2, b'B' * 60000)\n"
+    "        return 'written'\n"
+    "    if what == 'partial':\n"
+    "        os.write(6, (1000).to_bytes(4, 'little') + b'k')\n"
+    "        return 'partial'\n"
+    "    if what == 'stop':\n"
+    "        os.kill(z, signal.SIGSTOP)\n"
+    "        return 'stopped'\n";
+
+static void test_pool_hostile_candidate(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = pool_of(pool_hostile);
+    expect_call(w, "attack('mem')", SG_OUTCOME_OK, "'PermissionError'");
+    expect_call(w, "attack('fd')", SG_OUTCOME_OK, "'PermissionError'");
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 1500;
+    lim.cpu_ms = 1000;
+    const char *attacks[] = {"signals", "frames", "output", "partial", "stop"};
+    for (size_t k = 0; k < sizeof attacks / sizeof attacks[0]; k++) {
+        rebind(w, pool_hostile);
+        char text[64];
+        snprintf(text, sizeof text, "attack('%s')", attacks[k]);
+        sg_outcome *o = NULL;
+        sg_diag d;
+        sg_diag_init(&d);
+        assert_int_equal(sg_worker_call(w, text, &lim, &o, &d), SG_OK); /* whatever it gets */
+        sg_outcome_free(o);
+        /* the next candidate: its own value, none of the attacker's output */
+        rebind(w, "def victim():\n    print('v')\n    return 7\n");
+        for (int rep = 0; rep < 2; rep++) {
+            const sg_outcome_info *i = call(w, "victim()", &o);
+            if (i->kind != SG_OUTCOME_OK || strcmp(i->value_repr, "7"))
+                fail_msg("after %s: %s %s", attacks[k], sg_outcome_kind_name(i->kind),
+                         i->value_repr ? i->value_repr : i->detail);
+            assert_string_equal(i->stdout_data, "v\n");
+            assert_string_equal(i->stderr_data, "");
+            sg_outcome_free(o);
+        }
+    }
+    sg_worker_free(w);
+}
+
 static int setup_kernel(void **state)
 {
     (void)state;
@@ -994,6 +1185,8 @@ int main(void)
         cmocka_unit_test(test_worker_stdlib_dicts),
         cmocka_unit_test(test_worker_batch_stops_at_failure),
         cmocka_unit_test(test_bad_interpreter),
+        cmocka_unit_test(test_pool_serves_candidates),
+        cmocka_unit_test(test_pool_hostile_candidate),
     };
     int failed = cmocka_run_group_tests_name("kernel-free", pure, NULL, NULL);
     failed += cmocka_run_group_tests_name("sandbox", kernel, setup_kernel, teardown_kernel);

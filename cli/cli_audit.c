@@ -601,6 +601,9 @@ static void *audit__worker(void *arg)
     audit__ctx *c = arg;
     sg_checker *checker = NULL;
     sg_status cst = sg_cli_pipeline_checker(&c->pipe, &checker);
+    sg_golden_pool *pool = NULL; /* this thread's warm sandboxes (records with a task_id) */
+    if (cst == SG_OK)
+        cst = sg_golden_pool_new(&pool);
     for (;;) {
         pthread_mutex_lock(&c->lock);
         while (c->taken == c->produced && !c->eof && !c->stop)
@@ -617,7 +620,7 @@ static void *audit__worker(void *arg)
             r->error = audit__printf("the checker could not be made: %s", sg_strerror(cst));
         } else if (!r->error) {
             sg_cli_request req = {.name = r->id, .code = r->code, .len = r->len, .task_id = r->task_id,
-                                  .completion = r->completion, .empty_passes = r->walked};
+                                  .completion = r->completion, .empty_passes = r->walked, .pool = pool};
             if (sg_cli_pipeline_run(&c->pipe, checker, &req, &r->res) != SG_OK)
                 r->res.outcome = SG_CLI_ERROR;
         }
@@ -628,6 +631,7 @@ static void *audit__worker(void *arg)
             pthread_cond_signal(&c->can_write);
         pthread_mutex_unlock(&c->lock);
     }
+    sg_golden_pool_free(pool);
     sg_checker_free(checker);
     return NULL;
 }

@@ -169,7 +169,7 @@ static char *eval__program(const eval__ctx *ctx, const eval__sample *s, const ch
 }
 
 /* Judge one sample: fills s->out and the flags. Returns -1 out of memory. */
-static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
+static int eval__judge(eval__ctx *ctx, sg_checker *checker, sg_golden_pool *pool, eval__sample *s)
 {
     if (s->in->error) {
         json_t *j = json_pack("{s:I, s:o, s:s}", "line", (json_int_t)s->in->line, "task_id", eval__id(s->in), "error",
@@ -199,6 +199,7 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, eval__sample *s)
     }
     sg_golden_opts o;
     sg_cli_golden_task_opts(&ctx->golden, s->in->task, &o);
+    o.pool = pool;
     if (ctx->sandbox) {
         sg_diag_init(&d);
         st = sg_report_run_golden(rep, ctx->sandbox, s->in->task, s->in->id, prog, plen, &o, &d);
@@ -272,6 +273,8 @@ static void *eval__worker(void *arg)
     eval__ctx *ctx = arg;
     sg_checker *checker = NULL;
     bool fatal = sg_checker_new(ctx->rules, &ctx->opts, &checker) != SG_OK;
+    sg_golden_pool *pool = NULL; /* this thread's warm sandboxes, for every sample it judges */
+    fatal = fatal || sg_golden_pool_new(&pool) != SG_OK;
     for (;;) {
         pthread_mutex_lock(&ctx->lock);
         size_t i = ctx->next++;
@@ -280,7 +283,7 @@ static void *eval__worker(void *arg)
         if (i >= ctx->nsamples || stop)
             break;
         eval__sample *s = &ctx->samples[i];
-        if (eval__judge(ctx, checker, s) < 0)
+        if (eval__judge(ctx, checker, pool, s) < 0)
             fatal = true;
         pthread_mutex_lock(&ctx->lock);
         s->done = true;
@@ -295,6 +298,7 @@ static void *eval__worker(void *arg)
     ctx->active--;
     pthread_cond_broadcast(&ctx->cond);
     pthread_mutex_unlock(&ctx->lock);
+    sg_golden_pool_free(pool);
     sg_checker_free(checker);
     return NULL;
 }

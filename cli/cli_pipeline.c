@@ -219,6 +219,7 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
             sg_cli_golden_task_opts(&p->golden, task, &go);
             go.keep_passing = true;
             go.cancel = p->cancel;
+            go.pool = req->pool;
             if (p->golden_max_seconds > 0 && (go.max_seconds <= 0 || go.max_seconds > p->golden_max_seconds))
                 go.max_seconds = p->golden_max_seconds;
             sg_diag gd;

@@ -48,6 +48,7 @@ typedef struct sg_cli_request {
     size_t tests_len;
     bool completion;
     bool empty_passes; /* an empty document passes, as `check` treats an empty file met in a walk */
+    sg_golden_pool *pool; /* NULL, or the calling thread's warm sandboxes for the golden stage */
 } sg_cli_request;
 
 typedef enum sg_cli_outcome {

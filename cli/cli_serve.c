@@ -290,6 +290,9 @@ static void *serve__worker(void *arg)
     serve__server *s = arg;
     sg_checker *checker = NULL;
     sg_status cst = sg_cli_pipeline_checker(&s->pipe, &checker);
+    sg_golden_pool *pool = NULL; /* this thread's warm sandboxes: golden requests start none */
+    if (cst == SG_OK)
+        cst = sg_golden_pool_new(&pool);
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (!s->qlen && !s->stopping)
@@ -315,7 +318,7 @@ static void *serve__worker(void *arg)
         } else {
             sg_cli_request req = {.name = j->name ? j->name : "<request>", .code = j->code, .len = j->len,
                                   .task_id = j->task_id, .task_json = j->task_json, .tests = j->tests,
-                                  .tests_len = j->tests_len};
+                                  .tests_len = j->tests_len, .pool = pool};
             sg_cli_pipeline jp;
             serve__job_pipeline(s, j, &jp);
             sg_checker *own = NULL; /* a request's policy has a rule set, so a checker, of its own */
@@ -351,6 +354,7 @@ static void *serve__worker(void *arg)
         }
     }
     pthread_mutex_unlock(&s->lock);
+    sg_golden_pool_free(pool);
     sg_checker_free(checker);
     return NULL;
 }

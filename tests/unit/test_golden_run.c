@@ -19,6 +19,7 @@
 
 static sg_sandbox *sandbox;
 static bool kernel_refused;
+static sg_golden_pool *pool; /* the "pooled" groups run every case through warm sandboxes */
 
 static bool kernel_ok(void)
 {
@@ -44,7 +45,13 @@ static sg_golden_result *run(const sg_golden_task *t, const char *src, const sg_
     sg_golden_result *r = NULL;
     sg_diag d;
     sg_diag_init(&d);
-    if (sg_golden_run(sandbox, t, src, strlen(src), opts, &r, &d) != SG_OK)
+    sg_golden_opts o;
+    if (opts)
+        o = *opts;
+    else
+        sg_golden_opts_init(&o);
+    o.pool = pool;
+    if (sg_golden_run(sandbox, t, src, strlen(src), &o, &r, &d) != SG_OK)
         fail_msg("%s: %s", t->task_id, d.message);
     return r;
 }
@@ -353,9 +360,17 @@ static int setup_kernel(void **state)
 static int teardown_kernel(void **state)
 {
     (void)state;
+    sg_golden_pool_free(pool);
+    pool = NULL;
     sg_sandbox_free(sandbox);
     sandbox = NULL;
     return 0;
+}
+
+static int setup_pooled(void **state)
+{
+    setup_kernel(state);
+    return sandbox && sg_golden_pool_new(&pool) != SG_OK ? -1 : 0;
 }
 
 static void *cancel_later(void *flag)
@@ -409,6 +424,46 @@ static void test_cancel(void **state)
     /* the cases alone take ~9 s here (9 calls); stopped at 0.3 s plus a teardown */
     assert_true(secs < 4);
     sg_golden_result_free(r);
+}
+
+/* A pool's sandboxes are started once and serve every run after (a restart only after a kill):
+ * a fake pass between two honest runs changes neither honest verdict. */
+static void test_pool_reuse(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    assert_non_null(pool);
+    const sg_golden_task *t = sg_golden_builtin_task("sg/binary_search_leftmost");
+    assert_non_null(t);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.no_properties = true;
+    const char *fake = "import os, sys\n"
+                       "def binary_search(nums, target):\n"
+                       "    print('PASSED'); sys.stdout.flush()\n"
+                       "    os.kill(os.getppid(), 9)\n"
+                       "    os._exit(0)\n";
+    unsigned runs[6], at = 0;
+    for (int k = 0; k < 6; k++) {
+        if (k >= 2 && k <= 4) { /* a fake between two honest runs: it kills its zygote each call */
+            sg_golden_result *f = run(t, fake, &o);
+            assert_int_not_equal(sg_golden_result_verdict(f), SG_GOLDEN_PASS);
+            sg_golden_result_free(f);
+        }
+        unsigned before = sg_golden_pool_starts(pool);
+        sg_golden_result *r = run(t, t->canonical_solution, &o);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+        sg_golden_result_free(r);
+        runs[at++] = sg_golden_pool_starts(pool) - before;
+    }
+    print_message("sandbox starts of 6 honest runs: %u %u %u %u %u %u\n", runs[0], runs[1], runs[2], runs[3],
+                  runs[4], runs[5]);
+    assert_true(runs[0] <= 1); /* the pool's first (test_cancel may have left it dead) */
+    assert_int_equal(runs[1], 0); /* warm */
+    for (int k = 2; k <= 4; k++)
+        assert_int_equal(runs[k], 1); /* a restart after the fake's kill, nothing else */
+    assert_int_equal(runs[5], 0);
 }
 
 /* sg_golden_exc_matches (shared by the golden and the fuzz stage) on hand-made outcomes: the MRO
@@ -542,13 +597,28 @@ int main(void)
         cmocka_unit_test(test_planted_bugs),
         cmocka_unit_test(test_cancel),
     };
+    /* the same through a pool's warm sandboxes (sg_golden_opts.pool): one candidate after
+     * another in one sandbox must judge exactly as a sandbox per run does */
+    const struct CMUnitTest pooled[] = {
+        cmocka_unit_test(test_fake_passes_fail),
+        cmocka_unit_test(test_report_and_replay),
+        cmocka_unit_test(test_kwargs_and_annotations),
+        cmocka_unit_test(test_planted_bugs),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_pool_reuse),
+    };
     (void)test_builtin_canonical_pass;
     (void)test_public_suites;
 #else
+    /* the built-in suite with a sandbox per run; the public suites (hundreds of tasks) through a
+     * pool, as `snipgate eval` runs them */
     const struct CMUnitTest kernel[] = {
         cmocka_unit_test(test_builtin_canonical_pass),
+    };
+    const struct CMUnitTest pooled[] = {
         cmocka_unit_test(test_public_suites),
     };
+    (void)test_pool_reuse;
     (void)test_fake_passes_fail;
     (void)test_report_and_replay;
     (void)test_kwargs_and_annotations;
@@ -556,6 +626,7 @@ int main(void)
     (void)test_cancel;
 #endif
     int failed = cmocka_run_group_tests_name("golden", kernel, setup_kernel, teardown_kernel);
+    failed += cmocka_run_group_tests_name("golden, pooled", pooled, setup_pooled, teardown_kernel);
     if (failed)
         return 1;
     return kernel_refused ? 77 : 0;

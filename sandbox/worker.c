@@ -1352,12 +1352,14 @@ static bool worker__tmp_used(const struct sg_worker *w)
     return sf.f_files - sf.f_ffree > 1 || sf.f_blocks > sf.f_bfree;
 }
 
+static int worker__write_request(int fd, const unsigned char *p, size_t len);
+
 static void worker__tmp_reset_begin(struct sg_worker *w)
 {
     if (w->share_tmp || !w->alive || w->killed || w->tmp_reset_pending || !worker__tmp_used(w))
         return;
-    char cmd = SG_INIT_CMD_RESET_TMP;
-    if (write(w->life_fd, &cmd, 1) != 1) {
+    unsigned char cmd = SG_INIT_CMD_RESET_TMP;
+    if (worker__write_request(w->life_fd, &cmd, 1) < 0) { /* pid 1 is gone (no SIGPIPE here) */
         worker__kill(w);
         return;
     }
@@ -1579,6 +1581,22 @@ static sg_status worker__copy_import(sg_worker *w, sg_outcome **outs, size_t n, 
 }
 
 /*
+ * Between calls: a sandbox that died meanwhile (killed after its call ended, or by the kernel's
+ * parent-death signal when the thread that started it exited) is reaped now, so that the call
+ * restarts it instead of failing on it.
+ */
+static void worker__check_alive(struct sg_worker *w)
+{
+    if (w->alive && !w->killed && w->status_fd >= 0) {
+        struct pollfd p = {.fd = w->status_fd, .events = POLLIN};
+        if (poll(&p, 1, 0) > 0)
+            worker__read_status(w, PHASE_CALL); /* reaps on end of file */
+    }
+    if (w->alive && w->killed)
+        worker__stop(w);
+}
+
+/*
  * A pooled call's outcomes: bouts[0] is the import of the current source, bouts[1 .. *ret_done)
  * the items. The first import outcome of a source is kept (sg_worker_import); an import that did
  * not end `ok` is every item's outcome, as a failed import is in a worker that is not pooled.
@@ -1648,8 +1666,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
      * killed after its call ended: the output drain of a pooled call, an allocation failure). */
     if (w->import_outcome && sg_outcome_info_get(w->import_outcome)->kind != SG_OUTCOME_OK)
         return worker__copy_import(w, outs, n, ret_done);
-    if (w->alive && w->killed)
-        worker__stop(w);
+    worker__check_alive(w);
     if (!w->alive || !w->ready) {
         sg_status st = worker__boot(w, diag);
         if (st != SG_OK)

@@ -19,7 +19,8 @@
  * (sg_run, sg_worker_new, a worker's restart inside sg_worker_call) must outlive it: the
  * sandbox's pid 1 carries a parent-death signal (SIGKILL), and Linux sends it when the creating
  * *thread* exits, not the process (a worker started on a short-lived thread dies with it; seen
- * when the golden stage tried starting its two workers on two threads).
+ * when the golden stage tried starting its two workers on two threads). A worker whose sandbox
+ * died that way restarts it at its next call (on the calling thread), like one that was killed.
  *
  * Failure: if the kernel refuses a namespace, a mount, a limit or the seccomp filter, the call
  * fails with SG_ERR_UNSUPPORTED or SG_ERR_SANDBOX and nothing runs. There is no fallback to

@@ -1,6 +1,7 @@
 /* Unit tests of the sandbox: limit parsing, outcome classification, frames, the seccomp policy
  * (evaluated on the compiled BPF), JSON field names, and the persistent worker end to end. */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1135,6 +1136,34 @@ static void test_pool_hostile_candidate(void **state)
     sg_worker_free(w);
 }
 
+static void *start_pool_worker(void *ret)
+{
+    *(sg_worker **)ret = pool_of("def f():\n    return 5\n");
+    expect_call(*(sg_worker **)ret, "f()", SG_OUTCOME_OK, "5");
+    return NULL;
+}
+
+/* A worker started on a thread that has exited (its sandbox got the parent-death signal) is
+ * restarted by its next call, on the calling thread, instead of failing on the dead one. */
+static void test_worker_outlives_its_thread(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = NULL;
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, start_pool_worker, &w), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_non_null(w);
+    struct timespec ts = {0, 100 * 1000000L}; /* the kernel's kill of the orphaned sandbox */
+    nanosleep(&ts, NULL);
+    expect_call(w, "f()", SG_OUTCOME_OK, "5");
+    assert_int_equal(sg_worker_starts(w), 2);
+    expect_call(w, "f()", SG_OUTCOME_OK, "5");
+    assert_int_equal(sg_worker_starts(w), 2);
+    sg_worker_free(w);
+}
+
 static int setup_kernel(void **state)
 {
     (void)state;
@@ -1187,6 +1216,7 @@ int main(void)
         cmocka_unit_test(test_bad_interpreter),
         cmocka_unit_test(test_pool_serves_candidates),
         cmocka_unit_test(test_pool_hostile_candidate),
+        cmocka_unit_test(test_worker_outlives_its_thread),
     };
     int failed = cmocka_run_group_tests_name("kernel-free", pure, NULL, NULL);
     failed += cmocka_run_group_tests_name("sandbox", kernel, setup_kernel, teardown_kernel);

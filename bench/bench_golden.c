@@ -772,7 +772,7 @@ int main(int argc, char **argv)
      * --repeat R the two alternate R times and the medians are reported (the machine is shared) */
     printf("\n(a) structured cases only (no property checks); a case = one `tests` entry judged\n");
     double rate_a = 0, rate_n = 0, bare = 0, wall_a = 0, wall_n = 0;
-    double ra[16] = {0}, rn[16] = {0};
+    double ra[16] = {0}, rn[16] = {0}, ru[16] = {0};
     size_t naive_pass = 0;
     bench__totals a = {0};
     bench__ncase *nc = NULL;
@@ -808,8 +808,9 @@ int main(int argc, char **argv)
         bad += bench__print_bad("(a)", tasks, runs_a, ntasks);
         double wall_u = bench__parallel(threads, ntasks, bench__golden_one, &gu);
         bench__totals u = bench__sum(runs_a, ntasks, wall_u);
+        ru[round] = (double)u.cases / wall_u;
         printf("  worker  sg_golden_run, no pool%6zu cases in %7.2f s  %8.1f cases/s  (a sandbox started per task)\n",
-               u.cases, wall_u, (double)u.cases / wall_u);
+               u.cases, wall_u, ru[round]);
         bad += bench__print_bad("(a, no pool)", tasks, runs_a, ntasks);
         if (!naive)
             continue;
@@ -944,6 +945,12 @@ int main(int argc, char **argv)
                               "passed", (json_int_t)naive_pass, "bare_start_ms", bare * 1e3, "breakdown_ms_per_task",
                               "golden_run", g_task / nt * 1e3, "start_ref", s_ref / nt * 1e3, "start_cand",
                               s_cand / nt * 1e3, "first_call", s_first / nt * 1e3, "calls", s_calls / nt * 1e3, "teardown", s_down / nt * 1e3);
+        if (o) {
+            json_object_set_new(o, "worker_a_pool", json_string("warm: one sg_golden_pool per thread, started and "
+                                                                "warmed by the cold pass"));
+            json_object_set_new(o, "worker_a_cold_pool_cases_per_s", json_real((double)ac.cases / wall_c));
+            json_object_set_new(o, "worker_a_no_pool_cases_per_s", json_real(bench__median(ru, (size_t)repeat)));
+        }
         if (o && full)
             json_object_set_new(o, "worker_b",
                                 json_pack("{s:i, s:i, s:i, s:i, s:f, s:f}", "cases", (json_int_t)b.cases, "inputs",

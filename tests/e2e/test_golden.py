@@ -557,6 +557,43 @@ def eval_text_summary_and_clean_exit():
     usage_error(*run("eval", "--suite", SUITE, "--task", "t/add", good), "--task")
 
 
+@check
+def eval_hostile_samples_cannot_reach_the_next_ones():
+    """eval judges every sample of a thread in that thread's warm sandboxes (a pool): a hostile
+    sample between honest ones (it kills the zygote it was forked from, opens the zygote's memory
+    and request pipe, sends it signals, forges result frames for later calls, leaves output
+    behind) changes no other sample's result; one job or two, the same lines."""
+    honest = {"task_id": "t/add", "completion": "    return a + b\n"}
+    attacks = [
+        "    import os\n    os.kill(os.getppid(), 9)\n    return a + b\n",
+        "    import os\n    z = os.getppid()\n    for p in ('/proc/%d/mem' % z, '/proc/%d/fd/5' % z):\n"
+        "        try:\n            open(p, 'r+b')\n            return 'OPENED'\n        except OSError:\n            pass\n"
+        "    return None\n",
+        "    import os, signal\n    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):\n"
+        "        os.kill(os.getppid(), s)\n    return None\n",
+        "    import os\n    f = lambda t, v: t.encode() + len(v.encode()).to_bytes(4, 'little') + v.encode()\n"
+        "    for i in range(1, 200):\n        for n in range(3):\n"
+        "            b = f('k', 'ok') + f('r', '0') + f('y', 'int') + f('j', '0') + f('i', str(i)) + f('n', str(n))\n"
+        "            os.write(6, len(b).to_bytes(4, 'little') + b)\n"
+        "    os.write(1, b'x' * 100000)\n    return None\n",
+    ]
+    rows = [honest]
+    for a in attacks:
+        rows += [{"task_id": "t/add", "completion": a}, honest]
+    path = write("hostile_samples.jsonl", "\n".join(json.dumps(r) for r in rows) + "\n")
+    outs = []
+    for jobs in ("1", "2"):
+        rc, out, err = run("eval", "--suite", SUITE, "--no-properties", "-j", jobs, path)
+        expect(rc == 0, f"-j {jobs}: exit {rc}: {err[-400:]}")
+        got = [json.loads(l) for l in out.splitlines()]
+        expect(len(got) == len(rows), f"-j {jobs}: {len(got)} result lines for {len(rows)} samples")
+        passed = [r["passed"] for r in got]
+        want = [k % 2 == 0 for k in range(len(rows))]
+        expect(passed == want, f"-j {jobs}: passed {passed}, want {want}: {[r.get('first_failure') for r in got]}")
+        outs.append([(r["passed"], r["cases_passed"], r["cases_run"], r["golden"]) for r in got])
+    expect(outs[0] == outs[1], f"-j 1 and -j 2 differ: {outs}")
+
+
 def main():
     passed = failed = 0
     only = os.environ.get("SG_TEST_ONLY", "")  # run only the checks whose name holds this

@@ -2443,9 +2443,18 @@ done:
     sg_golden_kwparams_free(&g.kw);
     sg_outcome_free(imp);
     sg_outcome_free(cimp);
-    if (!g.opts.pool) { /* a pool's workers stay warm for the next run */
+    if (!g.opts.pool) {
         sg_worker_free(g.cand);
         sg_worker_free(g.ref);
+    } else {
+        /* a pool's workers stay warm for the next run; they keep neither this run's programs
+         * nor its cancel flag (the caller's, which may not outlive the run) */
+        sg_worker_opts wo;
+        sg_worker_opts_init(&wo);
+        wo.pooled = true;
+        for (int k = 0; k < 2; k++)
+            if (g.opts.pool->w[k])
+                (void)sg_worker_rebind(g.opts.pool->w[k], "", 0, &wo, NULL);
     }
     ts_parser_delete(parser);
     free(cand_text);

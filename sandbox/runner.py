@@ -187,14 +187,20 @@ POOL_PRELOAD = (
     "html uuid pprint time abc contextlib io keyword queue reprlib secrets locale").split()
 
 
+def _setup(step, what):
+    """A setup step before any candidate runs; its failure is reported as snipgate.<what> and ends
+    the interpreter (the supervisor: a sandbox that did not start)."""
+    try:
+        step()
+    except BaseException as e:
+        _send([("k", "exception"), ("t", "snipgate." + what), ("m", repr(e)), ("b", ""), ("l", "")])
+        os._exit(1)
+
+
 def main():
     as_main = sys.argv[1][:1] == "1"
     if "p" in sys.argv[1][1:]:
-        try:
-            _pool_setup()
-        except BaseException as e:
-            _send([("k", "exception"), ("t", "snipgate.PoolError"), ("m", repr(e)), ("b", ""), ("l", "")])
-            os._exit(1)
+        _setup(_pool_setup, "PoolError")
         os.close(4)
         os.close(3)
         _flush()
@@ -206,11 +212,7 @@ def main():
         serve(None, req)
         return
     if "t" in sys.argv[1][1:]:
-        try:
-            _load_tracer()
-        except BaseException as e:
-            _send([("k", "exception"), ("t", "snipgate.TracerError"), ("m", repr(e)), ("b", ""), ("l", "")])
-            os._exit(1)
+        _setup(_load_tracer, "TracerError")
     if "c" in sys.argv[1][1:]:
         # sg_worker_opts.stdlib_dicts: the genuine Counter, OrderedDict and defaultdict classes,
         # taken before the candidate runs (it may replace the module's names later), are encoded

@@ -1563,11 +1563,11 @@ static int worker__write_request(int fd, const unsigned char *p, size_t len)
 }
 
 
-/* The import failed: every item gets its outcome. */
-static sg_status worker__copy_import(sg_worker *w, sg_outcome **outs, size_t n, size_t *ret_done)
+/* A copy of `src` in each of outs[0 .. n); on failure none (every slot NULL). */
+static sg_status worker__copy_n(const sg_outcome *src, sg_outcome **outs, size_t n, size_t *ret_done)
 {
     for (size_t i = 0; i < n; i++) {
-        sg_status st = sg_outcome_copy(w->import_outcome, &outs[i]);
+        sg_status st = sg_outcome_copy(src, &outs[i]);
         if (st != SG_OK) {
             for (size_t j = 0; j < i; j++) {
                 sg_outcome_free(outs[j]);
@@ -1578,6 +1578,12 @@ static sg_status worker__copy_import(sg_worker *w, sg_outcome **outs, size_t n, 
     }
     *ret_done = n;
     return SG_OK;
+}
+
+/* The import failed: every item gets its outcome. */
+static sg_status worker__copy_import(sg_worker *w, sg_outcome **outs, size_t n, size_t *ret_done)
+{
+    return worker__copy_n(w->import_outcome, outs, n, ret_done);
 }
 
 /*
@@ -1607,24 +1613,17 @@ static sg_status worker__pool_results(sg_worker *w, sg_outcome **bouts, size_t n
     size_t bdone = *ret_done;
     *ret_done = 0;
     sg_status st = SG_OK;
-    if (bdone == 0 || !bouts[0])
-        return SG_ERR_INTERNAL;
+    if (bdone == 0 || !bouts[0]) {
+        st = SG_ERR_INTERNAL;
+        goto out_free;
+    }
     if (w->pool_import_pending) {
         if ((st = sg_outcome_copy(bouts[0], &w->import_outcome)) != SG_OK)
             goto out_free;
         w->pool_import_pending = false;
     }
     if (sg_outcome_info_get(bouts[0])->kind != SG_OUTCOME_OK) {
-        for (size_t i = 0; i < n && st == SG_OK; i++)
-            st = sg_outcome_copy(bouts[0], &outs[i]);
-        if (st != SG_OK) {
-            for (size_t i = 0; i < n; i++) {
-                sg_outcome_free(outs[i]);
-                outs[i] = NULL;
-            }
-            goto out_free;
-        }
-        *ret_done = n;
+        st = worker__copy_n(bouts[0], outs, n, ret_done);
         goto out_free;
     }
     for (size_t i = 1; i < bdone; i++) {

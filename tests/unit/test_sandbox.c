@@ -952,8 +952,6 @@ static void test_bad_interpreter(void **state)
     sg_sandbox_free(sb);
 }
 
-/* The kernel group: a sandbox if the kernel allows one. A refusal is not a group failure: the
- * tests skip loudly (and fail under CI=true), and main() reports 77. */
 /* ---- pooled workers: one candidate after another in one sandbox ------------------------------- */
 
 static sg_worker *pool_of(const char *src)
@@ -1168,6 +1166,8 @@ static void test_worker_outlives_its_thread(void **state)
     sg_worker_free(w);
 }
 
+/* The kernel group: a sandbox if the kernel allows one. A refusal is not a group failure: the
+ * tests skip loudly (and fail under CI=true), and main() reports 77. */
 static int setup_kernel(void **state)
 {
     (void)state;

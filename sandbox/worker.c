@@ -1850,6 +1850,13 @@ sg_status sg_worker_call_batch(sg_worker *w, const char *const *codes, size_t n,
     return worker__call(w, codes, n, true, limits, ret_outcomes, ret_done, diag);
 }
 
+/* What a pooled worker does not do (sg_worker_opts.pooled). */
+static sg_status worker__no_pooled(sg_diag *diag, const char *what)
+{
+    snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", what);
+    return SG_ERR_UNSUPPORTED;
+}
+
 sg_status sg_worker_rebind(sg_worker *w, const char *source, size_t source_len, const sg_worker_opts *opts,
                            sg_diag *diag)
 {
@@ -1959,10 +1966,8 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     diag = worker__diag(diag, &local);
     if (!w)
         return SG_ERR_INVALID_ARG;
-    if (w->pooled) {
-        snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", "streams");
-        return SG_ERR_UNSUPPORTED;
-    }
+    if (w->pooled)
+        return worker__no_pooled(diag, "streams");
     if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)
@@ -2026,10 +2031,8 @@ sg_status sg_worker_stream_send(sg_worker *w, const char *code, sg_diag *diag)
     diag = worker__diag(diag, &local);
     if (!w || !code || w->stream_pending)
         return SG_ERR_INVALID_ARG;
-    if (w->pooled) {
-        snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", "streams");
-        return SG_ERR_UNSUPPORTED;
-    }
+    if (w->pooled)
+        return worker__no_pooled(diag, "streams");
     size_t len = strlen(code);
     if (len > WORKER_MAX_CALL) {
         snprintf(diag->message, sizeof diag->message, "call text over %u bytes", WORKER_MAX_CALL);
@@ -2167,10 +2170,8 @@ sg_status sg_worker_finish(sg_worker *w, sg_outcome **ret_outcome, sg_diag *diag
     diag = worker__diag(diag, &local);
     if (!w || !ret_outcome)
         return SG_ERR_INVALID_ARG;
-    if (w->pooled) {
-        snprintf(diag->message, sizeof diag->message, "a pooled worker has no %s", "plain run to finish");
-        return SG_ERR_UNSUPPORTED;
-    }
+    if (w->pooled)
+        return worker__no_pooled(diag, "plain run to finish");
     if (w->stream || w->stream_pending) {
         sg_status est = sg_worker_stream_end(w, NULL, diag);
         if (est != SG_OK)

@@ -58,6 +58,13 @@ typedef struct golden__run {
     sg_golden_opts opts;
     const char *entry;        /* the function under test */
     sg_worker *cand, *ref;
+    /* With a pool: the programs, and workers of the run's own once shrinking starts
+     * (golden__unpool); they are freed at the end, the pool's stay warm. */
+    const sg_sandbox *sandbox;
+    const char *progs[2];     /* [0] candidate, [1] reference */
+    sg_worker *own[2];
+    bool unpooled;            /* the run's own workers are in use (or being started) */
+    bool unpool_tried;
     sg_sandbox_limits lim;
     sg_golden_result *r;
     bool failed_internal;     /* an internal error happened: the verdict is error */
@@ -651,8 +658,8 @@ unsigned sg_golden_pool_starts(const sg_golden_pool *pool)
  * the program (started on first use), and *ret_import NULL: the import runs in each call child
  * and is known after the first call (golden__import).
  */
-static sg_status golden__start(golden__run *g, const char *program, sg_worker **ret, sg_outcome **ret_import,
-                               const sg_sandbox *sb, int slot)
+static sg_status golden__start_quiet(golden__run *g, const char *program, sg_worker **ret, sg_outcome **ret_import,
+                                     const sg_sandbox *sb, int slot, sg_diag *dg)
 {
     sg_sandbox_limits lim;
     sg_sandbox_limits_init(&lim);
@@ -667,7 +674,7 @@ static sg_status golden__start(golden__run *g, const char *program, sg_worker **
     /* Python `==` semantics (HumanEval, MBPP, EvalPlus): a Counter equals the dict it holds */
     wo.stdlib_dicts = g->task->compare_python;
     wo.cancel = g->opts.cancel; /* a cancelled run stops its calls at once, not at the next one */
-    sg_golden_pool *pool = g->opts.pool;
+    sg_golden_pool *pool = g->unpooled ? NULL : g->opts.pool;
     sg_status st;
     if (!pool) {
         st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, &d);
@@ -686,9 +693,61 @@ static sg_status golden__start(golden__run *g, const char *program, sg_worker **
                            : sg_worker_new(sb, program, strlen(program), &lim, &wo, &pool->w[slot], NULL, &d);
         *ret = st == SG_OK ? pool->w[slot] : NULL;
     }
-    if (st != SG_OK)
+    *dg = d;
+    return st;
+}
+
+static sg_status golden__start(golden__run *g, const char *program, sg_worker **ret, sg_outcome **ret_import,
+                               const sg_sandbox *sb, int slot)
+{
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = golden__start_quiet(g, program, ret, ret_import, sb, slot, &d);
+    if (st != SG_OK && st != SG_ERR_INTERRUPTED)
         golden__internal(g, "cannot start a worker: %s: %s", sg_strerror(st), d.message);
     return st;
+}
+
+/*
+ * Shrinking makes hundreds of calls, many of them one at a time, and in a pooled worker every
+ * call child imports the program again (~2.5 ms a call here; the planted-bug runs took 60% longer
+ * in a pool than in workers of their own). So when a pooled run starts shrinking, it starts
+ * workers of its own (the way a run without a pool does: import once, fork per call) and uses
+ * them from then on. Should one not start or not import as the pooled one did, the run stays on
+ * the pool's workers (slower, the same verdicts).
+ */
+static void golden__unpool(golden__run *g)
+{
+    if (!g->opts.pool || g->unpool_tried || g->failed_internal || golden__cancelled(g))
+        return;
+    g->unpool_tried = true;
+    g->unpooled = true; /* golden__start_quiet: no pool */
+    sg_worker *mine[2] = {NULL, NULL};
+    sg_worker *const want[2] = {g->cand, g->ref};
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++) {
+        if (!want[k])
+            continue;
+        sg_outcome *imp = NULL;
+        sg_diag d;
+        sg_diag_init(&d);
+        ok = golden__start_quiet(g, g->progs[k], &mine[k], &imp, g->sandbox, k, &d) == SG_OK &&
+             sg_outcome_info_get(imp)->kind == SG_OUTCOME_OK;
+        sg_outcome_free(imp);
+    }
+    if (!ok) {
+        sg_worker_free(mine[0]);
+        sg_worker_free(mine[1]);
+        g->unpooled = false; /* the pool's workers, as before (not tried again) */
+        return;
+    }
+    golden__pf_clear(g); /* outcomes computed by the pool's workers, keyed by them */
+    golden__want_clear(g);
+    g->own[0] = mine[0];
+    g->own[1] = mine[1];
+    g->cand = mine[0];
+    if (g->ref)
+        g->ref = mine[1];
 }
 
 /* The import outcome of worker `w` (a pooled worker's: after its first call, else one import-only
@@ -1624,6 +1683,7 @@ static bool golden__conforms(golden__run *g, const sg_value *args)
 static sg_status golden__report_failure(golden__run *g, const golden__props *ps, sg_value *args,
                                         const sg_value *kwargs, size_t prop, const char *first_reason)
 {
+    golden__unpool(g);
     golden__shrink_ctx sc = {.g = g, .ps = ps, .kwargs = kwargs, .prop = prop};
     unsigned calls = 0;
     /* the shrinker's budget is its own: time and calls */
@@ -2347,6 +2407,9 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     g.ref_src = ref_src;
     g.cand_src = cand_text;
     ref_prog = ref_src ? golden__program(&g, ref_src, true) : NULL;
+    g.sandbox = sandbox;
+    g.progs[0] = cand_prog;
+    g.progs[1] = ref_prog;
     if (!cand_prog || (ref_src && !ref_prog)) {
         golden__internal(&g, "out of memory or program too large");
         goto done;
@@ -2443,6 +2506,8 @@ done:
     sg_golden_kwparams_free(&g.kw);
     sg_outcome_free(imp);
     sg_outcome_free(cimp);
+    sg_worker_free(g.own[0]); /* (a pooled run's own workers, from shrinking on) */
+    sg_worker_free(g.own[1]);
     if (!g.opts.pool) {
         sg_worker_free(g.cand);
         sg_worker_free(g.ref);

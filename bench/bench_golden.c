@@ -1,6 +1,8 @@
 /*
  * Stage 3 throughput (issue 8): the built-in suite against its canonical solutions, cases per
- * second through the persistent workers (sg_golden_run), and the same cases run the naive way,
+ * second through the persistent workers (sg_golden_run; each thread with its own warm sandboxes,
+ * an sg_golden_pool, as serve, eval and audit run it; also without a pool), and the same cases
+ * run the naive way,
  * one /usr/bin/python3 process per case like the human-eval harness, in the same run with the
  * same number of threads. Prints both rates, their ratio, whether the targets are met, and a
  * breakdown of where the worker path spends its time.
@@ -21,8 +23,9 @@
  * equality, tolerances, exception class names). Timeout: the task's. It runs the trusted built-in
  * canonical solutions only, unsandboxed, as such harnesses do.
  *
- * Breakdown: the suite again, outside sg_golden_run, with the same threads: per task, start and
- * import the two workers sg_golden_run starts (reference and candidate: the canonical solution
+ * Breakdown (the path without a pool): the suite again, outside sg_golden_run, with the same
+ * threads: per task, start and import the two workers such a run starts (reference and
+ * candidate: the canonical solution
  * both times), run the task's call texts in the candidate's worker in batches of 64 as stage 3
  * does, and tear both down. What sg_golden_run spends beyond that is its own work (program text,
  * value decoding and comparison, one forked call per exception check, ...).

@@ -659,14 +659,12 @@ unsigned sg_golden_pool_starts(const sg_golden_pool *pool)
  * and is known after the first call (golden__import).
  */
 static sg_status golden__start_quiet(golden__run *g, const char *program, sg_worker **ret, sg_outcome **ret_import,
-                                     const sg_sandbox *sb, int slot, sg_diag *dg)
+                                     const sg_sandbox *sb, int slot, sg_diag *d)
 {
     sg_sandbox_limits lim;
     sg_sandbox_limits_init(&lim);
     lim.wall_ms = 20000;
     lim.cpu_ms = 10000;
-    sg_diag d;
-    sg_diag_init(&d);
     if (golden__cancelled(g))
         return SG_ERR_INTERRUPTED;
     sg_worker_opts wo;
@@ -677,7 +675,7 @@ static sg_status golden__start_quiet(golden__run *g, const char *program, sg_wor
     sg_golden_pool *pool = g->unpooled ? NULL : g->opts.pool;
     sg_status st;
     if (!pool) {
-        st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, &d);
+        st = sg_worker_new(sb, program, strlen(program), &lim, &wo, ret, ret_import, d);
     } else {
         *ret_import = NULL;
         if (pool->sb != sb) {
@@ -689,11 +687,10 @@ static sg_status golden__start_quiet(golden__run *g, const char *program, sg_wor
             pool->sb = sb;
         }
         wo.pooled = true;
-        st = pool->w[slot] ? sg_worker_rebind(pool->w[slot], program, strlen(program), &wo, &d)
-                           : sg_worker_new(sb, program, strlen(program), &lim, &wo, &pool->w[slot], NULL, &d);
+        st = pool->w[slot] ? sg_worker_rebind(pool->w[slot], program, strlen(program), &wo, d)
+                           : sg_worker_new(sb, program, strlen(program), &lim, &wo, &pool->w[slot], NULL, d);
         *ret = st == SG_OK ? pool->w[slot] : NULL;
     }
-    *dg = d;
     return st;
 }
 

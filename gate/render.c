@@ -11,6 +11,7 @@
 #include <unistr.h>
 #include <uniwidth.h>
 
+#include "base/jgen.h"
 #include "report.h"
 #include "rules/pack.h"
 
@@ -479,22 +480,74 @@ static json_t *render__cwe(int cwe)
     return json_string(buf);
 }
 
-static json_t *render__finding_criterion(const sg_finding *f);
-
-static json_t *render__finding(const sg_finding *f)
+/* A string as render__str writes it: NULL as "". */
+static void render__wstr(sg_jgen *g, const char *s)
 {
-    json_t *j = json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:b, s:o}", "rule_id",
-                     render__str(f->rule_id), "name", render__str(f->name), "severity", sg_severity_name(f->severity),
-                     "confidence", render__str(f->confidence), "cwe", render__cwe(f->cwe), "line", (json_int_t)f->line,
-                     "column", (json_int_t)f->column, "end_line", (json_int_t)f->end_line, "end_column",
-                     (json_int_t)f->end_column, "message", render__str(f->message), "snippet", render__str(f->snippet),
-                     "fix", render__str(f->fix), "blocking", f->blocking, "suppressed", f->suppressed, "criterion",
-                     render__finding_criterion(f));
-    if (j && f->baseline && json_object_set_new(j, "baseline", json_true())) {
-        json_decref(j);
-        return NULL;
+    sg_jgen_str(g, s ? s : "");
+}
+
+static void render__wkv(sg_jgen *g, const char *key, const char *s)
+{
+    sg_jgen_key(g, key);
+    sg_jgen_str(g, s);
+}
+
+static void render__wki(sg_jgen *g, const char *key, long long v)
+{
+    sg_jgen_key(g, key);
+    sg_jgen_int(g, v);
+}
+
+/* A positive line or column, else null. */
+static void render__wpos(sg_jgen *g, const char *key, long v)
+{
+    sg_jgen_key(g, key);
+    if (v > 0)
+        sg_jgen_int(g, v);
+    else
+        sg_jgen_null(g);
+}
+
+static const char *render__finding_criterion_id(const sg_finding *f);
+
+static void render__finding(sg_jgen *g, const sg_finding *f)
+{
+    sg_jgen_map(g);
+    sg_jgen_key(g, "rule_id");
+    render__wstr(g, f->rule_id);
+    sg_jgen_key(g, "name");
+    render__wstr(g, f->name);
+    render__wkv(g, "severity", sg_severity_name(f->severity));
+    sg_jgen_key(g, "confidence");
+    render__wstr(g, f->confidence);
+    sg_jgen_key(g, "cwe");
+    if (f->cwe) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "CWE-%d", f->cwe);
+        sg_jgen_str(g, buf);
+    } else {
+        sg_jgen_null(g);
     }
-    return j;
+    render__wki(g, "line", f->line);
+    render__wki(g, "column", f->column);
+    render__wki(g, "end_line", f->end_line);
+    render__wki(g, "end_column", f->end_column);
+    sg_jgen_key(g, "message");
+    render__wstr(g, f->message);
+    sg_jgen_key(g, "snippet");
+    render__wstr(g, f->snippet);
+    sg_jgen_key(g, "fix");
+    render__wstr(g, f->fix);
+    sg_jgen_key(g, "blocking");
+    sg_jgen_bool(g, f->blocking);
+    sg_jgen_key(g, "suppressed");
+    sg_jgen_bool(g, f->suppressed);
+    render__wkv(g, "criterion", render__finding_criterion_id(f));
+    if (f->baseline) {
+        sg_jgen_key(g, "baseline");
+        sg_jgen_bool(g, true);
+    }
+    sg_jgen_map_end(g);
 }
 
 static json_t *render__str_or_null(const char *s)
@@ -587,40 +640,37 @@ static json_t *render__golden_json(const sg_report *rep)
     return render__result(failed, j);
 }
 
-/* The criterion of a finding: null unless it blocks. */
-static json_t *render__finding_criterion(const sg_finding *f)
+/* The criterion of a finding: NULL unless it blocks. */
+static const char *render__finding_criterion_id(const sg_finding *f)
 {
     if (!f->blocking)
-        return json_null();
+        return NULL;
     bool cap = !strcmp(f->rule_id, "SG001") || !strcmp(f->rule_id, "SG002");
-    return json_string(sg_criterion_get(cap ? SG_CRIT_UNCHECKABLE : SG_CRIT_FINDING)->id);
+    return sg_criterion_get(cap ? SG_CRIT_UNCHECKABLE : SG_CRIT_FINDING)->id;
 }
 
-static json_t *render__reason(const sg_reason *x, const char *path)
+static json_t *render__finding_criterion(const sg_finding *f)
 {
-    json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "criterion", sg_criterion_get(x->criterion)->id,
-                          "stage", x->criterion == SG_CRIT_NOTHING_CHECKED ? "pipeline" : sg_pipe_stage_name(x->stage), "path", path ? render__str(path) : json_null(),
-                          "rule_id", render__str_or_null(x->rule_id), "line",
-                          x->line > 0 ? json_integer(x->line) : json_null(), "column",
-                          x->column > 0 ? json_integer(x->column) : json_null(), "message", render__str(x->message));
-    return j;
+    const char *id = render__finding_criterion_id(f);
+    return id ? json_string(id) : json_null();
 }
 
-/* Reasons of one report, appended to `file_arr` and to `all` (with the path). */
-static void render__reasons_json(bool *failed, const sg_report *rep, json_t *file_arr, json_t *all, size_t *counts)
+static void render__reason(sg_jgen *g, const sg_reason *x, const char *path)
 {
-    sg_reason *xs = NULL;
-    size_t nx = 0;
-    if (sg_report_reasons(rep, &xs, &nx) != SG_OK) {
-        *failed = true;
-        return;
-    }
-    for (size_t i = 0; i < nx; i++) {
-        render__append(failed, file_arr, render__reason(&xs[i], NULL));
-        render__append(failed, all, render__reason(&xs[i], rep->path));
-        counts[xs[i].criterion]++;
-    }
-    free(xs);
+    sg_jgen_map(g);
+    render__wkv(g, "criterion", sg_criterion_get(x->criterion)->id);
+    render__wkv(g, "stage", x->criterion == SG_CRIT_NOTHING_CHECKED ? "pipeline" : sg_pipe_stage_name(x->stage));
+    sg_jgen_key(g, "path");
+    if (path)
+        render__wstr(g, path);
+    else
+        sg_jgen_null(g);
+    render__wkv(g, "rule_id", x->rule_id);
+    render__wpos(g, "line", x->line);
+    render__wpos(g, "column", x->column);
+    sg_jgen_key(g, "message");
+    render__wstr(g, x->message);
+    sg_jgen_map_end(g);
 }
 
 /* A stage's summary over every report: the strictest status (error > block > pass > skipped >
@@ -631,7 +681,7 @@ static double render__ms(double ms)
     return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
 }
 
-static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_stage stage, bool times)
+static void render__stage_summary(sg_jgen *g, sg_report *const *reps, size_t n, sg_pipe_stage stage, bool times)
 {
     static const int rank[] = {[SG_STAGE_STATUS_NOT_RUN] = 0, [SG_STAGE_STATUS_SKIPPED] = 1,
                                [SG_STAGE_STATUS_PASS] = 2, [SG_STAGE_STATUS_BLOCK] = 3, [SG_STAGE_STATUS_ERROR] = 4};
@@ -656,132 +706,226 @@ static json_t *render__stage_summary(sg_report *const *reps, size_t n, sg_pipe_s
     }
     if (n == 0)
         note = "nothing was checked";
-    return json_pack("{s:s, s:f, s:o, s:{s:I, s:I, s:I, s:I, s:I}}", "status", sg_stage_status_name(worst), "time_ms",
-                     render__ms(total), "note", note && worst != SG_STAGE_STATUS_PASS ? render__str(note) : json_null(), "files",
-                     "pass", (json_int_t)counts[SG_STAGE_STATUS_PASS], "block",
-                     (json_int_t)counts[SG_STAGE_STATUS_BLOCK], "error", (json_int_t)counts[SG_STAGE_STATUS_ERROR],
-                     "skipped", (json_int_t)counts[SG_STAGE_STATUS_SKIPPED], "not_run",
-                     (json_int_t)counts[SG_STAGE_STATUS_NOT_RUN]);
+    sg_jgen_map(g);
+    render__wkv(g, "status", sg_stage_status_name(worst));
+    sg_jgen_key(g, "time_ms");
+    sg_jgen_real(g, render__ms(total));
+    sg_jgen_key(g, "note");
+    if (note && worst != SG_STAGE_STATUS_PASS)
+        render__wstr(g, note);
+    else
+        sg_jgen_null(g);
+    sg_jgen_key(g, "files");
+    sg_jgen_map(g);
+    render__wki(g, "pass", (long long)counts[SG_STAGE_STATUS_PASS]);
+    render__wki(g, "block", (long long)counts[SG_STAGE_STATUS_BLOCK]);
+    render__wki(g, "error", (long long)counts[SG_STAGE_STATUS_ERROR]);
+    render__wki(g, "skipped", (long long)counts[SG_STAGE_STATUS_SKIPPED]);
+    render__wki(g, "not_run", (long long)counts[SG_STAGE_STATUS_NOT_RUN]);
+    sg_jgen_map_end(g);
+    sg_jgen_map_end(g);
 }
 
-static json_t *render__file_stages(const sg_report *rep, bool times)
+static void render__file_stages(sg_jgen *g, const sg_report *rep, bool times)
 {
-    bool failed = false;
-    json_t *j = render__check(&failed, json_object());
+    sg_jgen_map(g);
     for (int st = 0; st < SG_PIPE_COUNT; st++) {
         double ms = 0;
         const char *note = NULL;
         sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, &ms, &note);
         if (!times)
             ms = 0;
-        render__set(&failed, j, sg_pipe_stage_name((sg_pipe_stage)st),
-                    json_pack("{s:s, s:f, s:o}", "status", sg_stage_status_name(s), "time_ms", render__ms(ms), "note",
-                              note ? render__str(note) : json_null()));
+        sg_jgen_key(g, sg_pipe_stage_name((sg_pipe_stage)st));
+        sg_jgen_map(g);
+        render__wkv(g, "status", sg_stage_status_name(s));
+        sg_jgen_key(g, "time_ms");
+        sg_jgen_real(g, render__ms(ms));
+        sg_jgen_key(g, "note");
+        if (note)
+            render__wstr(g, note);
+        else
+            sg_jgen_null(g);
+        sg_jgen_map_end(g);
     }
-    return render__result(failed, j);
+    sg_jgen_map_end(g);
 }
 
-static json_t *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o)
+/* One report in files[] (docs/verdict.md). */
+static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, size_t nx, bool times)
 {
-    json_t *all_reasons = json_array();
+    sg_jgen_map(g);
+    sg_jgen_key(g, "path");
+    render__wstr(g, rep->path);
+    sg_jgen_key(g, "blocked");
+    sg_jgen_bool(g, sg_report_blocked(rep));
+    render__wki(g, "blocks", (long long)rep->blocks);
+    sg_jgen_key(g, "error");
+    if (rep->error) {
+        sg_jgen_map(g);
+        render__wkv(g, "code", sg_diag_code(&rep->diag));
+        sg_jgen_key(g, "message");
+        render__wstr(g, rep->diag.message);
+        render__wki(g, "line", rep->diag.line);
+        render__wki(g, "offset", rep->diag.offset);
+        sg_jgen_map_end(g);
+    } else {
+        sg_jgen_null(g);
+    }
+    sg_jgen_key(g, "truncated");
+    sg_jgen_bool(g, rep->truncated);
+    sg_jgen_key(g, "findings");
+    sg_jgen_arr(g);
+    for (size_t i = 0; i < rep->findings.len; i++)
+        render__finding(g, &rep->findings.items[i]);
+    sg_jgen_arr_end(g);
+    sg_jgen_key(g, "stages");
+    render__file_stages(g, rep, times);
+    sg_jgen_key(g, "reasons");
+    sg_jgen_arr(g);
+    for (size_t i = 0; i < nx; i++)
+        render__reason(g, &xs[i], NULL);
+    sg_jgen_arr_end(g);
+    if (rep->golden_stage != SG_STAGE_NOT_RUN) {
+        /* only when a golden stage was asked for: a static-only verdict is unchanged */
+        sg_jgen_key(g, "golden");
+        json_t *j = render__golden_json(rep);
+        sg_jgen_json(g, j);
+        json_decref(j);
+    }
+    if (rep->fuzz_stage != SG_STAGE_NOT_RUN) {
+        sg_jgen_key(g, "fuzz");
+        json_t *j = sg_report_fuzz_json(rep);
+        sg_jgen_json(g, j);
+        json_decref(j);
+    }
+    sg_jgen_map_end(g);
+}
+
+/* The verdict document (docs/verdict.md), written as it goes (yajl): the document of an audit
+ * record was a quarter of the audit's instructions as a jansson tree built and dumped. Indented
+ * (for people) or compact; NULL when out of memory. */
+static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o, bool indent)
+{
     size_t crit_counts[SG_CRIT_COUNT] = {0};
-    bool failed = false;
-    json_t *files = render__check(&failed, json_array());
     size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0,
            in_baseline = 0;
     size_t by_sev[4] = {0};
     size_t gs[4] = {0}; /* golden: indexed by sg_golden_verdict (pass, fail, error), then skipped */
-    bool golden = false;
-    for (size_t r = 0; r < n; r++) {
+    bool golden = false, failed = false;
+    /* every report's reasons first: the document's reasons[] comes before files[] */
+    sg_reason **xs = calloc(n ? n : 1, sizeof *xs);
+    size_t *nx = calloc(n ? n : 1, sizeof *nx);
+    failed = !xs || !nx;
+    for (size_t r = 0; r < n && !failed; r++) {
         const sg_report *rep = reps[r];
-        json_t *fs = render__check(&failed, json_array());
+        if (sg_report_reasons(rep, &xs[r], &nx[r]) != SG_OK) {
+            failed = true;
+            break;
+        }
+        for (size_t i = 0; i < nx[r]; i++)
+            crit_counts[xs[r][i].criterion]++;
         for (size_t i = 0; i < rep->findings.len; i++) {
             const sg_finding *f = &rep->findings.items[i];
-            render__append(&failed, fs, render__finding(f));
             nfind++;
             nblock += f->blocking;
             suppressed += f->suppressed;
             in_baseline += f->baseline;
             by_sev[f->severity & 3]++;
         }
-        bool blocked = sg_report_blocked(rep);
-        nfiles_blocked += blocked;
+        nfiles_blocked += sg_report_blocked(rep);
         bytes += rep->bytes;
         blocks += rep->blocks;
-        json_t *err = json_null();
-        if (rep->error) {
+        if (rep->error)
             nerr++;
-            err = render__check(&failed, json_pack("{s:s, s:o, s:I, s:I}", "code", sg_diag_code(&rep->diag),
-                                                   "message", render__str(rep->diag.message), "line",
-                                                   (json_int_t)rep->diag.line, "offset",
-                                                   (json_int_t)rep->diag.offset));
-        }
-        json_t *file = json_pack("{s:o, s:b, s:I, s:o, s:b, s:o}", "path", render__str(rep->path), "blocked", blocked,
-                                 "blocks", (json_int_t)rep->blocks, "error", err, "truncated", rep->truncated,
-                                 "findings", fs);
-        json_t *freasons = render__check(&failed, json_array());
-        render__reasons_json(&failed, rep, freasons, all_reasons, crit_counts);
-        render__set(&failed, file, "stages", render__file_stages(rep, !o->no_times));
-        render__set(&failed, file, "reasons", freasons);
         if (rep->golden_stage != SG_STAGE_NOT_RUN) {
-            /* only when a golden stage was asked for: a static-only verdict is unchanged */
             golden = true;
-            render__set(&failed, file, "golden", render__golden_json(rep));
             if (rep->golden_stage == SG_STAGE_RAN)
                 gs[sg_golden_result_verdict(rep->golden)]++;
             else
                 gs[rep->golden_stage == SG_STAGE_SKIPPED ? 3 : 2]++;
         }
-        if (rep->fuzz_stage != SG_STAGE_NOT_RUN)
-            render__set(&failed, file, "fuzz", sg_report_fuzz_json(rep));
-        render__append(&failed, files, file);
     }
-    json_t *stats = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:{s:I, s:I, s:I, s:I}}", "files",
-                              (json_int_t)n, "blocked_files", (json_int_t)nfiles_blocked, "errors", (json_int_t)nerr,
-                              "findings", (json_int_t)nfind, "blocking_findings", (json_int_t)nblock, "suppressed",
-                              (json_int_t)suppressed, "bytes", (json_int_t)bytes, "python_blocks", (json_int_t)blocks,
-                              "elapsed_ms", render__ms(o->elapsed_ms), "by_severity", "low", (json_int_t)by_sev[0], "medium",
-                              (json_int_t)by_sev[1], "high", (json_int_t)by_sev[2], "critical", (json_int_t)by_sev[3]);
-    if (stats && golden)
-        render__set(&failed, stats, "golden",
-                    json_pack("{s:I, s:I, s:I, s:I}", "passed", (json_int_t)gs[SG_GOLDEN_PASS], "failed",
-                              (json_int_t)gs[SG_GOLDEN_FAIL], "errors", (json_int_t)gs[SG_GOLDEN_ERROR], "skipped",
-                              (json_int_t)gs[3]));
-    if (n == 0) {
-        sg_reason x = {SG_CRIT_NOTHING_CHECKED, SG_PIPE_STATIC, NULL, 0, 0,
-                       "nothing was checked (no Python input found, or every file excluded)"};
-        render__append(&failed, all_reasons, render__reason(&x, NULL));
+    sg_reason none = {SG_CRIT_NOTHING_CHECKED, SG_PIPE_STATIC, NULL, 0, 0,
+                      "nothing was checked (no Python input found, or every file excluded)"};
+    if (n == 0)
         crit_counts[SG_CRIT_NOTHING_CHECKED]++;
-    }
-    json_t *stages = render__check(&failed, json_object());
-    for (int st = 0; st < SG_PIPE_COUNT; st++)
-        render__set(&failed, stages, sg_pipe_stage_name((sg_pipe_stage)st),
-                    render__stage_summary(reps, n, (sg_pipe_stage)st, !o->no_times));
-    json_t *by_crit = render__check(&failed, json_object());
-    for (int c = 0; c < SG_CRIT_COUNT; c++)
-        if (crit_counts[c])
-            render__set(&failed, by_crit, sg_criterion_get((sg_criterion)c)->id, json_integer((json_int_t)crit_counts[c]));
-    if (stats) {
-        render__set(&failed, stats, "by_criterion", by_crit);
-        render__set(&failed, stats, "checked_files", json_integer((json_int_t)(n - nerr)));
+    sg_jgen *g = failed ? NULL : sg_jgen_new(indent);
+    if (g) {
+        sg_jgen_map(g);
+        render__wkv(g, "schema_version", SG_VERDICT_SCHEMA_VERSION);
+        render__wkv(g, "verdict", sg_reports_blocked(reps, n) ? "block" : "pass");
+        render__wkv(g, "fail_on", sg_severity_name(o->fail_on));
+        sg_jgen_key(g, "tool");
+        sg_jgen_map(g);
+        render__wkv(g, "name", "snipgate");
+        render__wkv(g, "version", sg_version());
+        sg_jgen_map_end(g);
+        render__wkv(g, "policy", o->policy_path);
+        sg_jgen_key(g, "stages");
+        sg_jgen_map(g);
+        for (int st = 0; st < SG_PIPE_COUNT; st++) {
+            sg_jgen_key(g, sg_pipe_stage_name((sg_pipe_stage)st));
+            render__stage_summary(g, reps, n, (sg_pipe_stage)st, !o->no_times);
+        }
+        sg_jgen_map_end(g);
+        sg_jgen_key(g, "reasons");
+        sg_jgen_arr(g);
+        for (size_t r = 0; r < n; r++)
+            for (size_t i = 0; i < nx[r]; i++)
+                render__reason(g, &xs[r][i], reps[r]->path);
+        if (n == 0)
+            render__reason(g, &none, NULL);
+        sg_jgen_arr_end(g);
+        sg_jgen_key(g, "files");
+        sg_jgen_arr(g);
+        for (size_t r = 0; r < n; r++)
+            render__file(g, reps[r], xs[r], nx[r], !o->no_times);
+        sg_jgen_arr_end(g);
+        sg_jgen_key(g, "stats");
+        sg_jgen_map(g);
+        render__wki(g, "files", (long long)n);
+        render__wki(g, "blocked_files", (long long)nfiles_blocked);
+        render__wki(g, "errors", (long long)nerr);
+        render__wki(g, "findings", (long long)nfind);
+        render__wki(g, "blocking_findings", (long long)nblock);
+        render__wki(g, "suppressed", (long long)suppressed);
+        render__wki(g, "bytes", (long long)bytes);
+        render__wki(g, "python_blocks", (long long)blocks);
+        sg_jgen_key(g, "elapsed_ms");
+        sg_jgen_real(g, render__ms(o->elapsed_ms));
+        sg_jgen_key(g, "by_severity");
+        sg_jgen_map(g);
+        render__wki(g, "low", (long long)by_sev[0]);
+        render__wki(g, "medium", (long long)by_sev[1]);
+        render__wki(g, "high", (long long)by_sev[2]);
+        render__wki(g, "critical", (long long)by_sev[3]);
+        sg_jgen_map_end(g);
+        if (golden) {
+            sg_jgen_key(g, "golden");
+            sg_jgen_map(g);
+            render__wki(g, "passed", (long long)gs[SG_GOLDEN_PASS]);
+            render__wki(g, "failed", (long long)gs[SG_GOLDEN_FAIL]);
+            render__wki(g, "errors", (long long)gs[SG_GOLDEN_ERROR]);
+            render__wki(g, "skipped", (long long)gs[3]);
+            sg_jgen_map_end(g);
+        }
+        sg_jgen_key(g, "by_criterion");
+        sg_jgen_map(g);
+        for (int c = 0; c < SG_CRIT_COUNT; c++)
+            if (crit_counts[c])
+                render__wki(g, sg_criterion_get((sg_criterion)c)->id, (long long)crit_counts[c]);
+        sg_jgen_map_end(g);
+        render__wki(g, "checked_files", (long long)(n - nerr));
         if (o->baseline)
-            render__set(&failed, stats, "baseline_matched", json_integer((json_int_t)in_baseline));
+            render__wki(g, "baseline_matched", (long long)in_baseline);
+        sg_jgen_map_end(g);
+        sg_jgen_map_end(g);
     }
-    else
-        json_decref(by_crit);
-    if (!files || !stats || !all_reasons || !stages) {
-        json_decref(files);
-        json_decref(stats);
-        json_decref(all_reasons);
-        json_decref(stages);
-        return NULL;
-    }
-    return render__result(failed, json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o}",
-                                            "schema_version", SG_VERDICT_SCHEMA_VERSION, "verdict",
-                                            sg_reports_blocked(reps, n) ? "block" : "pass", "fail_on",
-                                            sg_severity_name(o->fail_on), "tool", "name", "snipgate", "version",
-                                            sg_version(), "policy", render__str_or_null(o->policy_path), "stages",
-                                            stages, "reasons", all_reasons, "files", files, "stats", stats));
+    for (size_t r = 0; xs && r < n; r++)
+        free(xs[r]);
+    free(xs);
+    free(nx);
+    return sg_jgen_finish(g, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1217,7 +1361,12 @@ sg_status sg_render_string(sg_format format, sg_report *const *reports, size_t n
     sg_render_opts o = {0};
     if (opts)
         o = *opts;
-    json_t *doc = format == SG_FORMAT_JSON ? render__json(reports, n, &o) : render__sarif(reports, n, &o);
+    if (format == SG_FORMAT_JSON) {
+        char *text = render__json(reports, n, &o, !compact);
+        *ret = text;
+        return text ? SG_OK : SG_ERR_NOMEM;
+    }
+    json_t *doc = render__sarif(reports, n, &o);
     if (!doc)
         return SG_ERR_NOMEM;
     *ret = sg_json_dumps(doc, (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);

@@ -29,11 +29,12 @@ SARIF_FILE=lib/schemas/sarif-2.1.0-rtm.5.json
 
 PACKAGES=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
-  libseccomp-dev libcmocka-dev libjansson-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
+  libseccomp-dev libcmocka-dev libjansson-dev libyajl-dev libyaml-dev libunistring-dev nettle-dev libmicrohttpd-dev
   python3 python3-dev python3-distributed python3-jsonschema pre-commit git nodejs npm ca-certificates openssl
 )
-# Peers for the benchmarks (bench/): optional, installed with SNIPGATE_BENCH=1.
-BENCH_PACKAGES=(bandit bubblewrap hyperfine wrk)
+# Peers for the benchmarks (bench/), and CPython's own tests (part of the audit benchmark's
+# corpus): optional, installed with SNIPGATE_BENCH=1.
+BENCH_PACKAGES=(bandit bubblewrap hyperfine wrk libpython3.11-testsuite)
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 

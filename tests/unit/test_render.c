@@ -10,6 +10,11 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+
+#include "base/jgen.h"
 #include "snipgate/snipgate.h"
 
 /* Two findings on lines 2 and 3, plus ANSI and bidi bytes inside a string on line 3. */
@@ -298,6 +303,187 @@ static void test_rules_render(void **state)
     free(buf);
 }
 
+/* jansson's text of a value (the verdict's text before the streaming writer): compact, or
+ * indented by 2. */
+static bool jgen_indent; /* which of the writer's two forms the tests below check */
+
+static char *jansson_text(json_t *v)
+{
+    assert_non_null(v);
+    size_t fl = (jgen_indent ? JSON_INDENT(2) : JSON_COMPACT) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY;
+    char *t = json_dumps(v, fl);
+    json_decref(v);
+    assert_non_null(t);
+    return t;
+}
+
+static char *jgen_one(void (*put)(sg_jgen *, const void *), const void *arg)
+{
+    sg_jgen *g = sg_jgen_new(jgen_indent);
+    assert_non_null(g);
+    sg_jgen_arr(g);
+    put(g, arg);
+    sg_jgen_arr_end(g);
+    return sg_jgen_finish(g, NULL);
+}
+
+static void put_str(sg_jgen *g, const void *s)
+{
+    sg_jgen_str(g, s);
+}
+
+static void put_real(sg_jgen *g, const void *v)
+{
+    sg_jgen_real(g, *(const double *)v);
+}
+
+static void put_int(sg_jgen *g, const void *v)
+{
+    sg_jgen_int(g, *(const long long *)v);
+}
+
+static void assert_same_as_jansson(char *mine, json_t *v)
+{
+    json_t *arr = json_array();
+    json_array_append_new(arr, v);
+    char *ref = jansson_text(arr);
+    assert_non_null(mine);
+    assert_string_equal(mine, ref);
+    free(mine);
+    free(ref);
+}
+
+/* The streaming writer (base/jgen.h), compact (yajl) and indented (a jansson tree), writes what
+ * jansson wrote for the same values: every byte, UTF-8 of every length, reals and integers at
+ * their edges, nesting; and refuses what jansson refused. */
+static void jgen_as_jansson(void)
+{
+    char s[2] = {0};
+    for (int c = 1; c < 256; c++) {
+        s[0] = (char)c;
+        if (c < 128)
+            assert_same_as_jansson(jgen_one(put_str, s), json_string(s));
+        else /* a lone byte >= 0x80 is never valid UTF-8 */
+            assert_same_as_jansson(jgen_one(put_str, s), json_string("<invalid UTF-8>"));
+    }
+    char all[128];
+    for (int c = 1; c < 128; c++)
+        all[c - 1] = (char)c;
+    all[127] = 0;
+    assert_same_as_jansson(jgen_one(put_str, all), json_string(all));
+    static const char *const utf8[] = {"caf\xc3\xa9", "\xe2\x80\xae rtl \xe2\x80\xa8", "\xf0\x9f\x98\x80 emoji",
+                                       "\xf4\x8f\xbf\xbf", "tab\tnl\ncr\r\"q\"\\/"};
+    for (size_t i = 0; i < sizeof utf8 / sizeof *utf8; i++)
+        assert_same_as_jansson(jgen_one(put_str, utf8[i]), json_string(utf8[i]));
+    /* overlong, surrogate, past U+10FFFF, truncated: what jansson refuses */
+    static const char *const bad[] = {"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "ok\xe2\x80", "\xff"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_null(json_string(bad[i]));
+        assert_same_as_jansson(jgen_one(put_str, bad[i]), json_string("<invalid UTF-8>"));
+    }
+    assert_same_as_jansson(jgen_one(put_str, NULL), json_null());
+
+    static const double reals[] = {0.0, -0.0, 0.001, 0.123, 0.348, 1.0, -2.5, 1e20, 1e21, 1e-7, 123456789.123,
+                                   1.5e300, -1.5e-300, 5e-324, DBL_MAX, 1e17, 12345678901234567.0, 3.0e-5};
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
+        assert_same_as_jansson(jgen_one(put_real, &reals[i]), json_real(reals[i]));
+    static const long long ints[] = {0, -1, 1, LLONG_MIN, LLONG_MAX, 1000000};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        assert_same_as_jansson(jgen_one(put_int, &ints[i]), json_integer(ints[i]));
+
+    /* nesting, booleans, null, empty containers and embedded jansson values, in order */
+    sg_jgen *g = sg_jgen_new(jgen_indent);
+    sg_jgen_map(g);
+    sg_jgen_key(g, "a");
+    sg_jgen_arr(g);
+    sg_jgen_bool(g, true);
+    sg_jgen_bool(g, false);
+    sg_jgen_null(g);
+    sg_jgen_map(g);
+    sg_jgen_map_end(g);
+    sg_jgen_arr(g);
+    sg_jgen_arr_end(g);
+    sg_jgen_arr_end(g);
+    sg_jgen_key(g, "z");
+    json_t *sub = json_pack("{s:[i, s, {}], s:f}", "x", 1, "y\n", "r", 0.5);
+    sg_jgen_json(g, sub);
+    json_decref(sub);
+    sg_jgen_key(g, "s");
+    sub = json_string("plain");
+    sg_jgen_json(g, sub);
+    json_decref(sub);
+    sg_jgen_key(g, "b");
+    sg_jgen_int(g, 2);
+    sg_jgen_map_end(g);
+    size_t len = 0;
+    char *mine = sg_jgen_finish(g, &len);
+    char *ref = jansson_text(json_pack("{s:[b, b, n, {}, []], s:{s:[i, s, {}], s:f}, s:s, s:i}", "a", 1, 0, "z",
+                                       "x", 1, "y\n", "r", 0.5, "s", "plain", "b", 2));
+    assert_non_null(mine);
+    assert_string_equal(mine, ref);
+    assert_int_equal(len, strlen(ref));
+    free(mine);
+    free(ref);
+}
+
+/* What fails the whole text: a real jansson could not hold, an unclosed map, a key that is not a
+ * string or a value without its key, nothing written, a NULL jansson value, two roots; every call
+ * after a failure does nothing. */
+static void jgen_fails_whole(void)
+{
+    double bad[] = {NAN, INFINITY, -INFINITY};
+    for (size_t i = 0; i < 3; i++)
+        assert_null(jgen_one(put_real, &bad[i]));
+    sg_jgen *g = sg_jgen_new(jgen_indent);
+    sg_jgen_map(g);
+    sg_jgen_key(g, "k");
+    sg_jgen_int(g, 1);
+    assert_null(sg_jgen_finish(g, NULL)); /* not closed */
+    g = sg_jgen_new(jgen_indent);
+    sg_jgen_map(g);
+    sg_jgen_int(g, 1); /* a key must be a string */
+    sg_jgen_int(g, 1);
+    sg_jgen_map_end(g);
+    assert_null(sg_jgen_finish(g, NULL));
+    g = sg_jgen_new(jgen_indent);
+    sg_jgen_arr(g);
+    sg_jgen_arr_end(g);
+    sg_jgen_arr(g); /* a second document */
+    sg_jgen_arr_end(g);
+    assert_null(sg_jgen_finish(g, NULL));
+    g = sg_jgen_new(jgen_indent);
+    assert_null(sg_jgen_finish(g, NULL)); /* nothing */
+    g = sg_jgen_new(jgen_indent);
+    sg_jgen_arr(g);
+    sg_jgen_json(g, NULL);
+    sg_jgen_arr_end(g);
+    assert_null(sg_jgen_finish(g, NULL));
+    g = sg_jgen_new(jgen_indent);
+    sg_jgen_arr(g);
+    sg_jgen_fail(g);
+    sg_jgen_arr_end(g);
+    assert_null(sg_jgen_finish(g, NULL));
+    assert_null(sg_jgen_finish(NULL, NULL));
+}
+
+static void test_jgen_as_jansson(void **state)
+{
+    (void)state;
+    for (int indent = 0; indent <= 1; indent++) {
+        jgen_indent = indent;
+        jgen_as_jansson();
+    }
+}
+
+static void test_jgen_fails_whole(void **state)
+{
+    (void)state;
+    for (int indent = 0; indent <= 1; indent++) {
+        jgen_indent = indent;
+        jgen_fails_whole();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +492,8 @@ int main(void)
         cmocka_unit_test(test_text_sanitised),
         cmocka_unit_test(test_rules_render),
         cmocka_unit_test(test_render_string),
+        cmocka_unit_test(test_jgen_as_jansson),
+        cmocka_unit_test(test_jgen_fails_whole),
     };
     return cmocka_run_group_tests(tests, render_setup, render_teardown);
 }

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <yajl/yajl_parse.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -316,14 +317,234 @@ static int audit__emit(audit__ctx *c, audit__rec *r)
     return 0;
 }
 
-/* An id from a JSON value: a string, or an integer's text. NULL if neither. */
-static char *audit__id_text(json_t *v)
+/* ------------------------------------------------------------------------------------------ */
+/* A JSONL record, read with yajl's event parser                                                */
+
+/* The fields a record is read for; every other field is skipped, whatever it holds. */
+enum { AUDIT_F_ID, AUDIT_F_CODE, AUDIT_F_COMPLETION, AUDIT_F_TASK, AUDIT_F_N };
+static const char *const audit__field_names[AUDIT_F_N] = {"id", "code", "completion", "task_id"};
+
+typedef enum { AUDIT_V_ABSENT, AUDIT_V_STRING, AUDIT_V_INT, AUDIT_V_NULL, AUDIT_V_OTHER } audit__vtype;
+
+typedef struct audit__jrec {
+    struct {
+        audit__vtype type;
+        char *s; /* a string's bytes (NUL-terminated; it may hold NULs of its own: "\u0000") */
+        size_t len;
+        long long i;
+    } v[AUDIT_F_N];
+    int depth;  /* maps and arrays open; 1 inside the record's object */
+    int field;  /* the AUDIT_F_* whose value comes next at depth 1, or -1 */
+    bool started, not_object, twice, nomem;
+} audit__jrec;
+
+/* A value at `depth` (before it, for a map or an array). */
+static int audit__jval(audit__jrec *j, audit__vtype t, const unsigned char *s, size_t n, long long i)
 {
-    if (json_is_string(v))
-        return strdup(json_string_value(v));
-    if (json_is_integer(v))
-        return audit__printf("%lld", (long long)json_integer_value(v));
-    return NULL;
+    if (j->depth == 0) {
+        j->not_object = true; /* a value that is not an object, or a second top-level value */
+        return 1;
+    }
+    if (j->depth != 1 || j->field < 0)
+        return 1;
+    int f = j->field;
+    j->field = -1;
+    j->v[f].type = t;
+    j->v[f].i = i;
+    if (t == AUDIT_V_STRING) {
+        if (!(j->v[f].s = malloc(n + 1))) {
+            j->nomem = true;
+            return 0;
+        }
+        memcpy(j->v[f].s, s, n);
+        j->v[f].s[n] = 0;
+        j->v[f].len = n;
+    }
+    return 1;
+}
+
+static int audit__jnull(void *ctx)
+{
+    return audit__jval(ctx, AUDIT_V_NULL, NULL, 0, 0);
+}
+
+static int audit__jbool(void *ctx, int b)
+{
+    (void)b;
+    return audit__jval(ctx, AUDIT_V_OTHER, NULL, 0, 0);
+}
+
+static int audit__jint(void *ctx, long long v)
+{
+    return audit__jval(ctx, AUDIT_V_INT, NULL, 0, v);
+}
+
+static int audit__jdouble(void *ctx, double d)
+{
+    (void)d;
+    return audit__jval(ctx, AUDIT_V_OTHER, NULL, 0, 0);
+}
+
+static int audit__jstring(void *ctx, const unsigned char *s, size_t n)
+{
+    return audit__jval(ctx, AUDIT_V_STRING, s, n, 0);
+}
+
+static int audit__jopen(audit__jrec *j, bool map)
+{
+    if (j->depth == 0 && (j->started || !map))
+        j->not_object = true;
+    j->started = true;
+    if (j->depth > 0 && !audit__jval(j, AUDIT_V_OTHER, NULL, 0, 0))
+        return 0;
+    j->depth++;
+    return 1;
+}
+
+static int audit__jstart_map(void *ctx)
+{
+    return audit__jopen(ctx, true);
+}
+
+static int audit__jstart_array(void *ctx)
+{
+    return audit__jopen(ctx, false);
+}
+
+static int audit__jend(void *ctx)
+{
+    audit__jrec *j = ctx;
+    j->depth--;
+    return 1;
+}
+
+static int audit__jkey(void *ctx, const unsigned char *s, size_t n)
+{
+    audit__jrec *j = ctx;
+    if (j->depth != 1)
+        return 1;
+    j->field = -1;
+    for (int f = 0; f < AUDIT_F_N; f++) {
+        if (strlen(audit__field_names[f]) == n && !memcmp(audit__field_names[f], s, n)) {
+            /* a record naming one of them twice is ambiguous (which code was meant?) */
+            if (j->v[f].type != AUDIT_V_ABSENT)
+                j->twice = true;
+            j->field = f;
+        }
+    }
+    return 1;
+}
+
+static const yajl_callbacks audit__jcallbacks = {
+    .yajl_null = audit__jnull,
+    .yajl_boolean = audit__jbool,
+    .yajl_integer = audit__jint,
+    .yajl_double = audit__jdouble,
+    .yajl_string = audit__jstring,
+    .yajl_start_map = audit__jstart_map,
+    .yajl_map_key = audit__jkey,
+    .yajl_end_map = audit__jend,
+    .yajl_start_array = audit__jstart_array,
+    .yajl_end_array = audit__jend,
+};
+
+/* yajl 2.1.0's parser writes through an allocation that failed (its string and state buffers):
+ * out of memory, the process ends here rather than read a record through a corrupted heap (it
+ * never passes anything: the run exits by the signal). jansson's loader, used before, wrote past
+ * a buffer in the same case. */
+static void *audit__jmalloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    void *p = malloc(n);
+    if (!p) {
+        fputs("snipgate: audit: out of memory reading a record\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static void *audit__jrealloc(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    void *q = realloc(p, n);
+    if (!q && n) {
+        fputs("snipgate: audit: out of memory reading a record\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+static void audit__jfree(void *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
+
+static const yajl_alloc_funcs audit__jalloc = {audit__jmalloc, audit__jrealloc, audit__jfree, NULL};
+
+/* Parse one line: 0, or an error message (malloc'd) for a line that is not one JSON value. j's
+ * strings are the caller's to free (audit__jrec_clear) either way. */
+static char *audit__jparse(audit__jrec *j, const char *text, size_t len)
+{
+    memset(j, 0, sizeof *j);
+    j->field = -1;
+    yajl_alloc_funcs af = audit__jalloc; /* (yajl_alloc takes it non-const) */
+    yajl_handle h = yajl_alloc(&audit__jcallbacks, &af, j);
+    if (!h) {
+        j->nomem = true;
+        return NULL;
+    }
+    yajl_status st = yajl_parse(h, (const unsigned char *)text, len);
+    if (st == yajl_status_ok)
+        st = yajl_complete_parse(h);
+    char *err = NULL;
+    if (st == yajl_status_error) {
+        /* yajl's message ("lexical error: invalid char in json text."), and where */
+        unsigned char *m = yajl_get_error(h, 0, (const unsigned char *)text, len);
+        size_t ml = m ? strcspn((const char *)m, "\n") : 0;
+        while (ml && (m[ml - 1] == '.' || m[ml - 1] == ' '))
+            ml--;
+        err = audit__printf("invalid JSON: %.*s (at byte %zu)", (int)ml, m ? (const char *)m : "",
+                            yajl_get_bytes_consumed(h));
+        if (m)
+            yajl_free_error(h, m);
+        if (!err)
+            j->nomem = true;
+    }
+    yajl_free(h);
+    return err;
+}
+
+static void audit__jrec_clear(audit__jrec *j)
+{
+    for (int f = 0; f < AUDIT_F_N; f++)
+        free(j->v[f].s);
+}
+
+/* An id from a record's field: a string (up to a NUL it holds), or an integer's text. NULL if
+ * neither (or out of memory: *nomem). */
+static char *audit__id_text(const audit__jrec *j, int f, bool *nomem)
+{
+    char *s = NULL;
+    if (j->v[f].type == AUDIT_V_STRING)
+        s = strdup(j->v[f].s);
+    else if (j->v[f].type == AUDIT_V_INT)
+        s = audit__printf("%lld", j->v[f].i);
+    else
+        return NULL;
+    if (!s)
+        *nomem = true;
+    return s;
+}
+
+/* Does the line hold a "\uD800"-"\uDFFF" escape (half of a surrogate pair, or a lone one)? A
+ * literal "\\uD800" counts too: it only sends the line through the slower check. */
+static bool audit__has_surrogate_escape(const char *s, size_t n)
+{
+    for (const char *p = s, *end = s + n; (p = memchr(p, '\\', (size_t)(end - p))) && end - p >= 4; p++)
+        if (p[1] == 'u' && (p[2] == 'd' || p[2] == 'D') && strchr("89abcdefABCDEF", p[3]) && p[3])
+            return true;
+    return false;
 }
 
 /* One JSONL line into a record (never fails but for out of memory: a bad line is an error record). */
@@ -338,53 +559,74 @@ static void audit__parse_line(audit__ctx *c, const char *file, size_t lineno, co
                                  c->pipe.opts.max_bytes);
         return;
     }
-    json_error_t je;
-    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-    if (!json_is_object(j)) {
+    audit__jrec j;
+    char *bad = audit__jparse(&j, text, len);
+    if (!bad && !j.nomem && audit__has_surrogate_escape(text, len)) {
+        /* yajl writes '?' for an unpaired surrogate escape: the code judged would not be the
+         * code given. jansson's loader refuses it, as it always has. */
+        json_error_t je;
+        json_t *chk = json_loadb(text, len, JSON_ALLOW_NUL, &je);
+        if (!chk && !(bad = audit__printf("invalid JSON: %s", je.text)))
+            j.nomem = true;
+        json_decref(chk);
+    }
+    bool nomem = j.nomem;
+    if (bad || j.not_object || nomem) {
         r->id = audit__printf("%s:%zu", file, lineno);
-        r->error = j ? strdup("a record must be a JSON object") : audit__printf("invalid JSON: %s", je.text);
-        json_decref(j);
+        r->error = bad ? bad : nomem ? NULL : strdup("a record must be a JSON object");
+        if (nomem) { /* the run stops (audit__emit) */
+            free(r->id);
+            r->id = NULL;
+        }
+        audit__jrec_clear(&j);
         return;
     }
-    json_t *id = json_object_get(j, "id"), *code = json_object_get(j, "code"),
-           *comp = json_object_get(j, "completion"), *task = json_object_get(j, "task_id");
-    if (task && !json_is_null(task) && !(r->task_id = audit__id_text(task))) {
-        r->error = strdup("task_id must be a string or an integer");
+    if (j.twice) {
+        r->id = audit__printf("%s:%zu", file, lineno);
+        r->error = strdup("a record names id, code, completion or task_id twice");
+        audit__jrec_clear(&j);
+        return;
     }
-    if (id) {
-        if (!(r->id = audit__id_text(id)) && !r->error)
+    bool has_code = j.v[AUDIT_F_CODE].type != AUDIT_V_ABSENT, has_comp = j.v[AUDIT_F_COMPLETION].type != AUDIT_V_ABSENT;
+    audit__vtype tt = j.v[AUDIT_F_TASK].type;
+    if (tt != AUDIT_V_ABSENT && tt != AUDIT_V_NULL && !(r->task_id = audit__id_text(&j, AUDIT_F_TASK, &nomem)))
+        r->error = strdup("task_id must be a string or an integer");
+    if (j.v[AUDIT_F_ID].type != AUDIT_V_ABSENT) {
+        if (!(r->id = audit__id_text(&j, AUDIT_F_ID, &nomem)) && !r->error)
             r->error = strdup("id must be a string or an integer");
-    } else if (!code && comp && r->task_id) {
+    } else if (!has_code && has_comp && r->task_id) {
         /* a HumanEval sample: TASK_ID/N, N its index among that task's samples in the input */
         json_t *cnt = json_object_get(c->sample_counts, r->task_id);
         json_int_t k = cnt ? json_integer_value(cnt) : 0;
-        json_object_set_new(c->sample_counts, r->task_id, json_integer(k + 1));
+        if (json_object_set_new(c->sample_counts, r->task_id, json_integer(k + 1)))
+            nomem = true;
         r->id = audit__printf("%s/%lld", r->task_id, (long long)k);
     }
-    if (!r->id)
+    if (!r->id && !nomem)
         r->id = audit__printf("%s:%zu", file, lineno);
-    if (!r->error) {
-        json_t *body = code ? code : comp;
-        if (!body)
+    if (!r->error && !nomem) {
+        int f = has_code ? AUDIT_F_CODE : AUDIT_F_COMPLETION;
+        if (!has_code && !has_comp)
             r->error = strdup("missing field code (or task_id and completion)");
-        else if (!json_is_string(body))
-            r->error = audit__printf("%s must be a string", code ? "code" : "completion");
-        else if (json_string_length(body) > c->pipe.opts.max_bytes)
-            r->error = audit__printf("code of %zu bytes is larger than --max-bytes %zu", json_string_length(body),
+        else if (j.v[f].type != AUDIT_V_STRING)
+            r->error = audit__printf("%s must be a string", has_code ? "code" : "completion");
+        else if (j.v[f].len > c->pipe.opts.max_bytes)
+            r->error = audit__printf("code of %zu bytes is larger than --max-bytes %zu", j.v[f].len,
                                      c->pipe.opts.max_bytes);
-        else if (!code && !r->task_id)
+        else if (!has_code && !r->task_id)
             r->error = strdup("a completion needs its task_id");
         else {
-            r->len = json_string_length(body);
-            r->code = malloc(r->len + 1);
-            if (r->code) {
-                memcpy(r->code, json_string_value(body), r->len);
-                r->code[r->len] = 0;
-            }
-            r->completion = !code;
+            r->len = j.v[f].len;
+            r->code = j.v[f].s; /* taken */
+            j.v[f].s = NULL;
+            r->completion = !has_code;
         }
     }
-    json_decref(j);
+    if (nomem) { /* the run stops (audit__emit) */
+        free(r->id);
+        r->id = NULL;
+    }
+    audit__jrec_clear(&j);
 }
 
 /*

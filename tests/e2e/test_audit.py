@@ -162,6 +162,38 @@ def bad_records_get_their_own_error_line():
 
 
 @check
+def records_read_as_json_says():
+    """What the record reader (yajl's event parser) accepts and refuses, each with its reason, and
+    nothing judged that is not the code given: an unpaired surrogate escape is refused (a parser
+    that wrote '?' for it would judge other code)."""
+    recs = [
+        ('{"id": "dup", "code": "x = 1\\n", "code": "import os\\nos.system(1)\\n"}', "error", "twice"),
+        ('{"id": "dupid", "id": "other", "code": "x = 1\\n"}', "error", "twice"),
+        ('{"id": "lone", "code": "x = \\"\\ud800\\"\\n"}', "error", "invalid JSON"),
+        ('{"id": "lowhalf", "code": "x = \\"\\udc00 \\"\\n"}', "error", "invalid JSON"),
+        ('{"id": "pair", "code": "x = \\"\\ud83d\\ude00\\"\\n"}', "pass", None),
+        ('{"id": "escaped", "code": "x = \\"\\\\ud800\\"\\n"}', "pass", None),
+        ('"a string"', "error", "JSON object"),
+        ('{"id": "a"} {"id": "b"}', "error", "invalid JSON"),
+        ('{"id": "deep", "code": "import pickle\\npickle.loads(b)\\n", "meta": {"k": [1, {"k": 2, "k": 3}]}}', "block", None),
+        ('{"id": 12345678901234567890, "code": "x = 1\\n"}', "error", "invalid JSON"),
+        ('{"id": 7, "code": "x = 1\\n", "note": null, "score": 0.5, "ok": true}', "pass", None),
+        ('{"id": "typed", "code": ["x = 1"]}', "error", "code must be a string"),
+        ('{"id": "tid", "code": "x = 1\\n", "task_id": {"a": 1}}', "error", "task_id must be"),
+    ]
+    p = write("reader.jsonl", "".join(r + "\n" for r, _, _ in recs))
+    rc, out, err = run("--static-only", p)
+    got = lines(out)
+    expect(len(got) == len(recs), f"{len(got)} lines for {len(recs)} records")
+    for (rec, status, needle), g in zip(recs, got):
+        expect(g["status"] == status, f"{rec}: status {g['status']} ({g['error']}), want {status}")
+        if needle:
+            expect(needle.lower() in (g["error"] or "").lower(), f"{rec}: error {g['error']!r} lacks {needle!r}")
+    expect(got[10]["id"] == "7", f"an integer id is its text: {got[10]['id']!r}")
+    expect(json.loads(json.dumps(got[4]["verdict"]))["verdict"] == "pass", "a surrogate pair decodes")
+
+
+@check
 def huge_line_beyond_the_reader_cap():
     big = json.dumps({"id": "big", "code": "x = '" + "a" * 200000 + "'\n"})
     p = write("big.jsonl", big + "\n" + json.dumps({"id": "after", "code": "x = 1\n"}) + "\n")

@@ -82,9 +82,18 @@ static void jgen__free(void *ctx, void *p)
     (void)p;
 }
 
+/* yajl prints in small pieces (a quote, a comma, a key): the common case, room in the buffer, is
+ * a copy; growth, the cap and failure are sg_buf_append's. */
 static void jgen__print(void *ctx, const char *s, size_t n)
 {
-    sg_buf_append(ctx, s, n);
+    sg_buf *b = ctx;
+    if (b->cap - b->len > n && !b->failed && b->max - b->len >= n) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = 0;
+        return;
+    }
+    sg_buf_append(b, s, n);
 }
 
 static void jgen__st(sg_jgen *g, yajl_gen_status st)
@@ -102,6 +111,13 @@ sg_jgen *sg_jgen_new(bool indent)
     sg_buf_init(&g->out, 0);
     if (indent)
         return g;
+    /* room for a whole verdict of a record from the start (it grows past that as needed) */
+    if (!(g->out.data = malloc(4096))) {
+        free(g);
+        return NULL;
+    }
+    g->out.data[0] = 0;
+    g->out.cap = 4096;
     yajl_alloc_funcs af = {jgen__malloc, jgen__realloc, jgen__free, g};
     g->y = yajl_gen_alloc(&af);
     if (!g->y || !yajl_gen_config(g->y, yajl_gen_print_callback, jgen__print, &g->out)) {

@@ -210,6 +210,11 @@ static int audit__resume(audit__ctx *c, const char *path, size_t *ret_done)
         sg_cli_error("audit", "cannot open %s: %s", path, strerror(errno));
         return SG_EXIT_USAGE;
     }
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        close(fd); /* /dev/null, a pipe, a terminal: nothing to resume from, nothing to cut */
+        return 0;
+    }
     FILE *f = fdopen(fd, "r");
     if (!f) {
         close(fd);
@@ -495,8 +500,11 @@ static char *audit__jparse(audit__jrec *j, const char *text, size_t len)
         return NULL;
     }
     yajl_status st = yajl_parse(h, (const unsigned char *)text, len);
-    if (st == yajl_status_ok)
+    size_t at = yajl_get_bytes_consumed(h); /* where the parse stopped, or the end */
+    if (st == yajl_status_ok) {
         st = yajl_complete_parse(h);
+        at = len;
+    }
     char *err = NULL;
     if (st == yajl_status_error) {
         /* yajl's message ("lexical error: invalid char in json text."), and where */
@@ -504,8 +512,7 @@ static char *audit__jparse(audit__jrec *j, const char *text, size_t len)
         size_t ml = m ? strcspn((const char *)m, "\n") : 0;
         while (ml && (m[ml - 1] == '.' || m[ml - 1] == ' '))
             ml--;
-        err = audit__printf("invalid JSON: %.*s (at byte %zu)", (int)ml, m ? (const char *)m : "",
-                            yajl_get_bytes_consumed(h));
+        err = audit__printf("invalid JSON: %.*s (at byte %zu)", (int)ml, m ? (const char *)m : "", at);
         if (m)
             yajl_free_error(h, m);
         if (!err)

@@ -194,6 +194,22 @@ def records_read_as_json_says():
 
 
 @check
+def output_to_a_device_is_not_resumed():
+    """-o /dev/null (or a pipe) is written, never read back nor truncated as a resumable file."""
+    p = write("dev.jsonl", json.dumps({"id": "a", "code": "import os\nos.system(1)\n"}) + "\n"
+              + json.dumps({"id": "b", "code": "x = 1\n"}) + "\n")
+    rc, out, err = run("--static-only", "-o", "/dev/null", p)
+    expect(rc == 1, f"exit {rc} (want 1: a record blocks), stderr {err[-300:]!r}")
+    expect("truncate" not in err, f"stderr {err[-300:]!r}")
+    # and a torn line (cut mid-string) says where the parse stopped: at its end
+    torn = '{"id": "t", "code": "x = 1'
+    rc, out, err = run("--static-only", write("torn.jsonl", torn + "\n"))
+    got = lines(out)
+    expect(len(got) == 1 and "premature EOF" in got[0]["error"] and f"at byte {len(torn)}" in got[0]["error"],
+           f"{got}")
+
+
+@check
 def huge_line_beyond_the_reader_cap():
     big = json.dumps({"id": "big", "code": "x = '" + "a" * 200000 + "'\n"})
     p = write("big.jsonl", big + "\n" + json.dumps({"id": "after", "code": "x = 1\n"}) + "\n")

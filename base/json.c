@@ -189,48 +189,46 @@ static void jgen__close(sg_jgen *g, bool map)
     g->nstack--;
 }
 
-void sg_jgen_map(sg_jgen *g)
+static void jgen__open(sg_jgen *g, bool map)
 {
     if (g->failed)
         return;
     g->depth++;
     if (g->y)
-        jgen__st(g, yajl_gen_map_open(g->y));
+        jgen__st(g, map ? yajl_gen_map_open(g->y) : yajl_gen_array_open(g->y));
     else
-        jgen__add(g, json_object());
+        jgen__add(g, map ? json_object() : json_array());
+}
+
+static void jgen__end(sg_jgen *g, bool map)
+{
+    if (g->failed)
+        return;
+    g->depth--;
+    if (g->y)
+        jgen__st(g, map ? yajl_gen_map_close(g->y) : yajl_gen_array_close(g->y));
+    else
+        jgen__close(g, map);
+}
+
+void sg_jgen_map(sg_jgen *g)
+{
+    jgen__open(g, true);
 }
 
 void sg_jgen_map_end(sg_jgen *g)
 {
-    if (g->failed)
-        return;
-    g->depth--;
-    if (g->y)
-        jgen__st(g, yajl_gen_map_close(g->y));
-    else
-        jgen__close(g, true);
+    jgen__end(g, true);
 }
 
 void sg_jgen_arr(sg_jgen *g)
 {
-    if (g->failed)
-        return;
-    g->depth++;
-    if (g->y)
-        jgen__st(g, yajl_gen_array_open(g->y));
-    else
-        jgen__add(g, json_array());
+    jgen__open(g, false);
 }
 
 void sg_jgen_arr_end(sg_jgen *g)
 {
-    if (g->failed)
-        return;
-    g->depth--;
-    if (g->y)
-        jgen__st(g, yajl_gen_array_close(g->y));
-    else
-        jgen__close(g, false);
+    jgen__end(g, false);
 }
 
 void sg_jgen_str(sg_jgen *g, const char *s)

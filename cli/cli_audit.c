@@ -354,6 +354,8 @@ static int audit__jval(audit__jrec *j, audit__vtype t, const unsigned char *s, s
         return 1;
     int f = j->field;
     j->field = -1;
+    free(j->v[f].s); /* a field named twice (refused later): its first value */
+    j->v[f].s = NULL;
     j->v[f].type = t;
     j->v[f].i = i;
     if (t == AUDIT_V_STRING) {

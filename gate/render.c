@@ -480,12 +480,14 @@ static json_t *render__cwe(int cwe)
     return json_string(buf);
 }
 
-/* A string as render__str writes it: NULL as "". */
-static void render__wstr(sg_jgen *g, const char *s)
+/* A key and a string as render__str writes it: NULL as "". */
+static void render__wks(sg_jgen *g, const char *key, const char *s)
 {
+    sg_jgen_key(g, key);
     sg_jgen_str(g, s ? s : "");
 }
 
+/* A key and a string, NULL as null. */
 static void render__wkv(sg_jgen *g, const char *key, const char *s)
 {
     sg_jgen_key(g, key);
@@ -513,13 +515,10 @@ static const char *render__finding_criterion_id(const sg_finding *f);
 static void render__finding(sg_jgen *g, const sg_finding *f)
 {
     sg_jgen_map(g);
-    sg_jgen_key(g, "rule_id");
-    render__wstr(g, f->rule_id);
-    sg_jgen_key(g, "name");
-    render__wstr(g, f->name);
+    render__wks(g, "rule_id", f->rule_id);
+    render__wks(g, "name", f->name);
     render__wkv(g, "severity", sg_severity_name(f->severity));
-    sg_jgen_key(g, "confidence");
-    render__wstr(g, f->confidence);
+    render__wks(g, "confidence", f->confidence);
     sg_jgen_key(g, "cwe");
     if (f->cwe) {
         char buf[32];
@@ -532,12 +531,9 @@ static void render__finding(sg_jgen *g, const sg_finding *f)
     render__wki(g, "column", f->column);
     render__wki(g, "end_line", f->end_line);
     render__wki(g, "end_column", f->end_column);
-    sg_jgen_key(g, "message");
-    render__wstr(g, f->message);
-    sg_jgen_key(g, "snippet");
-    render__wstr(g, f->snippet);
-    sg_jgen_key(g, "fix");
-    render__wstr(g, f->fix);
+    render__wks(g, "message", f->message);
+    render__wks(g, "snippet", f->snippet);
+    render__wks(g, "fix", f->fix);
     sg_jgen_key(g, "blocking");
     sg_jgen_bool(g, f->blocking);
     sg_jgen_key(g, "suppressed");
@@ -660,16 +656,11 @@ static void render__reason(sg_jgen *g, const sg_reason *x, const char *path)
     sg_jgen_map(g);
     render__wkv(g, "criterion", sg_criterion_get(x->criterion)->id);
     render__wkv(g, "stage", x->criterion == SG_CRIT_NOTHING_CHECKED ? "pipeline" : sg_pipe_stage_name(x->stage));
-    sg_jgen_key(g, "path");
-    if (path)
-        render__wstr(g, path);
-    else
-        sg_jgen_null(g);
+    render__wkv(g, "path", path);
     render__wkv(g, "rule_id", x->rule_id);
     render__wpos(g, "line", x->line);
     render__wpos(g, "column", x->column);
-    sg_jgen_key(g, "message");
-    render__wstr(g, x->message);
+    render__wks(g, "message", x->message);
     sg_jgen_map_end(g);
 }
 
@@ -710,11 +701,7 @@ static void render__stage_summary(sg_jgen *g, sg_report *const *reps, size_t n, 
     render__wkv(g, "status", sg_stage_status_name(worst));
     sg_jgen_key(g, "time_ms");
     sg_jgen_real(g, render__ms(total));
-    sg_jgen_key(g, "note");
-    if (note && worst != SG_STAGE_STATUS_PASS)
-        render__wstr(g, note);
-    else
-        sg_jgen_null(g);
+    render__wkv(g, "note", worst != SG_STAGE_STATUS_PASS ? note : NULL);
     sg_jgen_key(g, "files");
     sg_jgen_map(g);
     render__wki(g, "pass", (long long)counts[SG_STAGE_STATUS_PASS]);
@@ -740,11 +727,7 @@ static void render__file_stages(sg_jgen *g, const sg_report *rep, bool times)
         render__wkv(g, "status", sg_stage_status_name(s));
         sg_jgen_key(g, "time_ms");
         sg_jgen_real(g, render__ms(ms));
-        sg_jgen_key(g, "note");
-        if (note)
-            render__wstr(g, note);
-        else
-            sg_jgen_null(g);
+        render__wkv(g, "note", note);
         sg_jgen_map_end(g);
     }
     sg_jgen_map_end(g);
@@ -754,8 +737,7 @@ static void render__file_stages(sg_jgen *g, const sg_report *rep, bool times)
 static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, size_t nx, bool times)
 {
     sg_jgen_map(g);
-    sg_jgen_key(g, "path");
-    render__wstr(g, rep->path);
+    render__wks(g, "path", rep->path);
     sg_jgen_key(g, "blocked");
     sg_jgen_bool(g, sg_report_blocked(rep));
     render__wki(g, "blocks", (long long)rep->blocks);
@@ -763,8 +745,7 @@ static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, 
     if (rep->error) {
         sg_jgen_map(g);
         render__wkv(g, "code", sg_diag_code(&rep->diag));
-        sg_jgen_key(g, "message");
-        render__wstr(g, rep->diag.message);
+        render__wks(g, "message", rep->diag.message);
         render__wki(g, "line", rep->diag.line);
         render__wki(g, "offset", rep->diag.offset);
         sg_jgen_map_end(g);

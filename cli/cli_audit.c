@@ -847,6 +847,18 @@ static char *audit__line(const audit__rec *r)
     return line;
 }
 
+/* Under the lock: whether the writer has lines to write now. It is woken for a batch, not for
+ * every line (a wake-up per line cost a context switch and a flush per record): when the head of
+ * the window is done and either no record is waiting for a worker (the workers idle: a slow
+ * stdin stream gets every line at once), a quarter of the window is taken and not yet written
+ * (the reader waits for room), or the input has ended. */
+static bool audit__writable(const audit__ctx *c)
+{
+    if (c->written == c->produced || !c->ring[c->written % c->cap].done)
+        return false;
+    return c->taken == c->produced || c->taken - c->written >= c->cap / 4 || c->eof || c->stop;
+}
+
 static void *audit__worker(void *arg)
 {
     audit__ctx *c = arg;
@@ -878,7 +890,7 @@ static void *audit__worker(void *arg)
         r->line = audit__line(r);
         pthread_mutex_lock(&c->lock);
         r->done = true;
-        if (c->writer_waiting && seq == c->written)
+        if (c->writer_waiting && audit__writable(c))
             pthread_cond_signal(&c->can_write);
         pthread_mutex_unlock(&c->lock);
     }
@@ -1264,9 +1276,13 @@ int sg_cli_audit(int argc, char **argv)
      * killed run leaves whole lines and at most one torn last line, which a resume drops. */
     write_failed = false;
     bool dirty = false;
+    bool batch = false; /* a line was just written: write on while lines are done */
     for (;;) {
         pthread_mutex_lock(&c.lock);
-        while (!(c.written < c.produced && c.ring[c.written % c.cap].done) && !(c.eof && c.written == c.produced)) {
+        /* a batch, then every line after it that is done (see audit__writable) */
+        while (!(batch ? c.written < c.produced && c.ring[c.written % c.cap].done : audit__writable(&c)) &&
+               !(c.eof && c.written == c.produced)) {
+            batch = false;
             if (dirty) {
                 pthread_mutex_unlock(&c.lock);
                 if (!write_failed && fflush(out) == EOF) {
@@ -1319,6 +1335,7 @@ int sg_cli_audit(int argc, char **argv)
             dirty = true;
         }
         audit__rec_free(r);
+        batch = true;
         pthread_mutex_lock(&c.lock);
         c.written++;
         if (write_failed || c.fatal) {

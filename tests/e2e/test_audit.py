@@ -397,6 +397,36 @@ def stdin_to_stdout():
 
 
 @check
+def a_stream_answers_each_record_before_the_next():
+    """As a stage of another engine: each record's line comes out while stdin is still open (the
+    writer is woken for batches of lines, and must still be woken when no other record waits)."""
+    p = subprocess.Popen([SG, "audit", "--static-only", "-j", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        got = b""
+        for i in range(5):
+            p.stdin.write(json.dumps({"id": f"s{i}", "code": f"x = {i}\n"}).encode() + b"\n")
+            p.stdin.flush()
+            while got.count(b"\n") <= i:
+                r, _, _ = select.select([p.stdout], [], [], 30)
+                n = got.count(b"\n")
+                expect(r, f"no line for record s{i} within 30 s while stdin is open ({n} lines)")
+                chunk = os.read(p.stdout.fileno(), 65536)
+                expect(chunk, f"stdout closed before the line of s{i}")
+                got += chunk
+        ids = [json.loads(ln)["id"] for ln in got.splitlines()]
+        expect(ids == [f"s{i}" for i in range(5)], str(ids))
+        p.stdin.close()
+        rest = p.stdout.read()
+        expect(rest == b"", f"more output after the last record: {rest[:200]!r}")
+        expect(p.wait(timeout=60) == 0, f"exit {p.returncode}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+@check
 def progress_only_on_a_terminal():
     p = write("prog.jsonl", records(300))
     rc, out, err = run("--static-only", "-o", os.path.join(TMP, "prog.out"), p)

@@ -4,6 +4,7 @@
  * (sg_resolver_walk): visit those nodes in source order, with no second tree walk.
  */
 #include "resolve_int.h"
+#include "tswalk.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -91,34 +92,22 @@ static void bind__local_ids(sg_res_cx *cx, sg_scope *scope, TSNode target)
     }
     if (s == sy->attribute || s == sy->subscript)
         return;
-    /* Patterns are shallow; a cursor keeps hostile nesting off the stack. */
-    TSTreeCursor c = ts_tree_cursor_new(target);
-    unsigned depth = 0;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
+    /* Patterns are shallow; an iterative walk keeps hostile nesting off the stack. */
+    sg_walk w;
+    sg_walk_init(&w, target);
+    TSNode n;
+    unsigned depth;
+    bool descend = false;
+    while (sg_walk_next(&w, descend, &n, &depth)) {
         TSSymbol ns = ts_node_symbol(n);
-        bool descend = ns != sy->attribute && ns != sy->subscript && ns != sy->identifier;
+        descend = ns != sy->attribute && ns != sy->subscript && ns != sy->identifier && depth < 64;
         if (ns == sy->identifier && depth > 0) {
             size_t len;
             const char *t = sg_res_ident(cx, n, &len);
             sg_scope_bind(res, scope, t, (uint32_t)len, RES_LOCAL, NULL, n, cx->src);
         }
-        if (descend && depth < 64 && ts_tree_cursor_goto_first_child(&c)) {
-            depth++;
-            continue;
-        }
-        bool done = false;
-        while (!ts_tree_cursor_goto_next_sibling(&c)) {
-            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-                done = true;
-                break;
-            }
-            depth--;
-        }
-        if (done || depth == 0)
-            break;
     }
-    ts_tree_cursor_delete(&c);
+    sg_walk_end(&w);
 }
 
 static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
@@ -427,7 +416,7 @@ static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_
     }
 }
 
-/* Pass 1: one cursor walk that builds scopes and bindings and records, with its scope, every
+/* Pass 1: one walk (tswalk.h) that builds scopes and bindings and records, with its scope, every
  * node whose symbol pass 2 is interested in (so that pass 2 needs no second walk). */
 sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
 {
@@ -449,11 +438,19 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
     if (!module)
         return SG_ERR_NOMEM;
     sg_scope *cur = module;
-    TSTreeCursor c = ts_tree_cursor_new(root);
-    unsigned depth = 0;
+    sg_walk w;
+    sg_walk_init(&w, root);
+    TSNode n;
+    unsigned depth;
+    bool descend = false;
     sg_status st = SG_OK;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
+    while (sg_walk_next(&w, descend, &n, &depth)) {
+        /* leave the scopes and conditions of the subtrees this node is not in */
+        while (sp && stack[sp - 1].depth >= depth) {
+            sp--;
+            cur = stack[sp].scope;
+            res->cond = stack[sp].cond;
+        }
         TSSymbol s = ts_node_symbol(n);
         uint8_t flags = s < BIND_NSYMS ? bind__flags[s] : 0;
         int sk = flags & BIND_F_SCOPE ? bind__scope_kind(sy, s) : 0;
@@ -490,38 +487,16 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
                 }
             }
         }
-        bool has_child = ts_node_child_count(n) > 0;
-        if (has_child && depth >= res->max_depth) {
+        descend = ts_node_child_count(n) > 0;
+        if (descend && depth >= res->max_depth) {
             if (!res->depth_exceeded) {
                 res->depth_exceeded = true;
                 res->depth_where = ts_node_start_point(n);
             }
-            has_child = false;
+            descend = false;
         }
-        if (has_child && ts_tree_cursor_goto_first_child(&c)) {
-            depth++;
-            continue;
-        }
-        /* Leave nodes until one has a next sibling. */
-        bool done = false;
-        for (;;) {
-            while (sp && stack[sp - 1].depth >= depth) {
-                sp--;
-                cur = stack[sp].scope;
-                res->cond = stack[sp].cond;
-            }
-            if (ts_tree_cursor_goto_next_sibling(&c))
-                break;
-            if (!ts_tree_cursor_goto_parent(&c)) {
-                done = true;
-                break;
-            }
-            depth--;
-        }
-        if (done)
-            break;
     }
-    ts_tree_cursor_delete(&c);
+    sg_walk_end(&w);
     if (!st && sg_resolver_failed(res))
         st = SG_ERR_NOMEM;
     return st;

@@ -90,33 +90,24 @@ TSNode sg_node_field(TSNode n, TSFieldId f)
 
 void sg_children_init(sg_children *it, TSNode parent)
 {
-    it->cursor = ts_tree_cursor_new(parent);
-    it->started = false;
-    it->done = false;
+    sg_walk_init_children(&it->walk, parent);
 }
 
 bool sg_children_next(sg_children *it, TSNode *ret_child)
 {
-    while (!it->done) {
-        bool moved = it->started ? ts_tree_cursor_goto_next_sibling(&it->cursor)
-                                 : ts_tree_cursor_goto_first_child(&it->cursor);
-        it->started = true;
-        if (!moved) {
-            it->done = true;
-            break;
-        }
-        TSNode n = ts_tree_cursor_current_node(&it->cursor);
+    TSNode n;
+    unsigned depth;
+    while (sg_walk_next(&it->walk, false, &n, &depth))
         if (ts_node_is_named(n)) {
             *ret_child = n;
             return true;
         }
-    }
     return false;
 }
 
 void sg_children_end(sg_children *it)
 {
-    ts_tree_cursor_delete(&it->cursor);
+    sg_walk_end(&it->walk);
 }
 
 /* Skip parentheses. */

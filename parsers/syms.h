@@ -4,7 +4,7 @@
  * struct members and to initialise them), and the small node helpers every pass uses.
  *
  * Ownership: the symbol table is static, initialised once (thread-safe) and never freed. Nodes
- * are borrowed from their tree; sg_children holds a tree cursor that sg_children_end releases.
+ * are borrowed from their tree; sg_children holds a walk (tswalk.h) that sg_children_end releases.
  */
 #ifndef SG_SYMS_H
 #define SG_SYMS_H
@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <tree_sitter/api.h>
+
+#include "tswalk.h"
 
 /* X(member, grammar name, named): every node type the static gate compares against. */
 #define SG_PY_SYMBOLS(X)                                                                                 \
@@ -137,8 +139,7 @@ const TSLanguage *sg_python_language(void);
 
 /* Iterate a node's named children in order (ts_node_named_child(n, i) costs O(i)). */
 typedef struct sg_children {
-    TSTreeCursor cursor;
-    bool started, done;
+    sg_walk walk;
 } sg_children;
 void sg_children_init(sg_children *it, TSNode parent);
 bool sg_children_next(sg_children *it, TSNode *ret_child);

@@ -238,6 +238,23 @@ def directory_records_are_files():
 
 
 @check
+def a_path_that_is_not_utf8_is_an_error_line():
+    d = os.path.join(TMP, "badnames")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d.encode(), b"bad\xff.py"), "w") as f:
+        f.write("x = 1\n")
+    write("badnames/good.py", "y = 2\n")
+    rc, out, err = run("--static-only", d)
+    got = lines(out)
+    expect(len(got) == 2, f"{len(got)} lines: {out[:300]}")
+    bad = [r for r in got if r["id"] == "<invalid UTF-8>"]
+    expect(len(bad) == 1 and bad[0]["status"] == "error" and bad[0]["source"] == "<invalid UTF-8>" and
+           "not valid UTF-8" in bad[0]["error"], str(got)[:400])
+    expect(any(r["id"] == f"{d}/good.py" and r["status"] == "pass" for r in got), str(got)[:400])
+    expect(rc != 0, f"exit {rc} with an error line")
+
+
+@check
 def humaneval_samples_with_golden_stage():
     ok = open(OK_SOL).read()
     bug = open(BUG_SOL).read()

@@ -28,9 +28,6 @@ void sg_jgen_null(sg_jgen *g);
 void sg_jgen_real(sg_jgen *g, double v);
 /* A jansson value (dumped by jansson, compact, and inserted as one value); NULL fails. */
 void sg_jgen_json(sg_jgen *g, const struct json_t *v);
-/* A value that is JSON text already, inserted whole (the program's own output, such as a verdict
- * this writer made: it is not parsed again). Compact writers only: an indenting one fails. */
-void sg_jgen_raw(sg_jgen *g, const char *json, size_t len);
 void sg_jgen_fail(sg_jgen *g);
 /* The text (malloc'd, NUL-terminated; the caller frees it), or NULL if anything failed or the
  * document is not complete. Frees g either way. */

@@ -27,8 +27,6 @@
 
 #include "cli.h"
 #include "cli_pipeline.h"
-#include "base/jgen.h"
-#include "base/util.h"
 
 #define AUDIT_MAX_JOBS 256
 #define AUDIT_WORST 10
@@ -831,26 +829,22 @@ static char *audit__line(const audit__rec *r)
         if (r->res.outcome == SG_CLI_BAD_INPUT || r->res.outcome == SG_CLI_ERROR)
             error = r->res.message[0] ? r->res.message : "the record could not be judged";
     }
-    /* an id or path that is not UTF-8 is a bad record (audit__worker): sg_jgen_str writes it as
-     * "<invalid UTF-8>" */
-    const char *id = r->id, *source = r->source;
-    const char *doc = !r->error && r->res.json ? r->res.json : "null";
-    sg_jgen *g = sg_jgen_new(false);
-    if (!g)
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "id", r->id, "source", r->source, "status", status, "error",
+                          error ? json_string(error) : json_null());
+    if (!j) /* an id or message that is not UTF-8 cannot be: JSON input gave it, or a path */
+        j = json_pack("{s:s, s:s, s:s, s:s}", "id", "<invalid UTF-8>", "source", "<invalid UTF-8>", "status", "error",
+                      "error", "the record's id or path is not valid UTF-8");
+    if (!j)
         return NULL;
-    sg_jgen_map(g);
-    sg_jgen_key(g, "id");
-    sg_jgen_str(g, id);
-    sg_jgen_key(g, "source");
-    sg_jgen_str(g, source);
-    sg_jgen_key(g, "status");
-    sg_jgen_str(g, status);
-    sg_jgen_key(g, "error");
-    sg_jgen_str(g, error); /* NULL: null */
-    sg_jgen_key(g, "verdict");
-    sg_jgen_raw(g, doc, strlen(doc)); /* the verdict this run rendered, whole */
-    sg_jgen_map_end(g);
-    return sg_jgen_finish(g, NULL);
+    char *head = sg_json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    if (!head)
+        return NULL;
+    const char *doc = !r->error && r->res.json ? r->res.json : "null";
+    size_t hl = strlen(head);
+    char *line = audit__printf("%.*s,\"verdict\":%s}", (int)(hl - 1), head, doc);
+    free(head);
+    return line;
 }
 
 /* Under the lock: whether the writer has lines to write now. It is woken for a batch, not for
@@ -863,6 +857,16 @@ static bool audit__writable(const audit__ctx *c)
     if (c->written == c->produced || !c->ring[c->written % c->cap].done)
         return false;
     return c->taken == c->produced || c->taken - c->written >= c->cap / 4 || c->eof || c->stop;
+}
+
+/* Whether s is strict UTF-8, as jansson (which writes the line) holds its strings to. Out of
+ * memory reads as "no": the record becomes an error line, never a pass. */
+static bool audit__utf8(const char *s)
+{
+    json_t *j = json_string(s);
+    bool ok = j != NULL;
+    json_decref(j);
+    return ok;
 }
 
 static void *audit__worker(void *arg)
@@ -885,8 +889,7 @@ static void *audit__worker(void *arg)
         audit__rec *r = &c->ring[seq % c->cap];
         pthread_mutex_unlock(&c->lock);
 
-        bool bad_name = !r->error && (sg_utf8_invalid_offset(r->id, strlen(r->id)) >= 0 ||
-                                      sg_utf8_invalid_offset(r->source, strlen(r->source)) >= 0);
+        bool bad_name = !r->error && (!audit__utf8(r->id) || !audit__utf8(r->source));
         if (bad_name || (!r->error && cst != SG_OK)) {
             /* nothing is judged. The outcome says so even if the message cannot be allocated (a
              * zeroed result would read as a pass). A name that is not UTF-8 is a path's (JSON

@@ -61,14 +61,14 @@ static void bind__target(sg_res_cx *cx, sg_scope *scope, TSNode target, TSNode v
     }
     if (s == sy->pattern_list || s == sy->tuple_pattern || s == sy->list_pattern || s == sy->tuple || s == sy->list) {
         TSNode v = ts_node_is_null(value) ? value : sg_node_unparen(value);
-        uint32_t k = ts_node_named_child_count(target);
+        uint32_t k = sg_node_nnamed(target);
         bool pairwise = !ts_node_is_null(v) &&
                         (sg_node_is(v, sy->expression_list) || sg_node_is(v, sy->tuple) || sg_node_is(v, sy->list)) &&
-                        ts_node_named_child_count(v) == k;
+                        sg_node_nnamed(v) == k;
         for (uint32_t i = 0; i < k; i++) {
-            TSNode t = ts_node_named_child(target, i);
+            TSNode t = sg_node_named(target, i);
             if (pairwise)
-                bind__target(cx, scope, t, ts_node_named_child(v, i));
+                bind__target(cx, scope, t, sg_node_named(v, i));
             else
                 bind__local_ids(cx, scope, t);
         }
@@ -124,9 +124,9 @@ static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
         else if (!ts_node_is_null(m))
             module = sg_res_dotted(cx, m);
     }
-    uint32_t k = ts_node_named_child_count(stmt);
+    uint32_t k = sg_node_nnamed(stmt);
     for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(stmt, i);
+        TSNode c = sg_node_named(stmt, i);
         if (from && ts_node_eq(c, sg_node_field(stmt, sy->f_module_name)))
             continue;
         if (sg_node_is(c, sy->wildcard_import)) {
@@ -166,7 +166,7 @@ static void bind__import(sg_res_cx *cx, sg_scope *scope, TSNode stmt)
             sg_scope_bind(res, scope, t, (uint32_t)n, RES_IMPORT, full, alias, cx->src);
         } else {
             /* import a.b.c binds a (a module alias of a alone applies: import httplib is http.client) */
-            TSNode first = ts_node_named_child(name, 0);
+            TSNode first = sg_node_named(name, 0);
             size_t n;
             const char *t = sg_res_ident(cx, ts_node_is_null(first) ? name : first, &n);
             const char *q = sg_res_normalize(res, t, n);
@@ -188,14 +188,14 @@ static void bind__case_pattern(sg_res_cx *cx, sg_scope *scope, TSNode pat, TSNod
         return;
     TSSymbol s = ts_node_symbol(pat);
     if (s == sy->case_pattern) {
-        if (ts_node_named_child_count(pat) == 1)
-            bind__case_pattern(cx, scope, ts_node_named_child(pat, 0), subject, path, depth + 1);
+        if (sg_node_nnamed(pat) == 1)
+            bind__case_pattern(cx, scope, sg_node_named(pat, 0), subject, path, depth + 1);
         return;
     }
     if (s == sy->dotted_name || s == sy->identifier) {
         /* a dotted name of one identifier is a capture; of several, a value to compare with */
-        TSNode id = s == sy->identifier ? pat : ts_node_named_child(pat, 0);
-        if (s == sy->dotted_name && ts_node_named_child_count(pat) != 1)
+        TSNode id = s == sy->identifier ? pat : sg_node_named(pat, 0);
+        if (s == sy->dotted_name && sg_node_nnamed(pat) != 1)
             return;
         size_t n;
         const char *t = sg_res_ident(cx, id, &n);
@@ -208,10 +208,10 @@ static void bind__case_pattern(sg_res_cx *cx, sg_scope *scope, TSNode pat, TSNod
         return;
     }
     if (s == sy->as_pattern) {
-        uint32_t k = ts_node_named_child_count(pat);
+        uint32_t k = sg_node_nnamed(pat);
         if (k >= 2) {
-            bind__case_pattern(cx, scope, ts_node_named_child(pat, 0), subject, path, depth + 1);
-            bind__case_pattern(cx, scope, ts_node_named_child(pat, k - 1), subject, path, depth + 1);
+            bind__case_pattern(cx, scope, sg_node_named(pat, 0), subject, path, depth + 1);
+            bind__case_pattern(cx, scope, sg_node_named(pat, k - 1), subject, path, depth + 1);
         }
         return;
     }
@@ -223,8 +223,8 @@ static void bind__case_pattern(sg_res_cx *cx, sg_scope *scope, TSNode pat, TSNod
         TSNode key = {0};
         while (sg_children_next(&it, &c)) {
             TSSymbol cs = ts_node_symbol(c);
-            if (cs == sy->case_pattern && s == sy->class_pattern && ts_node_named_child_count(c) == 1) {
-                c = ts_node_named_child(c, 0); /* C(attr=p) wraps keyword patterns in case patterns */
+            if (cs == sy->case_pattern && s == sy->class_pattern && sg_node_nnamed(c) == 1) {
+                c = sg_node_named(c, 0); /* C(attr=p) wraps keyword patterns in case patterns */
                 cs = ts_node_symbol(c);
             }
             if (class_name && cs == sy->dotted_name) {
@@ -233,11 +233,11 @@ static void bind__case_pattern(sg_res_cx *cx, sg_scope *scope, TSNode pat, TSNod
             }
             const char *member = NULL;
             TSNode sub = {0};
-            if (cs == sy->keyword_pattern && ts_node_named_child_count(c) >= 2) {
+            if (cs == sy->keyword_pattern && sg_node_nnamed(c) >= 2) {
                 size_t n;
-                const char *t = sg_res_ident(cx, ts_node_named_child(c, 0), &n);
+                const char *t = sg_res_ident(cx, sg_node_named(c, 0), &n);
                 member = sg_arena_printf(res->arena, "%s%s%.*s", path ? path : "", path ? "." : "", (int)n, t);
-                sub = ts_node_named_child(c, 1);
+                sub = sg_node_named(c, 1);
             } else if (s == sy->dict_pattern && ts_node_is_null(key) && cs != sy->splat_pattern &&
                        cs != sy->case_pattern) {
                 key = c; /* a key; its value pattern follows */
@@ -298,14 +298,14 @@ static void bind__params(sg_res_cx *cx, sg_scope *scope, TSNode params)
 {
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
-    uint32_t k = ts_node_named_child_count(params);
+    uint32_t k = sg_node_nnamed(params);
     for (uint32_t i = 0; i < k; i++) {
-        TSNode p = ts_node_named_child(params, i);
+        TSNode p = sg_node_named(params, i);
         TSSymbol s = ts_node_symbol(p);
         if (s == sy->default_parameter || s == sy->typed_default_parameter)
             bind__local_ids(cx, scope, sg_node_field(p, sy->f_name));
         else if (s == sy->typed_parameter)
-            bind__local_ids(cx, scope, ts_node_named_child(p, 0));
+            bind__local_ids(cx, scope, sg_node_named(p, 0));
         else
             bind__local_ids(cx, scope, p);
     }
@@ -357,18 +357,18 @@ static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_
     } else if (s == sy->as_pattern) {
         /* `with socket.socket() as s`: s stands for the context manager (sockets, files, sessions
          * and processes return themselves from __enter__); `except E as e` stays opaque */
-        uint32_t k = ts_node_named_child_count(n);
-        TSNode target = k >= 2 ? ts_node_named_child(n, k - 1) : (TSNode){0};
-        if (sg_node_is(target, sy->as_pattern_target) && ts_node_named_child_count(target) == 1 &&
-            sg_node_is(ts_node_named_child(target, 0), sy->identifier) &&
+        uint32_t k = sg_node_nnamed(n);
+        TSNode target = k >= 2 ? sg_node_named(n, k - 1) : (TSNode){0};
+        if (sg_node_is(target, sy->as_pattern_target) && sg_node_nnamed(target) == 1 &&
+            sg_node_is(sg_node_named(target, 0), sy->identifier) &&
             sg_node_is(ts_node_parent(n), sy->with_item))
-            bind__target(cx, scope, ts_node_named_child(target, 0), ts_node_named_child(n, 0));
+            bind__target(cx, scope, sg_node_named(target, 0), sg_node_named(n, 0));
     } else if (s == sy->match_statement) {
         bind__match(cx, scope, n);
     } else if (s == sy->global_statement || s == sy->nonlocal_statement) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = sg_node_nnamed(n);
         for (uint32_t i = 0; i < k; i++) {
-            TSNode id = ts_node_named_child(n, i);
+            TSNode id = sg_node_named(n, i);
             size_t len;
             const char *t = sg_res_ident(cx, id, &len);
             sg_scope_bind(res, scope, t, (uint32_t)len, s == sy->global_statement ? RES_GLOBAL : RES_NONLOCAL, NULL, id,
@@ -388,14 +388,14 @@ static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_
             }
         }
     } else if (s == sy->delete_statement) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = sg_node_nnamed(n);
         for (uint32_t i = 0; i < k; i++) {
-            TSNode t = ts_node_named_child(n, i);
+            TSNode t = sg_node_named(n, i);
             TSNode list[64];
             uint32_t nl = 0;
             if (sg_node_is(t, sy->expression_list) || sg_node_is(t, sy->tuple)) {
-                for (uint32_t j = 0; j < ts_node_named_child_count(t) && nl < 64; j++)
-                    list[nl++] = ts_node_named_child(t, j);
+                for (uint32_t j = 0; j < sg_node_nnamed(t) && nl < 64; j++)
+                    list[nl++] = sg_node_named(t, j);
             } else {
                 list[nl++] = t;
             }

@@ -130,8 +130,8 @@ static bool const__string(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out,
                 bytes |= p == 'b';
             }
         } else if (s == sy->interpolation) {
-            bool ok = ts_node_named_child_count(c) == 1 &&
-                      sg_const_eval(cx, scope, ts_node_named_child(c, 0), out, depth + 1);
+            bool ok = sg_node_nnamed(c) == 1 &&
+                      sg_const_eval(cx, scope, sg_node_named(c, 0), out, depth + 1);
             if (!ok) {
                 sg_children_end(&it);
                 return false;
@@ -197,9 +197,9 @@ static const char *const const__codecs_calls[] = {"codecs.decode", "codecs.encod
 /* The positional argument `i` (not a keyword, no splat before it) of an argument list, or null. */
 static TSNode const__pos_arg(const sg_syms *sy, TSNode args, uint32_t i)
 {
-    uint32_t n = ts_node_named_child_count(args);
+    uint32_t n = sg_node_nnamed(args);
     for (uint32_t k = 0; k <= i && k < n; k++) {
-        TSNode a = ts_node_named_child(args, k);
+        TSNode a = sg_node_named(args, k);
         if (sg_node_is(a, sy->keyword_argument) || sg_node_is(a, sy->list_splat) ||
             sg_node_is(a, sy->dictionary_splat))
             return (TSNode){0};
@@ -213,10 +213,10 @@ static TSNode const__pos_arg(const sg_syms *sy, TSNode args, uint32_t i)
 static TSNode const__kw_arg(sg_res_cx *cx, TSNode args, const char *kw)
 {
     const sg_syms *sy = cx->res->sy;
-    uint32_t n = ts_node_named_child_count(args);
+    uint32_t n = sg_node_nnamed(args);
     size_t kl = strlen(kw);
     for (uint32_t k = 0; k < n; k++) {
-        TSNode a = ts_node_named_child(args, k);
+        TSNode a = sg_node_named(args, k);
         if (!sg_node_is(a, sy->keyword_argument))
             continue;
         size_t l;
@@ -260,7 +260,7 @@ static void const__path_join(sg_buf *out, const char *p, size_t n)
 /* Path parts (every positional argument) joined onto `out`. */
 static bool const__path_args(sg_res_cx *cx, sg_scope *scope, TSNode args, sg_buf *out, int depth)
 {
-    uint32_t n = ts_node_named_child_count(args);
+    uint32_t n = sg_node_nnamed(args);
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = const__pos_arg(cx->res->sy, args, i);
         sg_buf b;
@@ -329,12 +329,12 @@ static bool const__join_items(sg_res_cx *cx, sg_scope *scope, TSNode seq, const 
     const sg_syms *sy = res->sy;
     seq = sg_node_unparen(seq);
     if (sg_node_is(seq, sy->list) || sg_node_is(seq, sy->tuple)) {
-        uint32_t k = ts_node_named_child_count(seq);
+        uint32_t k = sg_node_nnamed(seq);
         bool ok = true;
         for (uint32_t i = 0; i < k && ok; i++) {
             if (i && sep->len)
                 sg_buf_append(out, sep->data, sep->len);
-            ok = sg_const_eval(cx, scope, ts_node_named_child(seq, i), out, depth + 1);
+            ok = sg_const_eval(cx, scope, sg_node_named(seq, i), out, depth + 1);
         }
         return ok;
     }
@@ -347,18 +347,18 @@ static bool const__join_items(sg_res_cx *cx, sg_scope *scope, TSNode seq, const 
         const char *f = sg_node_text(cx->src, fn, &fl);
         if (!sg_node_is(fn, sy->identifier) || !sg_node_is(args, sy->argument_list))
             return false;
-        if (fl == 8 && !memcmp(f, "reversed", 8) && ts_node_named_child_count(args) == 1) {
+        if (fl == 8 && !memcmp(f, "reversed", 8) && sg_node_nnamed(args) == 1) {
             reverse = true;
-            src = ts_node_named_child(args, 0);
-        } else if (fl == 3 && !memcmp(f, "map", 3) && ts_node_named_child_count(args) == 2) {
-            TSNode g = ts_node_named_child(args, 0), l = sg_node_unparen(ts_node_named_child(args, 1));
+            src = sg_node_named(args, 0);
+        } else if (fl == 3 && !memcmp(f, "map", 3) && sg_node_nnamed(args) == 2) {
+            TSNode g = sg_node_named(args, 0), l = sg_node_unparen(sg_node_named(args, 1));
             size_t gl;
             const char *gt = sg_node_text(cx->src, g, &gl);
             if (!(gl == 3 && !memcmp(gt, "chr", 3)) || !(sg_node_is(l, sy->list) || sg_node_is(l, sy->tuple)))
                 return false;
-            uint32_t k = ts_node_named_child_count(l);
+            uint32_t k = sg_node_nnamed(l);
             for (uint32_t i = 0; i < k; i++) {
-                TSNode a = ts_node_named_child(l, i);
+                TSNode a = sg_node_named(l, i);
                 if (!sg_node_is(a, sy->integer))
                     return false;
                 size_t al;
@@ -452,7 +452,7 @@ static bool const__percent(sg_res_cx *cx, sg_scope *scope, const sg_buf *tpl, TS
     const char *t = tpl->data ? tpl->data : "";
     right = sg_node_unparen(right);
     bool tuple = sg_node_is(right, sy->tuple);
-    uint32_t next = 0, nitems = tuple ? ts_node_named_child_count(right) : 1;
+    uint32_t next = 0, nitems = tuple ? sg_node_nnamed(right) : 1;
     for (size_t i = 0; i < tpl->len; i++) {
         if (t[i] != '%') {
             sg_buf_append(out, t + i, 1);
@@ -467,7 +467,7 @@ static bool const__percent(sg_res_cx *cx, sg_scope *scope, const sg_buf *tpl, TS
         }
         if (c != 's' || next >= nitems)
             return false;
-        TSNode a = tuple ? ts_node_named_child(right, next) : right;
+        TSNode a = tuple ? sg_node_named(right, next) : right;
         next++;
         if (!sg_const_eval(cx, scope, a, out, depth + 1))
             return false;
@@ -488,7 +488,7 @@ static bool const__translate(sg_res_cx *cx, sg_scope *scope, const sg_buf *in, T
     const char *f = sg_node_text(cx->src, fn, &fl);
     if (!sg_node_is(args, sy->argument_list) || fl < 9 || memcmp(f + fl - 9, "maketrans", 9))
         return false;
-    uint32_t na = ts_node_named_child_count(args);
+    uint32_t na = sg_node_nnamed(args);
     if (na < 2 || na > 3)
         return false;
     sg_buf from, to, del;
@@ -546,11 +546,11 @@ static bool const__method(sg_res_cx *cx, sg_scope *scope, TSNode obj, const char
     size_t dl = tmp.len;
     if (!ok) {
     } else if (CONST__IS("join")) {
-        ok = nargs == 1 && const__join_items(cx, scope, ts_node_named_child(args, 0), &tmp, out, depth);
+        ok = nargs == 1 && const__join_items(cx, scope, sg_node_named(args, 0), &tmp, out, depth);
     } else if (CONST__IS("format")) {
         ok = const__format(cx, scope, &tmp, args, out, depth);
     } else if (CONST__IS("translate")) {
-        ok = nargs == 1 && const__translate(cx, scope, &tmp, ts_node_named_child(args, 0), out, depth);
+        ok = nargs == 1 && const__translate(cx, scope, &tmp, sg_node_named(args, 0), out, depth);
     } else if (CONST__IS("joinpath")) {
         sg_buf_append(out, d, dl);
         ok = const__path_args(cx, scope, args, out, depth);
@@ -601,7 +601,7 @@ static bool const__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_buf *out
     TSNode args = sg_node_field(call, sy->f_arguments);
     if (!sg_node_is(args, sy->argument_list))
         return false;
-    uint32_t nargs = ts_node_named_child_count(args);
+    uint32_t nargs = sg_node_nnamed(args);
     const char *last;
     size_t ll;
     if (sg_node_is(fn, sy->attribute)) {
@@ -612,7 +612,7 @@ static bool const__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_buf *out
     } else if (sg_node_is(fn, sy->identifier)) {
         last = sg_node_text(cx->src, fn, &ll);
         if (ll == 3 && !memcmp(last, "chr", 3) && nargs == 1) {
-            TSNode a = ts_node_named_child(args, 0);
+            TSNode a = sg_node_named(args, 0);
             if (!sg_node_is(a, sy->integer))
                 return false;
             size_t al;
@@ -630,13 +630,13 @@ static bool const__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_buf *out
         }
         if (((ll == 3 && !memcmp(last, "str", 3)) || (ll == 5 && !memcmp(last, "bytes", 5))) && nargs >= 1 &&
             nargs <= 2)
-            return sg_const_eval(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+            return sg_const_eval(cx, scope, sg_node_named(args, 0), out, depth + 1);
     } else {
         return false;
     }
     /* qualified functions: checked by their last component before any resolution */
     if (nargs == 1 && const__callee_in(cx, scope, fn, last, ll, const__identity_calls, CONST__N(const__identity_calls)))
-        return sg_const_eval(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+        return sg_const_eval(cx, scope, sg_node_named(args, 0), out, depth + 1);
     if (const__callee_in(cx, scope, fn, last, ll, const__path_calls, CONST__N(const__path_calls))) {
         if (!nargs)
             sg_buf_append(out, ".", 1);
@@ -648,7 +648,7 @@ static bool const__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_buf *out
     }
     if (nargs >= 1 && nargs <= 2 && const__callee_in(cx, scope, fn, last, ll, const__getenv_calls, CONST__N(const__getenv_calls))) {
         char k[8];
-        if (const__text(cx, scope, ts_node_named_child(args, 0), k, sizeof k, depth) && !strcmp(k, "HOME")) {
+        if (const__text(cx, scope, sg_node_named(args, 0), k, sizeof k, depth) && !strcmp(k, "HOME")) {
             sg_buf_append(out, "~", 1);
             return true;
         }
@@ -724,7 +724,7 @@ static bool const__slice(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, 
             size_t l;
             const char *t = sg_node_text(cx->src, c, &l);
             neg = l && t[0] == '-';
-            c = ts_node_named_child(c, 0);
+            c = sg_node_named(c, 0);
         }
         if (!sg_node_is(c, sy->integer))
             return false;
@@ -938,7 +938,7 @@ bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode n)
     if (s == sy->integer || s == sy->float_ || s == sy->true_ || s == sy->false_ || s == sy->none)
         return true;
     if (s == sy->unary_operator)
-        return sg_is_literal(res, scope, ts_node_named_child(n, 0));
+        return sg_is_literal(res, scope, sg_node_named(n, 0));
     return sg_const_str(res, scope, n, NULL) != NULL;
 }
 
@@ -961,7 +961,7 @@ int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode n)
         return 0;
     }
     if (s == sy->list || s == sy->tuple || s == sy->dictionary || s == sy->set)
-        return ts_node_named_child_count(n) > 0;
+        return sg_node_nnamed(n) > 0;
     size_t len;
     if (sg_const_str(res, scope, n, &len))
         return len > 0;
@@ -1010,7 +1010,7 @@ static int const__argv(sg_res_cx *cx, sg_scope *scope, TSNode n, const char **it
         TSNode fn = sg_node_field(n, sy->f_function);
         TSNode args = sg_node_field(n, sy->f_arguments);
         size_t al;
-        if (!sg_node_is(fn, sy->attribute) || !sg_node_is(args, sy->argument_list) || ts_node_named_child_count(args))
+        if (!sg_node_is(fn, sy->attribute) || !sg_node_is(args, sy->argument_list) || sg_node_nnamed(args))
             return -1;
         const char *a = sg_node_text(cx->src, sg_node_field(fn, sy->f_attribute), &al);
         if (al != 5 || memcmp(a, "split", 5))
@@ -1099,8 +1099,8 @@ static bool const__stringish(sg_res_cx *cx, sg_scope *scope, TSNode n, int depth
         return (sg_node_is(name, sy->identifier)) && const__text_call(t, l);
     }
     if (s == sy->conditional_expression)
-        return const__stringish(cx, scope, ts_node_named_child(n, 0), depth + 1) ||
-               const__stringish(cx, scope, ts_node_named_child(n, 2), depth + 1);
+        return const__stringish(cx, scope, sg_node_named(n, 0), depth + 1) ||
+               const__stringish(cx, scope, sg_node_named(n, 2), depth + 1);
     if (s == sy->identifier && scope) {
         size_t len;
         const char *name = sg_node_text(cx->src, n, &len);

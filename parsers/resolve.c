@@ -383,12 +383,12 @@ static void res__import_call(sg_res_cx *cx, sg_scope *scope, TSNode args, sg_pyn
     bool top_only = kind == SG_PYNAME_IMPORT_TOP;
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
-    uint32_t nargs = ts_node_named_child_count(args);
+    uint32_t nargs = sg_node_nnamed(args);
     TSNode first = {0};
     bool has_fromlist = false;
     int pos = 0;
     for (uint32_t i = 0; i < nargs; i++) {
-        TSNode a = ts_node_named_child(args, i);
+        TSNode a = sg_node_named(args, i);
         if (sg_node_is(a, sy->keyword_argument)) {
             size_t kl;
             const char *k = sg_node_text(cx->src, sg_node_field(a, sy->f_name), &kl);
@@ -431,7 +431,7 @@ static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
     TSNode iargs = sg_node_field(inner, sy->f_arguments);
-    if (!sg_node_is(iargs, sy->argument_list) || ts_node_named_child_count(iargs) < 1)
+    if (!sg_node_is(iargs, sy->argument_list) || sg_node_nnamed(iargs) < 1)
         return false;
     sg_cands g = {0};
     sg_res_expr(cx, scope, sg_node_field(inner, sy->f_function), &g, depth + 1);
@@ -442,7 +442,7 @@ static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const
         return false;
     sg_buf b;
     sg_buf_init(&b, SG_MAX_QNAME);
-    if (sg_const_eval(cx, scope, ts_node_named_child(iargs, 0), &b, 0) && b.len && !b.truncated) {
+    if (sg_const_eval(cx, scope, sg_node_named(iargs, 0), &b, 0) && b.len && !b.truncated) {
         sg_cands base = {0};
         sg_res_expr(cx, scope, obj, &base, depth + 1);
         for (int i = 0; i < base.n; i++)
@@ -489,21 +489,21 @@ static void res__reduce(sg_res_cx *cx, sg_scope *scope, TSNode args, sg_cands *o
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
     sg_cands g = {0};
-    sg_res_expr(cx, scope, ts_node_named_child(args, 0), &g, depth + 1);
+    sg_res_expr(cx, scope, sg_node_named(args, 0), &g, depth + 1);
     bool getter = false;
     for (int i = 0; i < g.n; i++)
         getter |= sg_pyname_getter_arg(g.q[i]) == 1;
-    TSNode seq = sg_node_unparen(ts_node_named_child(args, 1));
+    TSNode seq = sg_node_unparen(sg_node_named(args, 1));
     if (!getter || !(sg_node_is(seq, sy->list) || sg_node_is(seq, sy->tuple)))
         return;
     sg_cands cur = {0};
-    sg_res_expr(cx, scope, ts_node_named_child(args, 2), &cur, depth + 1);
-    uint32_t k = ts_node_named_child_count(seq);
+    sg_res_expr(cx, scope, sg_node_named(args, 2), &cur, depth + 1);
+    uint32_t k = sg_node_nnamed(seq);
     for (uint32_t i = 0; i < k && cur.n; i++) {
         sg_buf b;
         sg_buf_init(&b, SG_MAX_QNAME);
         sg_cands next = {0};
-        if (sg_const_eval(cx, scope, ts_node_named_child(seq, i), &b, 0) && b.len && !b.truncated)
+        if (sg_const_eval(cx, scope, sg_node_named(seq, i), &b, 0) && b.len && !b.truncated)
             for (int c = 0; c < cur.n; c++)
                 res__join_or_main(cx, scope, &next, cur.q[c], b.data, b.len, depth + 1);
         sg_res_buf_done(res, &b);
@@ -521,11 +521,11 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
     TSNode args = sg_node_field(call, sy->f_arguments);
     if (!sg_node_is(args, sy->argument_list))
         return;
-    uint32_t nargs = ts_node_named_child_count(args);
+    uint32_t nargs = sg_node_nnamed(args);
     /* operator.attrgetter("name")(obj) is obj.name */
     TSNode inner = sg_node_unparen(fn);
     if (sg_node_is(inner, sy->call) && nargs >= 1 && res__getter_call(cx, scope, inner, "operator.attrgetter",
-                                                                    ts_node_named_child(args, 0), out, depth))
+                                                                    sg_node_named(args, 0), out, depth))
         return;
     sg_cands f = {0};
     sg_res_expr(cx, scope, fn, &f, depth + 1);
@@ -539,18 +539,18 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
             res__import_call(cx, scope, args, imp, out);
         } else if (!strcmp(q, "importlib.reload")) {
             if (nargs >= 1)
-                sg_res_expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+                sg_res_expr(cx, scope, sg_node_named(args, 0), out, depth + 1);
         } else if (getter >= 1) {
             /* getattr(o, "n"), inspect.getattr_static(o, "n"), object.__getattribute__(o, "n") */
             if (nargs <= (uint32_t)getter)
                 continue;
             sg_cands base = {0};
-            sg_res_expr(cx, scope, ts_node_named_child(args, 0), &base, depth + 1);
+            sg_res_expr(cx, scope, sg_node_named(args, 0), &base, depth + 1);
             if (!base.n)
                 continue;
             sg_buf b;
             sg_buf_init(&b, SG_MAX_QNAME);
-            if (sg_const_eval(cx, scope, ts_node_named_child(args, (uint32_t)getter), &b, 0) && b.len && !b.truncated)
+            if (sg_const_eval(cx, scope, sg_node_named(args, (uint32_t)getter), &b, 0) && b.len && !b.truncated)
                 for (int k = 0; k < base.n; k++)
                     res__add_join(res, out, base.q[k], b.data, b.len);
             sg_res_buf_done(res, &b);
@@ -568,7 +568,7 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
             if (!scope || !scope->parent)
                 res__add(res, out, "__main__");
         } else if (!strcmp(q, "vars") && nargs == 1) {
-            sg_res_expr(cx, scope, ts_node_named_child(args, 0), out, depth + 1);
+            sg_res_expr(cx, scope, sg_node_named(args, 0), out, depth + 1);
         } else if (strcmp(q, "__main__") && res__alive(res, q)) {
             /* an object made by a class or function some rule is about */
             char buf[SG_MAX_QNAME + RES_INSTANCE_LEN + 1];
@@ -593,7 +593,7 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
             if (base.n) {
                 sg_buf b;
                 sg_buf_init(&b, SG_MAX_QNAME);
-                if (sg_const_eval(cx, scope, ts_node_named_child(args, 0), &b, 0) && b.len && !b.truncated)
+                if (sg_const_eval(cx, scope, sg_node_named(args, 0), &b, 0) && b.len && !b.truncated)
                     for (int k = 0; k < base.n; k++)
                         res__add_join(res, out, base.q[k], b.data, b.len);
                 sg_res_buf_done(res, &b);
@@ -739,9 +739,9 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
     } else if (s == sy->call) {
         res__call(cx, scope, n, out, depth);
     } else if (s == sy->conditional_expression) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = sg_node_nnamed(n);
         for (uint32_t i = 0; i < k; i += 2) /* a if cond else b: children 0 and 2 */
-            sg_res_expr(cx, scope, ts_node_named_child(n, i), out, depth + 1);
+            sg_res_expr(cx, scope, sg_node_named(n, i), out, depth + 1);
     } else if (s == sy->binary_operator) {
         /* path / "name" is a path again */
         size_t ol;
@@ -884,9 +884,9 @@ bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_
     res->query_where = ts_node_start_point(call);
     TSNode fn = sg_node_unparen(sg_node_field(call, sy->f_function));
     TSNode args = sg_node_field(call, sy->f_arguments);
-    if (!sg_node_is(fn, sy->call) || !sg_node_is(args, sy->argument_list) || ts_node_named_child_count(args) < 1)
+    if (!sg_node_is(fn, sy->call) || !sg_node_is(args, sy->argument_list) || sg_node_nnamed(args) < 1)
         return false;
-    return res__getter_call(&cx, scope, fn, "operator.methodcaller", ts_node_named_child(args, 0), out, 0) && out->n;
+    return res__getter_call(&cx, scope, fn, "operator.methodcaller", sg_node_named(args, 0), out, 0) && out->n;
 }
 
 const char *sg_dotted_name(sg_resolver *res, TSNode n)

@@ -81,8 +81,8 @@ static bool scope__literal(TSNode v)
         return true;
     if (strcmp(t, "string"))
         return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(v); i++)
-        if (!strcmp(ts_node_type(ts_node_named_child(v, i)), "interpolation"))
+    for (uint32_t i = 0; i < sg_node_nnamed(v); i++)
+        if (!strcmp(ts_node_type(sg_node_named(v, i)), "interpolation"))
             return false;
     return true;
 }

@@ -45,9 +45,34 @@ const sg_syms *sg_syms_get(void)
     return &syms__table;
 }
 
+/* The right side of an assignment: the first child after its `=` that is not an extra (a line
+ * continuation may stand between them: `f = \\` then `eval` on the next line); null for an
+ * annotation without a value (`x: int`). */
+static TSNode syms__after_eq(TSNode n, TSSymbol eq)
+{
+    uint32_t count = ts_node_child_count(n);
+    if (count >= 3 && ts_node_symbol(ts_node_child(n, count - 2)) == eq)
+        return ts_node_child(n, count - 1); /* the common shape: `=` then the value, last */
+    sg_walk w;
+    sg_walk_init_children(&w, n);
+    TSNode c, ret = {0};
+    unsigned depth;
+    bool seen_eq = false;
+    while (sg_walk_next(&w, false, &c, &depth)) {
+        if (!seen_eq) {
+            seen_eq = ts_node_symbol(c) == eq;
+        } else if (!ts_node_is_extra(c)) {
+            ret = c;
+            break;
+        }
+    }
+    sg_walk_end(&w);
+    return ret;
+}
+
 /* A field of a node. ts_node_child_by_field_id scans the field map of every child, so the
  * shapes the engine asks about most are answered by position (extras such as comments can
- * neither start nor end these nodes). */
+ * neither start nor end these nodes; between `=` and the value, syms__after_eq). */
 TSNode sg_node_field(TSNode n, TSFieldId f)
 {
     const sg_syms *sy = &syms__table;
@@ -80,9 +105,7 @@ TSNode sg_node_field(TSNode n, TSFieldId f)
             if (f == sy->f_left)
                 return ts_node_child(n, 0);
             if (f == sy->f_right)
-                return count >= 3 && ts_node_symbol(ts_node_child(n, count - 2)) == sy->eq_token
-                           ? ts_node_child(n, count - 1)
-                           : (TSNode){0};
+                return syms__after_eq(n, sy->eq_token);
         }
     }
     return ts_node_child_by_field_id(n, f);
@@ -98,7 +121,7 @@ bool sg_children_next(sg_children *it, TSNode *ret_child)
     TSNode n;
     unsigned depth;
     while (sg_walk_next(&it->walk, false, &n, &depth))
-        if (ts_node_is_named(n)) {
+        if (ts_node_is_named(n) && !ts_node_is_extra(n)) {
             *ret_child = n;
             return true;
         }
@@ -110,11 +133,42 @@ void sg_children_end(sg_children *it)
     sg_walk_end(&it->walk);
 }
 
+uint32_t sg_node_nnamed(TSNode n)
+{
+    uint32_t k = ts_node_named_child_count(n); /* 0 for a null node */
+    if (k == 0 || !sg_walk_has_extra_child(n))
+        return k;
+    k = 0;
+    sg_children it;
+    TSNode c;
+    sg_children_init(&it, n);
+    while (sg_children_next(&it, &c))
+        k++;
+    sg_children_end(&it);
+    return k;
+}
+
+TSNode sg_node_named(TSNode n, uint32_t i)
+{
+    if (ts_node_is_null(n) || !sg_walk_has_extra_child(n))
+        return ts_node_named_child(n, i);
+    TSNode c, ret = {0};
+    sg_children it;
+    sg_children_init(&it, n);
+    for (uint32_t k = 0; sg_children_next(&it, &c); k++)
+        if (k == i) {
+            ret = c;
+            break;
+        }
+    sg_children_end(&it);
+    return ret;
+}
+
 /* Skip parentheses. */
 TSNode sg_node_unparen(TSNode n)
 {
     int guard = 0;
-    while (sg_node_is(n, syms__table.parenthesized_expression) && ts_node_named_child_count(n) == 1 && guard++ < 64)
-        n = ts_node_named_child(n, 0);
+    while (sg_node_is(n, syms__table.parenthesized_expression) && sg_node_nnamed(n) == 1 && guard++ < 64)
+        n = sg_node_named(n, 0);
     return n;
 }

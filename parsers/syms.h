@@ -137,13 +137,21 @@ typedef struct sg_syms {
 const sg_syms *sg_syms_get(void);
 const TSLanguage *sg_python_language(void);
 
-/* Iterate a node's named children in order (ts_node_named_child(n, i) costs O(i)). */
+/* Iterate a node's named children in order, without extras: a comment or a line continuation
+ * can stand between any two tokens, so counting them would shift every position after them
+ * (`getattr(os, # c` then `"system")` on the next line). ts_node_named_child(n, i) costs O(i). */
 typedef struct sg_children {
     sg_walk walk;
 } sg_children;
 void sg_children_init(sg_children *it, TSNode parent);
 bool sg_children_next(sg_children *it, TSNode *ret_child);
 void sg_children_end(sg_children *it);
+
+/* The named children of n that are not extras: how many, and the i-th (null past the end); what
+ * the passes use instead of ts_node_named_child_count / ts_node_named_child, which count
+ * comments and line continuations. */
+uint32_t sg_node_nnamed(TSNode n);
+TSNode sg_node_named(TSNode n, uint32_t i);
 
 /* A field of a node (fast paths for the common node shapes). */
 TSNode sg_node_field(TSNode n, TSFieldId f);

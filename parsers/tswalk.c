@@ -67,7 +67,7 @@ void sg_walk_init_children(sg_walk *w, TSNode parent)
     w->started = true;
     const Subtree *s = parent.id;
     if (!ts_node_is_null(parent) && ts_subtree_child_count(*s) > 0)
-        walk__push(w, s, walk__length(ts_node_start_byte(parent), ts_node_start_point(parent)), 1);
+        walk__push(w, s, walk__length(parent.context[0], (TSPoint){parent.context[1], parent.context[2]}), 1);
 }
 
 bool sg_walk_next(sg_walk *w, bool descend, TSNode *ret_node, unsigned *ret_depth)
@@ -83,7 +83,7 @@ bool sg_walk_next(sg_walk *w, bool descend, TSNode *ret_node, unsigned *ret_dept
     if (descend && !ts_node_is_null(w->last)) {
         const Subtree *s = w->last.id;
         if (ts_subtree_child_count(*s) > 0)
-            walk__push(w, s, walk__length(ts_node_start_byte(w->last), ts_node_start_point(w->last)),
+            walk__push(w, s, walk__length(w->last.context[0], (TSPoint){w->last.context[1], w->last.context[2]}),
                        w->last_depth + 1);
     }
     while (w->n > 0) {
@@ -111,7 +111,7 @@ bool sg_walk_next(sg_walk *w, bool descend, TSNode *ret_node, unsigned *ret_dept
         f->pos_bytes = next.bytes;
         f->pos_point = next.extent;
         if (visible) {
-            w->last = ts_node_new(w->tree, child, pos, alias);
+            w->last = (TSNode){{pos.bytes, pos.extent.row, pos.extent.column, alias}, child, w->tree};
             w->last_depth = f->depth;
             *ret_node = w->last;
             *ret_depth = f->depth;
@@ -122,6 +122,29 @@ bool sg_walk_next(sg_walk *w, bool descend, TSNode *ret_node, unsigned *ret_dept
             walk__push(w, child, pos, f->depth);
     }
     return false;
+}
+
+/* Whether an extra stands among the children of s, looking through hidden children as the walk
+ * does (they are flattened in place); a raw scan of the children arrays, no nodes made. */
+static bool walk__has_extra(Subtree s, unsigned depth)
+{
+    if (ts_subtree_child_count(s) == 0)
+        return false;
+    const Subtree *children = ts_subtree_children(s);
+    for (uint32_t i = 0; i < s.ptr->child_count; i++) {
+        Subtree c = children[i];
+        if (ts_subtree_extra(c))
+            return true;
+        if (!ts_subtree_visible(c) && ts_subtree_visible_child_count(c) > 0 &&
+            (depth >= 64 || walk__has_extra(c, depth + 1)))
+            return true; /* past 64 hidden levels: said yes, so the caller takes the exact path */
+    }
+    return false;
+}
+
+bool sg_walk_has_extra_child(TSNode n)
+{
+    return !ts_node_is_null(n) && walk__has_extra(*(const Subtree *)n.id, 0);
 }
 
 void sg_walk_end(sg_walk *w)

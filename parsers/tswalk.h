@@ -50,5 +50,8 @@ void sg_walk_init_children(sg_walk *w, TSNode parent);
  * yielded last (ignored on the first call); false skips its subtree. False at the end. */
 bool sg_walk_next(sg_walk *w, bool descend, TSNode *ret_node, unsigned *ret_depth);
 void sg_walk_end(sg_walk *w);
+/* Whether a comment or a line continuation (an extra) is among n's children, as the walk yields
+ * them: without one, positions among the children can be taken from tree-sitter's own API. */
+bool sg_walk_has_extra_child(TSNode n);
 
 #endif

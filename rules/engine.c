@@ -138,11 +138,11 @@ static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
                 a->kw_open = true; /* more than we track: what we dropped could be anything */
             }
         } else if (s == sy->dictionary_splat) {
-            TSNode d = ts_node_named_child(c, 0);
+            TSNode d = sg_node_named(c, 0);
             if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->dictionary) {
-                uint32_t np = ts_node_named_child_count(d);
+                uint32_t np = sg_node_nnamed(d);
                 for (uint32_t p = 0; p < np; p++) {
-                    TSNode pair = ts_node_named_child(d, p);
+                    TSNode pair = sg_node_named(d, p);
                     if (ts_node_symbol(pair) != sy->pair) {
                         a->kw_open = true;
                         continue;
@@ -384,10 +384,10 @@ static const char *engine__host_of(engine__cx *cx, sg_scope *scope, TSNode v)
     const sg_syms *sy = cx->sy;
     if (ts_node_is_null(v))
         return NULL;
-    while (ts_node_symbol(v) == sy->parenthesized_expression && ts_node_named_child_count(v) == 1)
-        v = ts_node_named_child(v, 0);
-    if (ts_node_symbol(v) == sy->tuple && ts_node_named_child_count(v) >= 1)
-        v = ts_node_named_child(v, 0);
+    while (ts_node_symbol(v) == sy->parenthesized_expression && sg_node_nnamed(v) == 1)
+        v = sg_node_named(v, 0);
+    if (ts_node_symbol(v) == sy->tuple && sg_node_nnamed(v) >= 1)
+        v = sg_node_named(v, 0);
     const char *s = sg_const_str(cx->res, scope, v, NULL);
     if (s)
         return engine__host(cx, s, true);
@@ -476,7 +476,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
             return;
         module = sg_dotted_name(cx->res, modnode);
     }
-    uint32_t k = ts_node_named_child_count(n);
+    uint32_t k = sg_node_nnamed(n);
     if (from) {
         const char *mods[1 + ENGINE_MAX_ARGS];
         int nm = 0;
@@ -503,7 +503,7 @@ static void engine__on_import(engine__cx *cx, TSNode n)
         return;
     }
     for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(n, i);
+        TSNode c = sg_node_named(n, i);
         TSNode name = ts_node_symbol(c) == sy->aliased_import ? sg_node_field(c, sy->f_name) : c;
         if (ts_node_symbol(name) != sy->dotted_name)
             continue;
@@ -599,12 +599,12 @@ static void engine__forwarded(engine__cx *cx, sg_scope *scope, const sg_pyname_f
     memset(&f, 0, sizeof f);
     if (fw->args_kw) {
         TSNode t = engine__arg(a, -1, fw->args_kw);
-        while (sg_node_is(t, sy->parenthesized_expression) && ts_node_named_child_count(t) == 1)
-            t = ts_node_named_child(t, 0);
+        while (sg_node_is(t, sy->parenthesized_expression) && sg_node_nnamed(t) == 1)
+            t = sg_node_named(t, 0);
         if (sg_node_is(t, sy->tuple) || sg_node_is(t, sy->list)) {
-            uint32_t k = ts_node_named_child_count(t);
+            uint32_t k = sg_node_nnamed(t);
             for (uint32_t i = 0; i < k; i++) {
-                TSNode e = ts_node_named_child(t, i);
+                TSNode e = sg_node_named(t, i);
                 if (sg_node_is(e, sy->list_splat) || f.npos == ENGINE_MAX_ARGS) {
                     f.pos_open = true;
                     break;
@@ -622,9 +622,9 @@ static void engine__forwarded(engine__cx *cx, sg_scope *scope, const sg_pyname_f
     if (fw->kwargs_kw) {
         TSNode d = engine__arg(a, -1, fw->kwargs_kw);
         if (sg_node_is(d, sy->dictionary)) {
-            uint32_t np = ts_node_named_child_count(d);
+            uint32_t np = sg_node_nnamed(d);
             for (uint32_t p = 0; p < np; p++) {
-                TSNode pair = ts_node_named_child(d, p);
+                TSNode pair = sg_node_named(d, p);
                 size_t kl;
                 const char *key = sg_node_is(pair, sy->pair)
                                       ? sg_const_str(cx->res, scope, sg_node_field(pair, sy->f_key), &kl)
@@ -1038,15 +1038,15 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         TSSymbol ls = ts_node_symbol(left);
         TSNode rv = right;
         while (!ts_node_is_null(rv) && ts_node_symbol(rv) == sy->parenthesized_expression &&
-               ts_node_named_child_count(rv) == 1)
-            rv = ts_node_named_child(rv, 0);
+               sg_node_nnamed(rv) == 1)
+            rv = sg_node_named(rv, 0);
         if ((ls == sy->pattern_list || ls == sy->tuple_pattern || ls == sy->tuple || ls == sy->list_pattern) &&
             !ts_node_is_null(rv) && (ts_node_symbol(rv) == sy->expression_list || ts_node_symbol(rv) == sy->tuple) &&
-            ts_node_named_child_count(rv) == ts_node_named_child_count(left)) {
+            sg_node_nnamed(rv) == sg_node_nnamed(left)) {
             /* user, password = "admin", "hunter2" */
-            uint32_t k = ts_node_named_child_count(left);
+            uint32_t k = sg_node_nnamed(left);
             for (uint32_t i = 0; i < k && i < 256; i++)
-                engine__cred_target(cx, scope, ts_node_named_child(left, i), ts_node_named_child(rv, i));
+                engine__cred_target(cx, scope, sg_node_named(left, i), sg_node_named(rv, i));
         } else {
             engine__cred_target(cx, scope, left, right);
         }
@@ -1083,8 +1083,8 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         sg_children_end(&it);
     } else if (s == sy->return_statement || s == sy->yield || s == sy->decorator || s == sy->list_splat ||
                s == sy->dictionary_splat) {
-        if (ts_node_named_child_count(n) > 0)
-            engine__on_value(cx, ts_node_named_child(n, 0), scope);
+        if (sg_node_nnamed(n) > 0)
+            engine__on_value(cx, sg_node_named(n, 0), scope);
     } else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
         TSNode v = sg_node_field(n, sy->f_value);
         engine__cred_target(cx, scope, sg_node_field(n, sy->f_name), v);

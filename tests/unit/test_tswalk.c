@@ -138,15 +138,58 @@ static size_t compare_source(TSParser *p, const char *src, size_t len, const cha
             memmove(c.items, c.items + 1, --c.len * sizeof *c.items); /* without n itself */
         sg_walk w;
         sg_walk_init_children(&w, n);
-        TSNode k;
+        TSNode kid;
         unsigned depth;
-        while (sg_walk_next(&w, false, &k, &depth))
-            seen_push(&d, k, depth);
+        while (sg_walk_next(&w, false, &kid, &depth))
+            seen_push(&d, kid, depth);
         sg_walk_end(&w);
         assert_same_list(&c, &d, what);
+        /* named children without extras: sg_node_nnamed / sg_node_named / sg_children (the i-th
+         * costs O(i): nodes of thousands of children, such as a module's, are left out) */
+        if (c.len > 300) {
+            free(c.items);
+            free(d.items);
+            continue;
+        }
+        uint32_t k = 0;
+        sg_children it;
+        TSNode ch;
+        sg_children_init(&it, n);
+        for (size_t j = 0; j < c.len; j++) {
+            if (!ts_node_is_named(c.items[j].node) || ts_node_is_extra(c.items[j].node))
+                continue;
+            assert_same_node(c.items[j].node, sg_node_named(n, k), what, j);
+            assert_true(sg_children_next(&it, &ch));
+            assert_same_node(c.items[j].node, ch, what, j);
+            k++;
+        }
+        assert_false(sg_children_next(&it, &ch));
+        sg_children_end(&it);
+        if (sg_node_nnamed(n) != k)
+            fail_msg("%s: %s at %u has %u named children that are not extras, sg_node_nnamed says %u", what,
+                     ts_node_type(n), ts_node_start_byte(n), k, sg_node_nnamed(n));
+        assert_true(ts_node_is_null(sg_node_named(n, k)));
         free(c.items);
         free(d.items);
     }
+    /* sg_node_field (fast paths by position, on the walk) agrees with the field map */
+    const sg_syms *sy = sg_syms_get();
+    const TSFieldId fields[] = {sy->f_function, sy->f_arguments, sy->f_object, sy->f_attribute, sy->f_name,
+                                sy->f_key, sy->f_value, sy->f_left, sy->f_right};
+    for (size_t i = 0; i < a.len; i++)
+        for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+            TSSymbol ns = ts_node_symbol(a.items[i].node);
+            if ((ns == sy->keyword_argument && fields[k] == sy->f_key) || (ns == sy->pair && fields[k] == sy->f_name))
+                continue; /* by design: sg_node_field answers `name` and `key` alike for both shapes */
+            TSNode want = ts_node_child_by_field_id(a.items[i].node, fields[k]);
+            TSNode got = sg_node_field(a.items[i].node, fields[k]);
+            if (ts_node_is_null(want) != ts_node_is_null(got))
+                fail_msg("%s: field %u of %s at %u: %s vs %s", what, fields[k], ts_node_type(a.items[i].node),
+                         ts_node_start_byte(a.items[i].node), ts_node_is_null(want) ? "null" : ts_node_type(want),
+                         ts_node_is_null(got) ? "null" : ts_node_type(got));
+            if (!ts_node_is_null(want))
+                assert_same_node(want, got, what, i);
+        }
     free(a.items);
     free(b.items);
     ts_tree_delete(tree);
@@ -187,6 +230,9 @@ static void test_edge_cases(void **state)
         "type Alias[T] = list[T]\ndef f[T: int, *Ts, **P](x: T) -> T: ...\n",
         "\\\nx = 1\n",
         "\xef\xbb\xbfx = 'caf\xc3\xa9'\n",
+        "getattr(os, # c\n    \"system\")(\"ls\")\n", /* extras among children: positions skip them */
+        "f = \\\n    eval\na, \\\n b = (x, # c\n y)\nimport os as o, sys # c\n",
+        "from m import (a, # one\n  b as c, # two\n)\n",
     };
     TSParser *p = parser();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

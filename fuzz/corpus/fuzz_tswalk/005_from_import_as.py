@@ -1,0 +1,3 @@
+# expect: block SG201@3
+from os import system as run_cmd
+run_cmd("whoami")

@@ -1,0 +1,6 @@
+# expect: block SG202@6
+from os import (
+    path,
+    popen,
+)
+popen("ls").read()

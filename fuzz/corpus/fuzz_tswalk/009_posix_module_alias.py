@@ -1,0 +1,3 @@
+# expect: block SG201@3
+import posix
+posix.system("id")

@@ -1,0 +1,3 @@
+# expect: block SG101@3
+e = eval
+e("1 + 1")

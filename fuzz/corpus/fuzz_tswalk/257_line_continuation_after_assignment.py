@@ -1,0 +1,4 @@
+# expect: block SG101@4
+f = \
+    eval
+f(input())

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Extras hide nothing: a comment or a line continuation may stand between almost any two tokens
+of Python, and tree-sitter keeps them as child nodes, so a pass that reads children by position
+can be steered past a finding by them (`getattr(os, # c` / `"system")`).
+
+For every case of tests/cases/block, two variants: a comment and a newline after every `(`, `[`,
+`{` and `,` inside brackets, and a line continuation after every `=`, `.`, `(`, `+` and `,` outside
+them (where one is legal). Each variant is valid Python (checked with compile()) and must be
+blocked by at least the rules that block the case itself. The binary of 2026-11-30 lost a finding
+in 65 of 428 variants.
+
+usage: test_extras.py SNIPGATE_BINARY REPO_ROOT
+"""
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import tokenize
+
+SG = os.path.abspath(sys.argv[1])
+CASES = os.path.join(os.path.abspath(sys.argv[2]), "tests", "cases", "block")
+
+
+def variants(src):
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
+    starts = [0]
+    for line in src.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    comments, continuations = [], []
+    depth = 0
+    for t in toks:
+        if t.type != tokenize.OP:
+            continue
+        if t.string in "([{":
+            depth += 1
+        elif t.string in ")]}":
+            depth -= 1
+        off = starts[t.end[0] - 1] + t.end[1]
+        if depth > 0 and t.string in ("(", "[", "{", ","):
+            comments.append(off)
+        if depth == 0 and t.string in ("=", ".", "(", "+", ","):
+            continuations.append(off)
+    out = []
+    for kind, offs, text in (("comments", comments, " # c\n"), ("continuations", continuations, " \\\n    ")):
+        if not offs:
+            continue
+        s = src
+        for off in sorted(offs, reverse=True):
+            s = s[:off] + text + s[off:]
+        try:
+            compile(s, "variant", "exec")
+        except (SyntaxError, ValueError):
+            continue
+        out.append((kind, s))
+    return out
+
+
+def blocking_rules(paths):
+    """path -> the set of rule ids of its blocking findings, in one run of `check`."""
+    p = subprocess.run([SG, "check", "--format", "json", *paths], capture_output=True, text=True, timeout=600)
+    if p.returncode not in (0, 1):
+        sys.exit(f"FAIL: check exited {p.returncode}: {p.stderr[:400]}")
+    doc = json.loads(p.stdout)
+    return {f["path"]: {x["rule_id"] for x in f["findings"] if x["blocking"]} for f in doc["files"]}
+
+
+def main():
+    names = sorted(n for n in os.listdir(CASES) if n.endswith(".py"))
+    base = blocking_rules([os.path.join(CASES, n) for n in names])
+    tmp = tempfile.mkdtemp(prefix="sg_extras_")
+    made = {}
+    for n in names:
+        want = base.get(os.path.join(CASES, n), set()) - {"SG001"}
+        if not want:
+            continue
+        for kind, s in variants(open(os.path.join(CASES, n), encoding="utf-8").read()):
+            path = os.path.join(tmp, f"{kind}_{n}")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(s)
+            made[path] = (n, kind, want)
+    got = blocking_rules(sorted(made))
+    lost = []
+    for path, (n, kind, want) in sorted(made.items()):
+        missing = want - got.get(path, set())
+        if missing:
+            lost.append(f"{kind} {n}: lost {sorted(missing)} (got {sorted(got.get(path, set()))})")
+    for line in lost:
+        print("FAIL", line)
+    if len(made) < 300:
+        lost.append("too few variants")
+        print(f"FAIL only {len(made)} variants were made (expected >= 300)")
+    print(f"{len(made)} variants of {len(names)} block cases; {len(lost)} failed")
+    print(f"{len(made) - len(lost)} passed, {len(lost)} failed")
+    return 1 if lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -341,7 +341,7 @@ static bool const__join_items(sg_res_cx *cx, sg_scope *scope, TSNode seq, const 
     bool reverse = false;
     TSNode src = seq;
     if (sg_node_is(seq, sy->call)) {
-        TSNode fn = sg_node_field(seq, sy->f_function);
+        TSNode fn = sg_node_unparen(sg_node_field(seq, sy->f_function)); /* (reversed)(...) too */
         TSNode args = sg_node_field(seq, sy->f_arguments);
         size_t fl;
         const char *f = sg_node_text(cx->src, fn, &fl);
@@ -482,7 +482,7 @@ static bool const__translate(sg_res_cx *cx, sg_scope *scope, const sg_buf *in, T
     table = sg_node_unparen(table);
     if (!sg_node_is(table, sy->call))
         return false;
-    TSNode fn = sg_node_field(table, sy->f_function);
+    TSNode fn = sg_node_unparen(sg_node_field(table, sy->f_function));
     TSNode args = sg_node_field(table, sy->f_arguments);
     size_t fl;
     const char *f = sg_node_text(cx->src, fn, &fl);
@@ -1007,7 +1007,7 @@ static int const__argv(sg_res_cx *cx, sg_scope *scope, TSNode n, const char **it
     }
     if (sg_node_is(n, sy->call)) {
         /* "ls -l".split() */
-        TSNode fn = sg_node_field(n, sy->f_function);
+        TSNode fn = sg_node_unparen(sg_node_field(n, sy->f_function));
         TSNode args = sg_node_field(n, sy->f_arguments);
         size_t al;
         if (!sg_node_is(fn, sy->attribute) || !sg_node_is(args, sy->argument_list) || sg_node_nnamed(args))

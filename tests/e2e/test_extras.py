@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Extras hide nothing: a comment or a line continuation may stand between almost any two tokens
-of Python, and tree-sitter keeps them as child nodes, so a pass that reads children by position
-can be steered past a finding by them (`getattr(os, # c` / `"system")`).
+"""Syntax noise hides nothing. A comment or a line continuation may stand between almost any two
+tokens of Python, and tree-sitter keeps them as child nodes, so a pass that reads children by
+position can be steered past a finding by them (`getattr(os, # c` / `"system")`); redundant
+parentheses change the node a pass looks at.
 
-For every case of tests/cases/block, two variants: a comment and a newline after every `(`, `[`,
-`{` and `,` inside brackets, and a line continuation after every `=`, `.`, `(`, `+` and `,` outside
-them (where one is legal). Each variant is valid Python (checked with compile()) and must be
-blocked by at least the rules that block the case itself. The binary of 2026-11-30 lost a finding
-in 65 of 428 variants.
+For every case of tests/cases/block, three variants: a comment and a newline after every `(`, `[`,
+`{` and `,` inside brackets; a line continuation after every `=`, `.`, `(`, `+` and `,` outside
+them (where one is legal); parentheses around every name that is called, subscripted or has an
+attribute taken. Each variant is valid Python (checked with compile()) and must be blocked by at
+least the rules that block the case itself. The binary of 2026-11-30 lost a finding in 65 of 428
+extras variants; one parentheses variant lost its rule (`(reversed)(...)` was not folded; still
+blocked, as a computed getattr).
 
 usage: test_extras.py SNIPGATE_BINARY REPO_ROOT
 """
 import io
 import json
+import keyword
 import os
 import subprocess
 import sys
@@ -46,6 +50,26 @@ def variants(src):
         if depth == 0 and t.string in ("=", ".", "(", "+", ","):
             continuations.append(off)
     out = []
+    # parentheses around every name that is called, subscripted or has an attribute taken
+    # (`(os).system`, `(getattr)(os, ...)`, `(reversed)(...)`)
+    names = []
+    for i, t in enumerate(toks):
+        if t.type != tokenize.NAME or keyword.iskeyword(t.string):
+            continue
+        prev = toks[i - 1].string if i else ""
+        nxt = toks[i + 1].string if i + 1 < len(toks) else ""
+        if prev in (".", "def", "class", "import", "from", "as", "global", "nonlocal", "@") or nxt not in (".", "(", "["):
+            continue
+        names.append((starts[t.start[0] - 1] + t.start[1], starts[t.end[0] - 1] + t.end[1]))
+    if names:
+        s = src
+        for a, b in sorted(names, reverse=True):
+            s = s[:a] + "(" + s[a:b] + ")" + s[b:]
+        try:
+            compile(s, "variant", "exec")
+            out.append(("parentheses", s))
+        except (SyntaxError, ValueError):
+            pass
     for kind, offs, text in (("comments", comments, " # c\n"), ("continuations", continuations, " \\\n    ")):
         if not offs:
             continue

@@ -215,8 +215,8 @@ static void test_edge_cases(void **state)
         "def f(a, /, b=2, *args, c: int = 3, **kw) -> None:\n    '''doc'''\n    return a\n",
         "@decorator(1)\nclass C(B, metaclass=M):\n    x: int = 0\n    def m(self): pass\n",
         "print >> sys.stderr, 'x'\nexec 'code'\n", /* Python 2 forms: aliases and errors */
-        "match p:\n    case Point(x=0, y=[1, *rest]) | {'k': v, **kw} as q if q:\n        pass\n"
-        "    case _:\n        pass\n",
+        ("match p:\n    case Point(x=0, y=[1, *rest]) | {'k': v, **kw} as q if q:\n        pass\n"
+         "    case _:\n        pass\n"),
         "f'{a!r:>{width}} {b=}' rb'raw' u'x' 'a' 'b'\n",
         "lambda *a, **k: (yield from g()) if a else [i async for i in x if i]\n",
         "async def g():\n    async with a as (b, c):\n        await d\n",

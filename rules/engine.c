@@ -788,8 +788,10 @@ static void engine__cred_name(engine__cx *cx, sg_scope *scope, TSNode name_node,
 {
     if (ts_node_is_null(value))
         return;
+    value = sg_node_unparen(value);
     TSSymbol vs = ts_node_symbol(value);
-    if (vs != cx->sy->string && vs != cx->sy->concatenated_string)
+    /* a literal, or literals joined by an operator (`"chang" + "eme123"`): its constant value */
+    if (vs != cx->sy->string && vs != cx->sy->concatenated_string && vs != cx->sy->binary_operator)
         return;
     const char *v = NULL;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
@@ -941,6 +943,8 @@ static void engine__secret_prefilter(engine__cx *cx)
     }
 }
 
+static void engine__secret_value(engine__cx *cx, TSNode n, const char *v);
+
 static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
 {
     size_t rawlen;
@@ -961,6 +965,13 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
     const char *v = sg_const_str(cx->res, NULL, n, NULL);
     if (!v)
         v = sg_fstring_skeleton(cx->res, n); /* f"postgres://admin:pw@{host}/db" */
+    engine__secret_value(cx, n, v);
+    (void)scope;
+}
+
+/* The value patterns of the credential rules on the constant value v of node n (NULL: none). */
+static void engine__secret_value(engine__cx *cx, TSNode n, const char *v)
+{
     if (!v)
         return;
     for (size_t i = 0; i < cx->rules->rules.len; i++) {
@@ -977,7 +988,24 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
                 break;
             }
     }
-    (void)scope;
+}
+
+/* A secret split into literals joined with `+` (`"AKIA" + "IOSFODNN7EXAMPLE"`): the pieces are
+ * strings too short to match, their constant sum is checked once, at the outermost operator. */
+static void engine__on_binary(engine__cx *cx, TSNode n, sg_scope *scope)
+{
+    if (!cx->has_cred_values)
+        return;
+    TSNode up = ts_node_parent(n);
+    while (!ts_node_is_null(up) && ts_node_symbol(up) == cx->sy->parenthesized_expression)
+        up = ts_node_parent(up);
+    if (!ts_node_is_null(up) && ts_node_symbol(up) == cx->sy->binary_operator)
+        return; /* not the outermost */
+    size_t rawlen;
+    const char *raw = engine__text(cx, n, &rawlen);
+    if (rawlen < 14 || (!memchr(raw, '"', rawlen) && !memchr(raw, '\'', rawlen)))
+        return;
+    engine__secret_value(cx, n, sg_const_str(cx->res, scope, n, NULL));
 }
 
 static bool engine__has_marker(const char *t, size_t n)
@@ -1032,6 +1060,8 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
         engine__on_import(cx, n);
     } else if (s == sy->string || s == sy->concatenated_string) {
         engine__on_string(cx, n, scope);
+    } else if (s == sy->binary_operator) {
+        engine__on_binary(cx, n, scope);
     } else if (s == sy->assignment) {
         TSNode left = sg_node_field(n, sy->f_left);
         TSNode right = sg_node_field(n, sy->f_right);
@@ -1254,7 +1284,7 @@ void sg_engine_interest(sg_resolver *res)
                              sy->argument_list, sy->list, sy->tuple, sy->set, sy->expression_list,
                              sy->return_statement, sy->yield, sy->decorator, sy->list_splat, sy->dictionary_splat,
                              sy->default_parameter, sy->typed_default_parameter, sy->lambda, sy->comment,
-                             sy->print_statement, sy->subscript};
+                             sy->print_statement, sy->subscript, sy->binary_operator};
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
         sg_resolver_interest(res, syms[i]);
 }

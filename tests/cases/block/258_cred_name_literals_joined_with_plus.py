@@ -1,0 +1,2 @@
+# expect: block SG601@2
+DB_PASSWORD = ("chang" + "eme123")

@@ -990,11 +990,12 @@ static void engine__secret_value(engine__cx *cx, TSNode n, const char *v)
     }
 }
 
-/* A secret split into literals joined with `+` (`"AKIA" + "IOSFODNN7EXAMPLE"`): the pieces are
- * strings too short to match, their constant sum is checked once, at the outermost operator. */
+/* A secret or an introspection name split into literals joined with `+` (`"AKIA" +
+ * "IOSFODNN7EXAMPLE"`, `"__buil" + "tins__"`): the pieces are strings that match nothing, their
+ * constant sum is checked once, at the outermost operator, as engine__on_string checks one. */
 static void engine__on_binary(engine__cx *cx, TSNode n, sg_scope *scope)
 {
-    if (!cx->has_cred_values)
+    if (!cx->has_cred_values && !cx->has_attr_rules)
         return;
     TSNode up = ts_node_parent(n);
     while (!ts_node_is_null(up) && ts_node_symbol(up) == cx->sy->parenthesized_expression)
@@ -1003,9 +1004,16 @@ static void engine__on_binary(engine__cx *cx, TSNode n, sg_scope *scope)
         return; /* not the outermost */
     size_t rawlen;
     const char *raw = engine__text(cx, n, &rawlen);
-    if (rawlen < 14 || (!memchr(raw, '"', rawlen) && !memchr(raw, '\'', rawlen)))
+    if (rawlen < 8 || (!memchr(raw, '"', rawlen) && !memchr(raw, '\'', rawlen)))
         return;
-    engine__secret_value(cx, n, sg_const_str(cx->res, scope, n, NULL));
+    const char *v = sg_const_str(cx->res, scope, n, NULL);
+    if (!v)
+        return;
+    const sg_rule *r = cx->has_attr_rules && v[0] == '_' && strlen(v) <= 72 ? engine__attr_rule(cx, v) : NULL;
+    if (r)
+        engine__hit(cx, r, n, sg_arena_printf(cx->arena, "%s: the string \"%s\" names it", r->info.message, v), NULL);
+    if (cx->has_cred_values)
+        engine__secret_value(cx, n, v);
 }
 
 static bool engine__has_marker(const char *t, size_t n)

@@ -1123,6 +1123,9 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
                s == sy->dictionary_splat) {
         if (sg_node_nnamed(n) > 0)
             engine__on_value(cx, sg_node_named(n, 0), scope);
+    } else if (s == sy->named_expression) {
+        /* (password := "...") binds as an assignment does */
+        engine__cred_target(cx, scope, sg_node_field(n, sy->f_name), sg_node_field(n, sy->f_value));
     } else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
         TSNode v = sg_node_field(n, sy->f_value);
         engine__cred_target(cx, scope, sg_node_field(n, sy->f_name), v);
@@ -1292,7 +1295,7 @@ void sg_engine_interest(sg_resolver *res)
                              sy->argument_list, sy->list, sy->tuple, sy->set, sy->expression_list,
                              sy->return_statement, sy->yield, sy->decorator, sy->list_splat, sy->dictionary_splat,
                              sy->default_parameter, sy->typed_default_parameter, sy->lambda, sy->comment,
-                             sy->print_statement, sy->subscript, sy->binary_operator};
+                             sy->print_statement, sy->subscript, sy->binary_operator, sy->named_expression};
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
         sg_resolver_interest(res, syms[i]);
 }

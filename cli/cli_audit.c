@@ -863,6 +863,11 @@ static bool audit__writable(const audit__ctx *c)
  * memory reads as "no": the record becomes an error line, never a pass. */
 static bool audit__utf8(const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && *p < 0x80)
+        p++;
+    if (!*p)
+        return true; /* ASCII, the common case: no allocation */
     json_t *j = json_string(s);
     bool ok = j != NULL;
     json_decref(j);

@@ -943,7 +943,26 @@ static void engine__secret_prefilter(engine__cx *cx)
     }
 }
 
-static void engine__secret_value(engine__cx *cx, TSNode n, const char *v);
+/* The value patterns of the credential rules on the constant value v of node n (NULL: none). */
+static void engine__secret_value(engine__cx *cx, TSNode n, const char *v)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < cx->rules->rules.len; i++) {
+        const sg_rule *r = cx->rules->rules.items[i];
+        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->credentials.nvalue_res)
+            continue;
+        for (size_t k = 0; k < r->credentials.nvalue_res; k++)
+            if (sg_regex_anchors_in(r->credentials.value_anchors[k], v, strlen(v)) &&
+                regexec(&r->credentials.value_res[k], v, 0, NULL, 0) == 0) {
+                engine__hit(cx, r, n,
+                            sg_arena_printf(cx->arena, "%s: the literal looks like a secret (matches %s)",
+                                            r->info.message, r->credentials.value_res_src[k]),
+                            NULL);
+                break;
+            }
+    }
+}
 
 static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
 {
@@ -969,27 +988,6 @@ static void engine__on_string(engine__cx *cx, TSNode n, sg_scope *scope)
     (void)scope;
 }
 
-/* The value patterns of the credential rules on the constant value v of node n (NULL: none). */
-static void engine__secret_value(engine__cx *cx, TSNode n, const char *v)
-{
-    if (!v)
-        return;
-    for (size_t i = 0; i < cx->rules->rules.len; i++) {
-        const sg_rule *r = cx->rules->rules.items[i];
-        if (!r->info.enabled || r->kind != SG_KIND_CREDENTIALS || !r->credentials.nvalue_res)
-            continue;
-        for (size_t k = 0; k < r->credentials.nvalue_res; k++)
-            if (sg_regex_anchors_in(r->credentials.value_anchors[k], v, strlen(v)) &&
-                regexec(&r->credentials.value_res[k], v, 0, NULL, 0) == 0) {
-                engine__hit(cx, r, n,
-                            sg_arena_printf(cx->arena, "%s: the literal looks like a secret (matches %s)",
-                                            r->info.message, r->credentials.value_res_src[k]),
-                            NULL);
-                break;
-            }
-    }
-}
-
 /* A secret or an introspection name split into literals joined with `+` (`"AKIA" +
  * "IOSFODNN7EXAMPLE"`, `"__buil" + "tins__"`): the pieces are strings that match nothing, their
  * constant sum is checked once, at the outermost operator, as engine__on_string checks one. */
@@ -997,15 +995,15 @@ static void engine__on_binary(engine__cx *cx, TSNode n, sg_scope *scope)
 {
     if (!cx->has_cred_values && !cx->has_attr_rules)
         return;
+    size_t rawlen;
+    const char *raw = engine__text(cx, n, &rawlen);
+    if (rawlen < 8 || (!memchr(raw, '"', rawlen) && !memchr(raw, '\'', rawlen)))
+        return; /* no literal in it: before ts_node_parent, which walks down from the root */
     TSNode up = ts_node_parent(n);
     while (!ts_node_is_null(up) && ts_node_symbol(up) == cx->sy->parenthesized_expression)
         up = ts_node_parent(up);
     if (!ts_node_is_null(up) && ts_node_symbol(up) == cx->sy->binary_operator)
         return; /* not the outermost */
-    size_t rawlen;
-    const char *raw = engine__text(cx, n, &rawlen);
-    if (rawlen < 8 || (!memchr(raw, '"', rawlen) && !memchr(raw, '\'', rawlen)))
-        return;
     const char *v = sg_const_str(cx->res, scope, n, NULL);
     if (!v)
         return;

@@ -13,6 +13,7 @@
 #include "parsers/extract.h"
 #include "parsers/prescan.h"
 #include "parsers/resolve.h"
+#include "parsers/tsarena.h"
 #include "report.h"
 #include "rules/engine.h"
 #include "rules/pack.h"
@@ -408,7 +409,8 @@ static bool check__progress(TSParseState *state)
     return r->cut != CHECK_CUT_NONE;
 }
 
-static TSTree *check__parse(sg_checker *c, const char *text, size_t len, check__cut *cut, uint32_t *error_at)
+static TSTree *check__parse(sg_checker *c, TSParser *parser, const char *text, size_t len, check__cut *cut,
+                            uint32_t *error_at)
 {
     check__reader r = {.text = text, .len = len};
     if (c->opts.parse_timeout_ms)
@@ -418,7 +420,7 @@ static TSTree *check__parse(sg_checker *c, const char *text, size_t len, check__
         r.max_error_calls = r.max_calls / 16 ? r.max_calls / 16 : 1;
     }
     TSParseOptions po = {.payload = &r, .progress_callback = check__progress};
-    TSTree *t = ts_parser_parse_with_options(c->parser, NULL,
+    TSTree *t = ts_parser_parse_with_options(parser, NULL,
                                              (TSInput){.payload = &r, .read = check__read,
                                                        .encoding = TSInputEncodingUTF8},
                                              po);
@@ -432,11 +434,14 @@ static TSTree *check__parse(sg_checker *c, const char *text, size_t len, check__
         t = NULL;
     }
     if (!t)
-        ts_parser_reset(c->parser);
+        ts_parser_reset(parser);
     return t;
 }
 
-static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag *diag)
+/* parser: the one to use (inside an arena window, a fresh one: tsarena.h). in_arena: inside a
+ * window, whose end takes the trees back when it stayed clean. */
+static sg_status check__run(sg_checker *c, TSParser *parser, bool in_arena, sg_report *rep, sg_doc *doc,
+                            sg_diag *diag)
 {
     sg_status st = SG_OK;
     size_t nb = doc->blocks.len;
@@ -461,7 +466,7 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
         cb->indent_error = ps.kind == SG_PRESCAN_INDENT;
         cb->deep_where = (TSPoint){ps.row, ps.column};
         cb->prescan_msg = ps.message;
-        cb->tree = cb->too_deep ? NULL : check__parse(c, b->text, b->len, &cb->cut, &cb->error_at);
+        cb->tree = cb->too_deep ? NULL : check__parse(c, parser, b->text, b->len, &cb->cut, &cb->error_at);
         if ((cb->too_deep || cb->indent_error || cb->cut == CHECK_CUT_ERROR) && b->unlabeled) {
             /* An unlabeled fence Python would reject: not Python, not ours to check. */
             if (cb->tree)
@@ -640,8 +645,10 @@ static sg_status check__run(sg_checker *c, sg_report *rep, sg_doc *doc, sg_diag 
 out_free:
     sg_engine_out_free(&out);
     if (cbs) {
+        /* in a clean arena window the trees go back with the arena at its end (tsarena.h) */
+        bool keep_trees = in_arena && sg_tsarena_clean();
         for (size_t i = 0; i < nb; i++) {
-            if (cbs[i].tree)
+            if (cbs[i].tree && !keep_trees)
                 ts_tree_delete(cbs[i].tree);
             free(cbs[i].line_starts);
         }
@@ -653,6 +660,53 @@ out_free:
     else if (st && st != SG_ERR_EMPTY && diag && diag->status == SG_OK)
         sg_diag_set(diag, st, rep->path, 0, 0, -1, 0, "internal error while checking");
     return st;
+}
+
+/* The check of one document, with the parser to use (sg_checker_check); frees doc. */
+static sg_status check__check(sg_checker *c, TSParser *parser, bool in_arena, const char *label, const char *buf,
+                              size_t len, sg_input_kind kind, sg_doc *doc, sg_report **ret_report, sg_diag *diag)
+{
+    sg_status st;
+    if (doc->markdown && kind == SG_INPUT_AUTO) {
+        /* Fences found in a document of unknown type. If the whole text is valid Python (fences
+         * inside strings), it is Python: checking only the fences would let code outside them
+         * through. */
+        check__cut cut = CHECK_CUT_NONE;
+        uint32_t err_at;
+        sg_prescan ps;
+        sg_python_prescan(doc->src + doc->skip, doc->len - doc->skip, SG_MAX_BRACKET_DEPTH, &ps);
+        TSTree *t = ps.kind != SG_PRESCAN_OK
+                        ? NULL
+                        : check__parse(c, parser, doc->src + doc->skip, doc->len - doc->skip, &cut, &err_at);
+        /* A parse stopped by its budget with no error seen is taken as Python (and blocked there
+         * by the same limit): never let the code outside the fences go unchecked. */
+        bool is_python = (t && !ts_node_has_error(ts_tree_root_node(t))) || cut == CHECK_CUT_STEPS ||
+                         cut == CHECK_CUT_CPU;
+        if (t)
+            ts_tree_delete(t);
+        if (is_python) {
+            sg_doc_free(doc);
+            if ((st = sg_doc_extract(label, buf, len, SG_INPUT_PYTHON, doc, diag)))
+                return st;
+        }
+    }
+    sg_report *rep;
+    if ((st = sg_report_new(label, &rep))) {
+        sg_doc_free(doc);
+        return sg_diag_set(diag, st, label, 0, 0, -1, 0, "out of memory");
+    }
+    rep->bytes = len;
+    rep->fail_on = c->opts.fail_on;
+    double t0 = sg_verdict_now_ms();
+    st = check__run(c, parser, in_arena, rep, doc, diag);
+    rep->static_ms = sg_verdict_now_ms() - t0;
+    sg_doc_free(doc);
+    if (st) {
+        sg_report_free(rep);
+        return st;
+    }
+    *ret_report = rep;
+    return SG_OK;
 }
 
 sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, size_t len, sg_report **ret_report,
@@ -676,43 +730,22 @@ sg_status sg_checker_check(sg_checker *c, const char *path, const char *buf, siz
     sg_status st = sg_doc_extract(label, buf ? buf : "", len, kind, &doc, diag);
     if (st)
         return st;
-    if (doc.markdown && kind == SG_INPUT_AUTO) {
-        /* Fences found in a document of unknown type. If the whole text is valid Python (fences
-         * inside strings), it is Python: checking only the fences would let code outside them
-         * through. */
-        check__cut cut = CHECK_CUT_NONE;
-        uint32_t err_at;
-        sg_prescan ps;
-        sg_python_prescan(doc.src + doc.skip, doc.len - doc.skip, SG_MAX_BRACKET_DEPTH, &ps);
-        TSTree *t = ps.kind != SG_PRESCAN_OK ? NULL
-                                              : check__parse(c, doc.src + doc.skip, doc.len - doc.skip, &cut, &err_at);
-        /* A parse stopped by its budget with no error seen is taken as Python (and blocked there
-         * by the same limit): never let the code outside the fences go unchecked. */
-        bool is_python = (t && !ts_node_has_error(ts_tree_root_node(t))) || cut == CHECK_CUT_STEPS ||
-                         cut == CHECK_CUT_CPU;
-        if (t)
-            ts_tree_delete(t);
-        if (is_python) {
+    /* tree-sitter allocates from this thread's arena until the end of the check (tsarena.h): a
+     * parser of its own, dropped with the arena, as are its trees */
+    bool in_arena = sg_tsarena_begin();
+    TSParser *parser = c->parser;
+    if (in_arena) {
+        parser = ts_parser_new();
+        if (!ts_parser_set_language(parser, sg_python_language())) {
+            ts_parser_delete(parser);
+            sg_tsarena_end(in_arena);
             sg_doc_free(&doc);
-            if ((st = sg_doc_extract(label, buf, len, SG_INPUT_PYTHON, &doc, diag)))
-                return st;
+            return sg_diag_set(diag, SG_ERR_INTERNAL, label, 0, 0, -1, 0, "internal error: no parser");
         }
     }
-    sg_report *rep;
-    if ((st = sg_report_new(label, &rep))) {
-        sg_doc_free(&doc);
-        return sg_diag_set(diag, st, label, 0, 0, -1, 0, "out of memory");
-    }
-    rep->bytes = len;
-    rep->fail_on = c->opts.fail_on;
-    double t0 = sg_verdict_now_ms();
-    st = check__run(c, rep, &doc, diag);
-    rep->static_ms = sg_verdict_now_ms() - t0;
-    sg_doc_free(&doc);
-    if (st) {
-        sg_report_free(rep);
-        return st;
-    }
-    *ret_report = rep;
-    return SG_OK;
+    st = check__check(c, parser, in_arena, label, buf, len, kind, &doc, ret_report, diag);
+    if (in_arena && !sg_tsarena_clean())
+        ts_parser_delete(parser);
+    sg_tsarena_end(in_arena);
+    return st;
 }

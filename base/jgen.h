@@ -28,6 +28,9 @@ void sg_jgen_null(sg_jgen *g);
 void sg_jgen_real(sg_jgen *g, double v);
 /* A jansson value (dumped by jansson, compact, and inserted as one value); NULL fails. */
 void sg_jgen_json(sg_jgen *g, const struct json_t *v);
+/* Compact generators: a value another compact generator wrote (sg_jgen_finish's text of a
+ * complete value: a memoised fragment), inserted whole. An indented generator fails. */
+void sg_jgen_raw(sg_jgen *g, const char *json, size_t len);
 void sg_jgen_fail(sg_jgen *g);
 /* The text (malloc'd, NUL-terminated; the caller frees it), or NULL if anything failed or the
  * document is not complete. Frees g either way. */

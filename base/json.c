@@ -373,6 +373,17 @@ void sg_jgen_json(sg_jgen *g, const struct json_t *v)
     free(text);
 }
 
+void sg_jgen_raw(sg_jgen *g, const char *json, size_t len)
+{
+    if (g->failed)
+        return;
+    if (!g->y || !len) {
+        g->failed = true;
+        return;
+    }
+    jgen__st(g, yajl_gen_number(g->y, json, len)); /* as sg_jgen_json: the text goes in whole */
+}
+
 char *sg_jgen_finish(sg_jgen *g, size_t *len)
 {
     if (!g)

@@ -733,8 +733,102 @@ static void render__file_stages(sg_jgen *g, const sg_report *rep, bool times)
     sg_jgen_map_end(g);
 }
 
+/*
+ * The stage objects of a one-report document, "stages" (the summary) and files[0].stages, depend
+ * on the report's (status, time, note) of each stage and nothing else; an audit renders the same
+ * few combinations (static pass, golden and fuzz not run) for most of its records. The last
+ * combination a thread rendered is kept with both texts, written by a compact generator, and
+ * inserted whole (sg_jgen_raw) when the next report has the same key: the same bytes, without
+ * some 40 keys and values through yajl. A key or text too large for the buffers is not kept.
+ */
+#define RENDER_MEMO_KEY 512
+#define RENDER_MEMO_TEXT 1024
+typedef struct render__memo {
+    unsigned char key[RENDER_MEMO_KEY];
+    size_t klen;
+    char summary[RENDER_MEMO_TEXT], file[RENDER_MEMO_TEXT];
+    size_t slen, flen;
+} render__memo;
+static _Thread_local render__memo render__memo_tl;
+
+/* The key of rep's stage objects into key (false: it does not fit). */
+static bool render__memo_key(const sg_report *rep, bool times, unsigned char *key, size_t *klen)
+{
+    size_t k = 0;
+    for (int st = 0; st < SG_PIPE_COUNT; st++) {
+        double ms = 0;
+        const char *note = NULL;
+        sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, &ms, &note);
+        if (!times)
+            ms = 0;
+        size_t nl = note ? strlen(note) : 0;
+        if (k + 1 + sizeof ms + 1 + sizeof nl + nl > RENDER_MEMO_KEY)
+            return false;
+        key[k++] = (unsigned char)s;
+        memcpy(key + k, &ms, sizeof ms);
+        k += sizeof ms;
+        key[k++] = note != NULL;
+        memcpy(key + k, &nl, sizeof nl);
+        k += sizeof nl;
+        memcpy(key + k, note ? note : "", nl);
+        k += nl;
+    }
+    *klen = k;
+    return true;
+}
+
+static void render__stage_summaries(sg_jgen *g, sg_report *const *reps, size_t n, bool times)
+{
+    sg_jgen_map(g);
+    for (int st = 0; st < SG_PIPE_COUNT; st++) {
+        sg_jgen_key(g, sg_pipe_stage_name((sg_pipe_stage)st));
+        render__stage_summary(g, reps, n, (sg_pipe_stage)st, times);
+    }
+    sg_jgen_map_end(g);
+}
+
+/* A fragment's text into dst (false: out of memory or too large). */
+static bool render__memo_text(char *dst, size_t *dlen, sg_jgen *f)
+{
+    size_t len = 0;
+    char *text = sg_jgen_finish(f, &len);
+    bool ok = text && len && len < RENDER_MEMO_TEXT;
+    if (ok) {
+        memcpy(dst, text, len + 1);
+        *dlen = len;
+    }
+    free(text);
+    return ok;
+}
+
+/* Whether this thread's memo holds rep's stage objects (compact documents of one report). */
+static const render__memo *render__memo_get(const sg_report *rep, bool times)
+{
+    render__memo *m = &render__memo_tl;
+    unsigned char key[RENDER_MEMO_KEY];
+    size_t klen;
+    if (!render__memo_key(rep, times, key, &klen))
+        return NULL;
+    if (m->klen == klen && !memcmp(m->key, key, klen))
+        return m;
+    m->klen = 0;
+    sg_jgen *fs = sg_jgen_new(false), *ff = sg_jgen_new(false);
+    if (fs)
+        render__stage_summaries(fs, (sg_report *const *)&rep, 1, times);
+    if (ff)
+        render__file_stages(ff, rep, times);
+    bool ok = render__memo_text(m->summary, &m->slen, fs);
+    ok = render__memo_text(m->file, &m->flen, ff) && ok;
+    if (!ok)
+        return NULL;
+    memcpy(m->key, key, klen);
+    m->klen = klen;
+    return m;
+}
+
 /* One report in files[] (docs/verdict.md). */
-static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, size_t nx, bool times)
+static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, size_t nx, bool times,
+                         const render__memo *memo)
 {
     sg_jgen_map(g);
     render__wks(g, "path", rep->path);
@@ -760,7 +854,10 @@ static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, 
         render__finding(g, &rep->findings.items[i]);
     sg_jgen_arr_end(g);
     sg_jgen_key(g, "stages");
-    render__file_stages(g, rep, times);
+    if (memo)
+        sg_jgen_raw(g, memo->file, memo->flen);
+    else
+        render__file_stages(g, rep, times);
     sg_jgen_key(g, "reasons");
     sg_jgen_arr(g);
     for (size_t i = 0; i < nx; i++)
@@ -831,6 +928,7 @@ static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts
     if (n == 0)
         crit_counts[SG_CRIT_NOTHING_CHECKED]++;
     sg_jgen *g = failed ? NULL : sg_jgen_new(indent);
+    const render__memo *memo = g && !indent && n == 1 ? render__memo_get(reps[0], !o->no_times) : NULL;
     if (g) {
         sg_jgen_map(g);
         render__wkv(g, "schema_version", SG_VERDICT_SCHEMA_VERSION);
@@ -843,12 +941,10 @@ static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts
         sg_jgen_map_end(g);
         render__wkv(g, "policy", o->policy_path);
         sg_jgen_key(g, "stages");
-        sg_jgen_map(g);
-        for (int st = 0; st < SG_PIPE_COUNT; st++) {
-            sg_jgen_key(g, sg_pipe_stage_name((sg_pipe_stage)st));
-            render__stage_summary(g, reps, n, (sg_pipe_stage)st, !o->no_times);
-        }
-        sg_jgen_map_end(g);
+        if (memo)
+            sg_jgen_raw(g, memo->summary, memo->slen);
+        else
+            render__stage_summaries(g, reps, n, !o->no_times);
         sg_jgen_key(g, "reasons");
         sg_jgen_arr(g);
         for (size_t r = 0; r < n; r++)
@@ -860,7 +956,7 @@ static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts
         sg_jgen_key(g, "files");
         sg_jgen_arr(g);
         for (size_t r = 0; r < n; r++)
-            render__file(g, reps[r], xs[r], nx[r], !o->no_times);
+            render__file(g, reps[r], xs[r], nx[r], !o->no_times, memo);
         sg_jgen_arr_end(g);
         sg_jgen_key(g, "stats");
         sg_jgen_map(g);

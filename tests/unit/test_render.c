@@ -279,6 +279,35 @@ static void test_render_string(void **state)
     assert_int_equal(sg_render_string(SG_FORMAT_TEXT, f->reps, 3, &ro, true, &t), SG_ERR_INVALID_ARG);
 }
 
+/* One-report compact documents reuse the stage objects of the thread's last report with the same
+ * stages (render.c's memo): in any order, with and without times, each equals the indented
+ * document of the same report (never memoised). */
+static void test_render_string_memo(void **state)
+{
+    render_fixture *f = *state;
+    static const size_t order[] = {1, 1, 0, 1, 2, 2, 0, 0, 1, 2, 1};
+    for (int times = 0; times < 2; times++) {
+        sg_render_opts ro = {.rules = f->rules, .fail_on = SG_SEV_MEDIUM, .no_times = !times};
+        for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+            sg_report *rep = f->reps[order[i]];
+            char *ind = NULL, *comp = NULL;
+            assert_int_equal(sg_render_string(SG_FORMAT_JSON, &rep, 1, &ro, true, &comp), SG_OK);
+            assert_int_equal(sg_render_string(SG_FORMAT_JSON, &rep, 1, &ro, false, &ind), SG_OK);
+            json_error_t e;
+            json_t *a = json_loads(ind, 0, &e), *b = json_loads(comp, 0, &e);
+            assert_non_null(a);
+            assert_non_null(b);
+            if (!json_equal(a, b))
+                fail_msg("report %zu (step %zu, times %d): the compact document differs:\n%s\n%s", order[i], i,
+                         times, comp, ind);
+            json_decref(a);
+            json_decref(b);
+            free(ind);
+            free(comp);
+        }
+    }
+}
+
 static void test_rules_render(void **state)
 {
     render_fixture *f = *state;
@@ -492,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_text_sanitised),
         cmocka_unit_test(test_rules_render),
         cmocka_unit_test(test_render_string),
+        cmocka_unit_test(test_render_string_memo),
         cmocka_unit_test(test_jgen_as_jansson),
         cmocka_unit_test(test_jgen_fails_whole),
     };

@@ -672,6 +672,17 @@ static double render__ms(double ms)
     return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
 }
 
+/* rep's status of stage st, with its time (0 without times: a deterministic document) and note */
+static sg_stage_status render__stage_of(const sg_report *rep, int st, bool times, double *ms, const char **note)
+{
+    *ms = 0;
+    *note = NULL;
+    sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, ms, note);
+    if (!times)
+        *ms = 0;
+    return s;
+}
+
 static void render__stage_summary(sg_jgen *g, sg_report *const *reps, size_t n, sg_pipe_stage stage, bool times)
 {
     static const int rank[] = {[SG_STAGE_STATUS_NOT_RUN] = 0, [SG_STAGE_STATUS_SKIPPED] = 1,
@@ -681,11 +692,9 @@ static void render__stage_summary(sg_jgen *g, sg_report *const *reps, size_t n, 
     sg_stage_status worst = SG_STAGE_STATUS_NOT_RUN;
     const char *note = NULL;
     for (size_t r = 0; r < n; r++) {
-        double ms = 0;
-        const char *nt = NULL;
-        sg_stage_status s = sg_report_stage(reps[r], stage, &ms, &nt);
-        if (!times)
-            ms = 0;
+        double ms;
+        const char *nt;
+        sg_stage_status s = render__stage_of(reps[r], stage, times, &ms, &nt);
         counts[s]++;
         total += ms;
         if (rank[s] > rank[worst] || !note) {
@@ -717,11 +726,9 @@ static void render__file_stages(sg_jgen *g, const sg_report *rep, bool times)
 {
     sg_jgen_map(g);
     for (int st = 0; st < SG_PIPE_COUNT; st++) {
-        double ms = 0;
-        const char *note = NULL;
-        sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, &ms, &note);
-        if (!times)
-            ms = 0;
+        double ms;
+        const char *note;
+        sg_stage_status s = render__stage_of(rep, st, times, &ms, &note);
         sg_jgen_key(g, sg_pipe_stage_name((sg_pipe_stage)st));
         sg_jgen_map(g);
         render__wkv(g, "status", sg_stage_status_name(s));
@@ -756,11 +763,9 @@ static bool render__memo_key(const sg_report *rep, bool times, unsigned char *ke
 {
     size_t k = 0;
     for (int st = 0; st < SG_PIPE_COUNT; st++) {
-        double ms = 0;
-        const char *note = NULL;
-        sg_stage_status s = sg_report_stage(rep, (sg_pipe_stage)st, &ms, &note);
-        if (!times)
-            ms = 0;
+        double ms;
+        const char *note;
+        sg_stage_status s = render__stage_of(rep, st, times, &ms, &note);
         size_t nl = note ? strlen(note) : 0;
         if (k + 1 + sizeof ms + 1 + sizeof nl + nl > RENDER_MEMO_KEY)
             return false;

@@ -14,6 +14,21 @@ if(NOT SNIPGATE_PGO OR NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR SNIPGATE_SANITI
    OR CMAKE_BUILD_TYPE STREQUAL "Debug")
   return()
 endif()
+if(CMAKE_C_COMPILER_VERSION VERSION_LESS 11)
+  message(STATUS "PGO of the parser: off (GCC ${CMAKE_C_COMPILER_VERSION}; -dumpdir needs GCC 11)")
+  return()
+endif()
+# The training corpus: the repository's own Python files.
+file(GLOB_RECURSE sg_pgo_corpus CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/tests/*.py ${CMAKE_SOURCE_DIR}/examples/*.py ${CMAKE_SOURCE_DIR}/scripts/*.py
+  ${CMAKE_SOURCE_DIR}/bench/*.py ${CMAKE_SOURCE_DIR}/golden_tasks/*.py ${CMAKE_SOURCE_DIR}/fuzz/*.py
+  ${CMAKE_SOURCE_DIR}/sandbox/*.py)
+list(LENGTH sg_pgo_corpus sg_pgo_n)
+if(sg_pgo_n LESS 50)
+  message(STATUS "PGO of the parser: off (${sg_pgo_n} Python files to train on, fewer than 50)")
+  return()
+endif()
+message(STATUS "PGO of the parser: on (trained on ${sg_pgo_n} Python files of the repository)")
 set(SNIPGATE_PGO_ACTIVE ON)
 
 set(sg_pgo ${CMAKE_BINARY_DIR}/pgo)
@@ -40,11 +55,6 @@ target_include_directories(sg_pgo_train PRIVATE ${SNIPGATE_TS_DIR}/lib/include)
 target_compile_options(sg_pgo_train PRIVATE ${SG_WARN})
 target_link_options(sg_pgo_train PRIVATE -fprofile-generate=${sg_pgo}/prof)
 
-# The training corpus: the repository's own Python files.
-file(GLOB_RECURSE sg_pgo_corpus CONFIGURE_DEPENDS
-  ${CMAKE_SOURCE_DIR}/tests/*.py ${CMAKE_SOURCE_DIR}/examples/*.py ${CMAKE_SOURCE_DIR}/scripts/*.py
-  ${CMAKE_SOURCE_DIR}/bench/*.py ${CMAKE_SOURCE_DIR}/golden_tasks/*.py ${CMAKE_SOURCE_DIR}/fuzz/*.py
-  ${CMAKE_SOURCE_DIR}/sandbox/*.py)
 list(JOIN sg_pgo_corpus "\n" sg_pgo_list)
 file(CONFIGURE OUTPUT ${sg_pgo}/corpus.txt CONTENT "${sg_pgo_list}\n" @ONLY)
 add_custom_command(OUTPUT ${sg_pgo}/profile.stamp

@@ -424,43 +424,54 @@ def unix_socket():
 @check
 def sigterm_finishes_accepted_requests_and_leaves_no_sandbox():
     srv = Server("-j", "2", "--queue", "8", "--no-properties")
-    results = []
-    lock = threading.Lock()
+    try:
+        results = []
+        lock = threading.Lock()
 
-    def one():
-        try:
-            st, h, data = post(srv, {"code": SLOW_CODE, "tests": SLOW_TESTS}, timeout=120)
-        except Exception as e:  # noqa: BLE001 - recorded and failed below
-            st, data = -1, str(e).encode()
-        with lock:
-            results.append((st, data))
+        def one():
+            try:
+                st, h, data = post(srv, {"code": SLOW_CODE, "tests": SLOW_TESTS}, timeout=120)
+            except Exception as e:  # noqa: BLE001 - recorded and failed below
+                st, data = -1, str(e).encode()
+            with lock:
+                results.append((st, data))
 
-    ts = [threading.Thread(target=one) for _ in range(4)]
-    for t in ts:
-        t.start()
-    # wait until all four are accepted (in flight), then SIGTERM
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        m = metrics(srv)
-        if m["snipgate_inflight"] == 4:
-            break
-        time.sleep(0.02)
-    expect(m["snipgate_inflight"] == 4, f"in flight: {m['snipgate_inflight']}")
-    time.sleep(0.2)
-    kids = descendants(srv.p.pid)
-    expect(kids, "no sandbox process while golden requests run")
-    srv.p.send_signal(signal.SIGTERM)
-    for t in ts:
-        t.join()
-    rc = srv.stop()
-    expect(rc == 0, f"exit {rc} after SIGTERM")
-    codes = [st for st, _ in results]
-    expect(codes == [200] * 4, f"accepted requests not all answered: {codes} {[d[:100] for _, d in results]}")
-    expect(all(json.loads(d)["files"][0]["golden"]["status"] == "pass" for _, d in results), "verdicts")
-    time.sleep(0.2)
-    left = [k for k in kids if alive(k)]
-    expect(not left, f"processes left behind: {left}")
-    expect("draining 4" in srv.stderr(), f"drain note: {srv.stderr()[-300:]}")
+        ts = [threading.Thread(target=one) for _ in range(4)]
+        for t in ts:
+            t.start()
+        # wait until all four are accepted (in flight), then SIGTERM
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            m = metrics(srv)
+            if m["snipgate_inflight"] == 4:
+                break
+            time.sleep(0.02)
+        expect(m["snipgate_inflight"] == 4, f"in flight: {m['snipgate_inflight']}")
+        # the checker threads start their sandboxes as the requests run: on a loaded machine that
+        # can take longer than the requests take to be accepted
+        deadline = time.time() + 30
+        kids = descendants(srv.p.pid)
+        while not kids and time.time() < deadline:
+            time.sleep(0.05)
+            kids = descendants(srv.p.pid)
+        expect(kids, "no sandbox process while golden requests run")
+        srv.p.send_signal(signal.SIGTERM)
+        for t in ts:
+            t.join()
+        rc = srv.stop()
+        expect(rc == 0, f"exit {rc} after SIGTERM")
+        codes = [st for st, _ in results]
+        expect(codes == [200] * 4, f"accepted requests not all answered: {codes} {[d[:100] for _, d in results]}")
+        expect(all(json.loads(d)["files"][0]["golden"]["status"] == "pass" for _, d in results), "verdicts")
+        time.sleep(0.2)
+        left = [k for k in kids if alive(k)]
+        expect(not left, f"processes left behind: {left}")
+        expect("draining 4" in srv.stderr(), f"drain note: {srv.stderr()[-300:]}")
+    finally:
+        # a failed expectation must not leave the server (and its sandboxes) running
+        if srv.p.poll() is None:
+            srv.p.kill()
+            srv.p.wait()
 
 
 @check

@@ -639,34 +639,69 @@ static void audit__parse_line(audit__ctx *c, const char *file, size_t lineno, co
 }
 
 /*
- * Read one line of at most `cap` bytes into *buf (grown as needed, without the newline). A longer
- * line is consumed and reported with *too_long. Returns -1 at end of file.
+ * A JSONL stream read by lines on its descriptor: memchr finds each newline in a 256 KiB buffer
+ * (getc per byte was a third of the reader's instructions). read() returns what a pipe holds, so
+ * a stdin stage gets each line as soon as it is whole.
  */
-static int audit__getline(FILE *f, size_t cap, char **buf, size_t *bufcap, size_t *len, bool *too_long,
+typedef struct audit__in {
+    int fd;
+    char *buf;
+    size_t start, end, cap;
+    int err; /* errno of a failed read, 0 */
+} audit__in;
+
+/*
+ * Read one line of at most `cap` bytes into *buf (grown as needed, without the newline). A longer
+ * line is consumed and reported with *too_long. Returns -1 at end of file (or a read error, in
+ * in->err), -2 when out of memory.
+ */
+static int audit__getline(audit__in *in, size_t cap, char **buf, size_t *bufcap, size_t *len, bool *too_long,
                           size_t *consumed)
 {
     size_t n = 0;
-    int ch;
     bool any = false;
     *too_long = false;
-    while ((ch = getc_unlocked(f)) != EOF) {
+    for (;;) {
+        if (in->start == in->end) {
+            ssize_t r;
+            do
+                r = read(in->fd, in->buf, in->cap);
+            while (r < 0 && errno == EINTR);
+            if (r <= 0) {
+                if (r < 0)
+                    in->err = errno;
+                break;
+            }
+            in->start = 0;
+            in->end = (size_t)r;
+        }
+        const char *p = in->buf + in->start;
+        size_t avail = in->end - in->start;
+        const char *nl = memchr(p, '\n', avail);
+        size_t take = nl ? (size_t)(nl - p) : avail;
         any = true;
-        (*consumed)++;
-        if (ch == '\n')
-            break;
-        if (n >= cap) {
+        *consumed += take + (nl != NULL);
+        in->start += take + (nl != NULL);
+        size_t room = n < cap ? cap - n : 0;
+        size_t k = take < room ? take : room;
+        if (take > room)
             *too_long = true;
-            continue;
+        if (k) {
+            if (n + k + 1 > *bufcap) {
+                size_t nc = *bufcap ? *bufcap : 4096;
+                while (nc < n + k + 1)
+                    nc *= 2;
+                char *g = realloc(*buf, nc);
+                if (!g)
+                    return -2;
+                *buf = g;
+                *bufcap = nc;
+            }
+            memcpy(*buf + n, p, k);
+            n += k;
         }
-        if (n + 1 >= *bufcap) {
-            size_t nc = *bufcap ? *bufcap * 2 : 4096;
-            char *g = realloc(*buf, nc);
-            if (!g)
-                return -2;
-            *buf = g;
-            *bufcap = nc;
-        }
-        (*buf)[n++] = (char)ch;
+        if (nl)
+            break;
     }
     if (!any)
         return -1;
@@ -676,8 +711,13 @@ static int audit__getline(FILE *f, size_t cap, char **buf, size_t *bufcap, size_
     return 0;
 }
 
-static int audit__read_jsonl(audit__ctx *c, FILE *f, const char *label)
+static int audit__read_jsonl(audit__ctx *c, int fd, const char *label)
 {
+    audit__in in = {.fd = fd, .cap = 256 * 1024};
+    if (!(in.buf = malloc(in.cap))) {
+        audit__fail(c);
+        return -1;
+    }
     char *buf = NULL;
     size_t bufcap = 0, len = 0, lineno = 0;
     bool too_long;
@@ -686,7 +726,7 @@ static int audit__read_jsonl(audit__ctx *c, FILE *f, const char *label)
     int rc = 0;
     for (;;) {
         size_t consumed = 0;
-        int g = audit__getline(f, cap, &buf, &bufcap, &len, &too_long, &consumed);
+        int g = audit__getline(&in, cap, &buf, &bufcap, &len, &too_long, &consumed);
         if (g == -1)
             break;
         if (g == -2) {
@@ -705,11 +745,12 @@ static int audit__read_jsonl(audit__ctx *c, FILE *f, const char *label)
         if ((rc = audit__emit(c, &r)))
             break;
     }
-    if (!rc && ferror(f)) {
+    if (!rc && in.err) {
         audit__rec r = {.id = audit__printf("%s:%zu", label, lineno + 1), .source = audit__printf("%s", label),
-                        .error = audit__printf("read error: %s", strerror(errno))};
+                        .error = audit__printf("read error: %s", strerror(in.err))};
         rc = audit__emit(c, &r);
     }
+    free(in.buf);
     free(buf);
     return rc;
 }
@@ -785,22 +826,22 @@ static void *audit__reader(void *arg)
     audit__ctx *c = arg;
     int rc = 0;
     if (c->use_stdin)
-        rc = audit__read_jsonl(c, stdin, "<stdin>");
+        rc = audit__read_jsonl(c, STDIN_FILENO, "<stdin>");
     for (size_t i = 0; i < c->npaths && !rc; i++) {
         const char *p = c->paths[i];
         struct stat st;
         if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             rc = audit__walk(c, p, 0, false);
         } else if (audit__is_jsonl(p)) {
-            FILE *f = fopen(p, "re");
-            if (!f) {
+            int fd = open(p, O_RDONLY | O_CLOEXEC);
+            if (fd < 0) {
                 audit__rec r = {.id = strdup(p), .source = strdup(p),
                                 .error = audit__printf("cannot read: %s", strerror(errno))};
                 rc = audit__emit(c, &r);
                 continue;
             }
-            rc = audit__read_jsonl(c, f, p);
-            fclose(f);
+            rc = audit__read_jsonl(c, fd, p);
+            close(fd);
         } else {
             rc = audit__read_py(c, p, false);
         }
@@ -1273,7 +1314,14 @@ int sg_cli_audit(int argc, char **argv)
             goto out_free;
         }
     }
-    setvbuf(out, NULL, _IOFBF, 1u << 16);
+    /* glibc takes a size only with a buffer (without one it keeps st_blksize, 4 KiB); static, as
+     * stdout outlives this call */
+    static char out_buf[1u << 18];
+    setvbuf(out, out_buf, _IOFBF, sizeof out_buf);
+    /* a pipe or a terminal gets its lines as they are ready (a stdin-to-stdout stage streams); a
+     * regular file, whole buffers (flushed at every wait, 20,000 records took 6,900 writes) */
+    struct stat out_st;
+    bool stream = fstat(fileno(out), &out_st) != 0 || !S_ISREG(out_st.st_mode);
     if (!(c.sample_counts = json_object()))
         goto out_nomem;
     c.cap = (size_t)jobs * 64;
@@ -1304,8 +1352,8 @@ int sg_cli_audit(int argc, char **argv)
         goto out_join;
     }
     /* the writer: lines in input order, as each becomes ready. Lines go through stdio's buffer,
-     * flushed whenever the writer would wait (a stdin-to-stdout stage streams) and at the end; a
-     * killed run leaves whole lines and at most one torn last line, which a resume drops. */
+     * flushed whenever the writer would wait when streaming, and at the end; a killed run leaves
+     * whole lines and at most one torn last line, which a resume drops. */
     write_failed = false;
     bool dirty = false;
     bool batch = false; /* a line was just written: write on while lines are done */
@@ -1315,7 +1363,7 @@ int sg_cli_audit(int argc, char **argv)
         while (!(batch ? c.written < c.produced && c.ring[c.written % c.cap].done : audit__writable(&c)) &&
                !(c.eof && c.written == c.produced)) {
             batch = false;
-            if (dirty) {
+            if (dirty && stream) {
                 pthread_mutex_unlock(&c.lock);
                 if (!write_failed && fflush(out) == EOF) {
                     sg_cli_error("audit", "cannot write %s: %s", output ? output : "stdout", strerror(errno));

@@ -220,6 +220,28 @@ def huge_line_beyond_the_reader_cap():
 
 
 @check
+def records_across_read_buffers():
+    """The reader takes 256 KiB at a time: a record that spans several reads, lines that end
+    anywhere in one, and a last line with no newline, each read whole and once."""
+    n = 120000  # lines of `x = 1`: 720 KB of code, about 860 KB of JSON
+    big = {"id": "big", "code": "x = 1\n" * n + "import os\nos.system(cmd)\n"}
+    recs = [{"id": f"s{i}", "code": "y = %d\n" % i} for i in range(3000)]  # lines of ~30 bytes
+    text = "".join(json.dumps(r) + "\n" for r in recs[:1500]) + json.dumps(big) + "\n"
+    text += "".join(json.dumps(r) + "\n" for r in recs[1500:]) + json.dumps({"id": "last", "code": "z = 2\n"})
+    p = write("spans.jsonl", text)
+    rc, out, err = run("--static-only", p)
+    got = lines(out)
+    ids = [g["id"] for g in got]
+    want = [r["id"] for r in recs[:1500]] + ["big"] + [r["id"] for r in recs[1500:]] + ["last"]
+    expect(ids == want, f"{len(ids)} lines, first difference at {next((i for i, (a, b) in enumerate(zip(ids, want)) if a != b), None)}")
+    g = got[1500]
+    expect(g["status"] == "block", f"big: {g['status']} {g['error']}")
+    lines_hit = [f["line"] for f in g["verdict"]["files"][0]["findings"]]
+    expect(n + 2 in lines_hit, f"big: findings at lines {lines_hit}, want {n + 2}")
+    expect(all(x["status"] == "pass" for i, x in enumerate(got) if i != 1500), "a small record did not pass")
+
+
+@check
 def directory_records_are_files():
     d = os.path.join(TMP, "tree")
     write("tree/b.py", "import os\nos.system('x')\n")

@@ -52,7 +52,7 @@ static TSNode syms__after_eq(TSNode n, TSSymbol eq)
 {
     uint32_t count = ts_node_child_count(n);
     if (count >= 3 && ts_node_symbol(ts_node_child(n, count - 2)) == eq)
-        return ts_node_child(n, count - 1); /* the common shape: `=` then the value, last */
+        return sg_node_last_child(n); /* the common shape: `=` then the value, last */
     sg_walk w;
     sg_walk_init_children(&w, n);
     TSNode c, ret = {0};
@@ -83,27 +83,27 @@ TSNode sg_node_field(TSNode n, TSFieldId f)
     if (count >= 2) {
         if (s == sy->call) {
             if (f == sy->f_function)
-                return ts_node_child(n, 0);
+                return sg_node_first_child(n);
             if (f == sy->f_arguments)
-                return ts_node_child(n, count - 1);
+                return sg_node_last_child(n);
         } else if (s == sy->attribute) {
             if (f == sy->f_object)
-                return ts_node_child(n, 0);
+                return sg_node_first_child(n);
             if (f == sy->f_attribute)
-                return ts_node_child(n, count - 1);
+                return sg_node_last_child(n);
         } else if (s == sy->keyword_argument || s == sy->pair) {
             if (f == sy->f_name || f == sy->f_key)
-                return ts_node_child(n, 0);
+                return sg_node_first_child(n);
             if (f == sy->f_value)
-                return ts_node_child(n, count - 1);
+                return sg_node_last_child(n);
         } else if (s == sy->binary_operator || s == sy->boolean_operator || s == sy->augmented_assignment) {
             if (f == sy->f_left)
-                return ts_node_child(n, 0);
+                return sg_node_first_child(n);
             if (f == sy->f_right)
-                return ts_node_child(n, count - 1);
+                return sg_node_last_child(n);
         } else if (s == sy->assignment) {
             if (f == sy->f_left)
-                return ts_node_child(n, 0);
+                return sg_node_first_child(n);
             if (f == sy->f_right)
                 return syms__after_eq(n, sy->eq_token);
         }

@@ -147,6 +147,60 @@ bool sg_walk_has_extra_child(TSNode n)
     return !ts_node_is_null(n) && walk__has_extra(*(const Subtree *)n.id, 0);
 }
 
+/* ts_node_child(n, 0) or ts_node_child(n, count - 1), found as ts_node_child finds it (a hidden
+ * first or last child stands for its own children: the search goes down into it) but on the
+ * children arrays, without its iterator's per-child relevance checks; the position of a first
+ * child is its parent's, of a last one summed over its siblings. An extra at that end, or a
+ * hidden child with no node in it, goes to ts_node_child. */
+static TSNode walk__end_child(TSNode n, bool last)
+{
+    if (ts_node_is_null(n))
+        return n;
+    TSNode cur = n;
+    for (unsigned level = 0; level < 16; level++) {
+        const Subtree *s = cur.id;
+        uint32_t cc = ts_subtree_child_count(*s);
+        if (cc == 0)
+            break;
+        const Subtree *children = ts_subtree_children(*s);
+        uint32_t at = last ? cc - 1 : 0;
+        const Subtree *child = &children[at];
+        if (ts_subtree_extra(*child))
+            break;
+        TSSymbol alias = 0;
+        const TSSymbol *aliases = ts_language_alias_sequence(n.tree->language, s->ptr->production_id);
+        if (aliases) {
+            uint32_t sidx = 0; /* the structural index: children before it that are not extras */
+            for (uint32_t i = 0; i < at; i++)
+                sidx += !ts_subtree_extra(children[i]);
+            alias = aliases[sidx];
+        }
+        Length pos = walk__length(cur.context[0], (TSPoint){cur.context[1], cur.context[2]});
+        for (uint32_t i = 0; i < at; i++) {
+            pos = length_add(pos, ts_subtree_size(children[i]));
+            pos = length_add(pos, ts_subtree_padding(children[i + 1]));
+        }
+        TSNode node = {{pos.bytes, pos.extent.row, pos.extent.column, alias}, child, n.tree};
+        if (ts_subtree_visible(*child) || alias)
+            return node;
+        if (ts_subtree_visible_child_count(*child) == 0)
+            break;
+        cur = node;
+    }
+    uint32_t count = ts_node_child_count(n);
+    return ts_node_child(n, last && count ? count - 1 : 0);
+}
+
+TSNode sg_node_first_child(TSNode n)
+{
+    return walk__end_child(n, false);
+}
+
+TSNode sg_node_last_child(TSNode n)
+{
+    return walk__end_child(n, true);
+}
+
 void sg_walk_end(sg_walk *w)
 {
     if (w->frames != w->inline_frames)

@@ -172,6 +172,18 @@ static size_t compare_source(TSParser *p, const char *src, size_t len, const cha
         free(c.items);
         free(d.items);
     }
+    /* the first and last child, computed from the children array, are ts_node_child's */
+    for (size_t i = 0; i < a.len; i++) {
+        TSNode n = a.items[i].node;
+        uint32_t count = ts_node_child_count(n);
+        TSNode first = sg_node_first_child(n), last = sg_node_last_child(n);
+        if (!count) {
+            assert_true(ts_node_is_null(first) && ts_node_is_null(last));
+            continue;
+        }
+        assert_same_node(ts_node_child(n, 0), first, what, i);
+        assert_same_node(ts_node_child(n, count - 1), last, what, i);
+    }
     /* sg_node_field (fast paths by position, on the walk) agrees with the field map */
     const sg_syms *sy = sg_syms_get();
     const TSFieldId fields[] = {sy->f_function, sy->f_arguments, sy->f_object, sy->f_attribute, sy->f_name,

@@ -295,6 +295,16 @@ long long sg_utf8_invalid_offset(const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
+        /* ASCII, most of any source: eight bytes at a time */
+        while (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if (w & 0x8080808080808080ULL)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
         unsigned c = p[i];
         if (c < 0x80) {
             i++;

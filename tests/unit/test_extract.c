@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "parsers/extract.h"
 
 typedef struct extract_case {
@@ -193,6 +194,74 @@ static void test_doc_free_is_safe(void **state)
     sg_doc_free(&doc);
 }
 
+/* The strict UTF-8 rule, a byte at a time (what sg_utf8_invalid_offset did before it skipped
+ * ASCII eight bytes at a time): the offset of the first invalid sequence, or -1. */
+static long long utf8_reference(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i], need, min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            need = 1, min = 0x80;
+        else if (c >= 0xe0 && c <= 0xef)
+            need = 2, min = 0x800;
+        else if (c >= 0xf0 && c <= 0xf4)
+            need = 3, min = 0x10000;
+        else
+            return (long long)i;
+        if (n - i <= need)
+            return (long long)i;
+        unsigned cp = c & (0x3f >> need);
+        for (unsigned k = 1; k <= need; k++) {
+            if ((p[i + k] & 0xc0) != 0x80)
+                return (long long)i;
+            cp = (cp << 6) | (p[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return (long long)i;
+        i += need + 1;
+    }
+    return -1;
+}
+
+static void test_utf8_invalid_offset(void **state)
+{
+    (void)state;
+    /* fixed cases: an invalid byte after ASCII runs of every length around the 8-byte steps */
+    assert_int_equal(sg_utf8_invalid_offset("", 0), -1);
+    assert_int_equal(sg_utf8_invalid_offset("abcdefgh\xff", 9), 8);
+    assert_int_equal(sg_utf8_invalid_offset("abcdefghijklmnop\xc3\xa9", 18), -1);
+    assert_int_equal(sg_utf8_invalid_offset("abcdefghi\xc0\x80", 11), 9);          /* overlong */
+    assert_int_equal(sg_utf8_invalid_offset("abcdefghijklmno\xed\xa0\x80", 18), 15); /* surrogate */
+    assert_int_equal(sg_utf8_invalid_offset("abcdefgh\xf0\x9f\x98", 11), 8);      /* cut short */
+    assert_int_equal(sg_utf8_invalid_offset("abc\0defgh\x80", 10), 9);            /* NUL is ASCII */
+    unsigned char buf[64];
+    for (size_t len = 1; len <= 40; len++)
+        for (size_t at = 0; at < len; at++) {
+            memset(buf, 'a', len);
+            buf[at] = 0x80;
+            assert_int_equal(sg_utf8_invalid_offset((const char *)buf, len), (long long)at);
+        }
+    /* random text, mostly ASCII with some high bytes, against the byte-at-a-time rule */
+    uint32_t x = 12345;
+    for (int round = 0; round < 200000; round++) {
+        size_t len = 0;
+        x = x * 1103515245u + 12345u;
+        size_t n = (x >> 16) % sizeof buf;
+        for (; len < n; len++) {
+            x = x * 1103515245u + 12345u;
+            unsigned r = x >> 16;
+            buf[len] = (unsigned char)(r % 16 ? 0x20 + r % 0x5f : 0x80 + (r >> 4) % 0x80);
+        }
+        long long want = utf8_reference(buf, len);
+        if (sg_utf8_invalid_offset((const char *)buf, len) != want)
+            fail_msg("round %d: %lld, want %lld", round, sg_utf8_invalid_offset((const char *)buf, len), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_doc_line),
         cmocka_unit_test(test_indented_line_map),
         cmocka_unit_test(test_doc_free_is_safe),
+        cmocka_unit_test(test_utf8_invalid_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

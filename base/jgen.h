@@ -32,6 +32,9 @@ void sg_jgen_json(sg_jgen *g, const struct json_t *v);
  * complete value: a memoised fragment), inserted whole. An indented generator fails. */
 void sg_jgen_raw(sg_jgen *g, const char *json, size_t len);
 void sg_jgen_fail(sg_jgen *g);
+/* Compact: the length of the text written so far (a value's separator is written with it); 0
+ * when indenting. */
+size_t sg_jgen_len(const sg_jgen *g);
 /* The text (malloc'd, NUL-terminated; the caller frees it), or NULL if anything failed or the
  * document is not complete. Frees g either way. */
 char *sg_jgen_finish(sg_jgen *g, size_t *len);

@@ -384,6 +384,11 @@ void sg_jgen_raw(sg_jgen *g, const char *json, size_t len)
     jgen__st(g, yajl_gen_number(g->y, json, len)); /* as sg_jgen_json: the text goes in whole */
 }
 
+size_t sg_jgen_len(const sg_jgen *g)
+{
+    return g && g->y ? g->out.len : 0;
+}
+
 char *sg_jgen_finish(sg_jgen *g, size_t *len)
 {
     if (!g)

@@ -308,6 +308,79 @@ static void test_render_string_memo(void **state)
     }
 }
 
+/* Clean documents come from a per-thread template with the path and byte count put in
+ * (gate/render.c, render__tpl): byte for byte what jansson writes of the indented document. Each
+ * step changes one thing from the step before (so a template made by one is tried by the next):
+ * the path (quotes, control characters, non-ASCII, invalid UTF-8, empty), the code's size, the
+ * blocks (a Markdown file), fail_on, the policy, the elapsed time, the stage objects (times) and
+ * documents that are not clean. */
+typedef struct tpl_step {
+    int rep;            /* index into the step's reports */
+    sg_severity fail_on;
+    const char *policy;
+    bool times;
+    double elapsed;
+} tpl_step;
+
+static void test_render_string_template(void **state)
+{
+    render_fixture *f = *state;
+    sg_report *reps[] = {
+        render_check(f->rules, "a.py", "x = 1\n"),
+        render_check(f->rules, "dir/\"q\"\\x.py", "x = 1\n"),
+        render_check(f->rules, "ctl\x01\x1f.py", "x = 1\n"),
+        render_check(f->rules, "\xc3\xa9t\xc3\xa9.py", "x = 1\n"),
+        render_check(f->rules, "bad\xff.py", "x = 1\n"),
+        render_check(f->rules, "", "x = 1\n"),
+        render_check(f->rules, "a.py", "def f(a):\n    return a\n# a comment that makes it longer\n"),
+        render_check(f->rules, "a.md", "```python\nx = 1\n```\n\n```python\ny = 2\n```\n"),
+        render_check(f->rules, "a.py", "import subprocess\nsubprocess.run(['ls'])\n"), /* a finding, no block */
+        f->reps[0], /* blocking findings */
+        f->reps[2], /* an error */
+    };
+    const size_t nown = 9;
+    for (size_t i = 0; i < nown; i++)
+        assert_non_null(reps[i]);
+    const tpl_step steps[] = {
+        {0, SG_SEV_MEDIUM, NULL, false, 0}, {0, SG_SEV_MEDIUM, NULL, false, 0}, {1, SG_SEV_MEDIUM, NULL, false, 0},
+        {2, SG_SEV_MEDIUM, NULL, false, 0}, {3, SG_SEV_MEDIUM, NULL, false, 0}, {4, SG_SEV_MEDIUM, NULL, false, 0},
+        {5, SG_SEV_MEDIUM, NULL, false, 0}, {6, SG_SEV_MEDIUM, NULL, false, 0}, {7, SG_SEV_MEDIUM, NULL, false, 0},
+        {0, SG_SEV_MEDIUM, NULL, false, 0}, {0, SG_SEV_HIGH, NULL, false, 0},   {0, SG_SEV_MEDIUM, NULL, false, 0},
+        {0, SG_SEV_MEDIUM, "p/o \"x\".yml", false, 0}, {0, SG_SEV_MEDIUM, "other.yml", false, 0},
+        {0, SG_SEV_MEDIUM, NULL, false, 0}, {0, SG_SEV_MEDIUM, NULL, false, 2.5}, {0, SG_SEV_MEDIUM, NULL, false, 3.5},
+        {0, SG_SEV_MEDIUM, NULL, true, 3.5}, {0, SG_SEV_MEDIUM, NULL, true, 4.5},  {1, SG_SEV_MEDIUM, NULL, true, 4.5},
+        {9, SG_SEV_MEDIUM, NULL, false, 0}, {1, SG_SEV_MEDIUM, NULL, false, 0}, {10, SG_SEV_MEDIUM, NULL, false, 0},
+        {2, SG_SEV_MEDIUM, NULL, false, 0}, {2, SG_SEV_MEDIUM, NULL, false, 0}, {0, SG_SEV_MEDIUM, NULL, false, 0},
+        {8, SG_SEV_MEDIUM, NULL, false, 0}, {0, SG_SEV_MEDIUM, NULL, false, 0},
+    };
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        const tpl_step *st = &steps[k];
+        sg_report *r = reps[st->rep];
+        sg_render_opts ro = {.rules = f->rules, .fail_on = st->fail_on, .no_times = !st->times,
+                             .elapsed_ms = st->elapsed, .policy_path = st->policy};
+        char *ind = NULL, *comp = NULL;
+        assert_int_equal(sg_render_string(SG_FORMAT_JSON, &r, 1, &ro, true, &comp), SG_OK);
+        assert_int_equal(sg_render_string(SG_FORMAT_JSON, &r, 1, &ro, false, &ind), SG_OK);
+        json_error_t e;
+        json_t *a = json_loads(ind, 0, &e);
+        assert_non_null(a);
+        char *want = json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        assert_non_null(want);
+        if (strcmp(want, comp))
+            fail_msg("step %zu (report %d): the compact document differs:\n%s\n%s", k, st->rep, comp, want);
+        if (st->rep == 7)
+            assert_non_null(strstr(comp, "\"python_blocks\":2"));
+        if (st->rep == 8)
+            assert_non_null(strstr(comp, "\"verdict\":\"pass\"") && strstr(comp, "SG208"));
+        json_decref(a);
+        free(want);
+        free(ind);
+        free(comp);
+    }
+    for (size_t i = 0; i < nown; i++)
+        sg_report_free(reps[i]);
+}
+
 static void test_rules_render(void **state)
 {
     render_fixture *f = *state;
@@ -522,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_rules_render),
         cmocka_unit_test(test_render_string),
         cmocka_unit_test(test_render_string_memo),
+        cmocka_unit_test(test_render_string_template),
         cmocka_unit_test(test_jgen_as_jansson),
         cmocka_unit_test(test_jgen_fails_whole),
     };

@@ -20,6 +20,13 @@ static void prescan__fail(sg_prescan *r, sg_prescan_kind k, uint32_t row, uint32
     }
 }
 
+/* The characters the rest of a line looks at; a run of any other character only sets `last`, to
+ * its last one that is not a space (2), or leaves it. */
+static const unsigned char prescan__special[256] = {
+    ['\n'] = 1, ['#'] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1,
+    [')'] = 1,  [']'] = 1, ['}'] = 1,  [' '] = 2,  ['\t'] = 2, ['\r'] = 2, ['\f'] = 2,
+};
+
 void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *r)
 {
     memset(r, 0, sizeof *r);
@@ -85,6 +92,18 @@ void sg_python_prescan(const char *s, size_t n, unsigned limit, sg_prescan *r)
         /* The rest of the physical line (strings may run over several). */
         while (i < n && r->kind == SG_PRESCAN_OK) {
             char c = s[i];
+            if (prescan__special[(unsigned char)c] != 1) { /* names, operators, spaces: most of a line */
+                size_t j = i + 1;
+                while (j < n && prescan__special[(unsigned char)s[j]] != 1)
+                    j++;
+                for (size_t k = j; k > i; k--)
+                    if (!prescan__special[(unsigned char)s[k - 1]]) {
+                        last = s[k - 1];
+                        break;
+                    }
+                i = j;
+                continue;
+            }
             if (c == '\n') {
                 row++;
                 i++;

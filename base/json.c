@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yajl/yajl_gen.h>
 
 #include "base/jgen.h"
@@ -16,6 +17,44 @@ static int json__append(const char *buffer, size_t size, void *data)
     sg_buf *b = data;
     sg_buf_append(b, buffer, size);
     return b->failed ? -1 : 0;
+}
+
+static _Thread_local bool json__guarded; /* inside sg_json_loadb_guarded */
+
+static void *json__malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p && json__guarded) {
+        static const char msg[] = "snipgate: out of memory inside jansson's loader (which writes past a buffer after a "
+                                  "failed allocation): stopping\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        abort();
+    }
+    return p;
+}
+
+void sg_json_guard_install(void)
+{
+    json_set_alloc_funcs(json__malloc, free);
+}
+
+json_t *sg_json_loadb_guarded(const char *buf, size_t len, size_t flags, json_error_t *e, bool *nomem)
+{
+    *nomem = false;
+    size_t room = len > (SIZE_MAX - 65536) / 8 ? SIZE_MAX : len * 8 + 65536;
+    void *probe = malloc(room);
+    if (!probe) {
+        *nomem = true;
+        if (e)
+            snprintf(e->text, sizeof e->text, "out of memory");
+        return NULL;
+    }
+    free(probe);
+    json__guarded = true;
+    json_t *j = json_loadb(buf, len, flags, e);
+    json__guarded = false;
+    return j;
 }
 
 char *sg_json_dumps(const struct json_t *json, size_t flags)

@@ -234,7 +234,13 @@ static int audit__resume(audit__ctx *c, const char *path, size_t *ret_done)
             break;
         }
         json_error_t je;
-        json_t *j = json_loadb(line, (size_t)n, 0, &je);
+        bool nomem;
+        json_t *j = sg_json_loadb_guarded(line, (size_t)n, 0, &je, &nomem);
+        if (nomem) {
+            sg_cli_error("audit", "out of memory reading %s", path);
+            rc = SG_EXIT_INTERNAL;
+            break;
+        }
         json_t *id = j ? json_object_get(j, "id") : NULL;
         if (!json_is_string(id)) {
             json_decref(j);
@@ -576,8 +582,9 @@ static void audit__parse_line(audit__ctx *c, const char *file, size_t lineno, co
         /* yajl writes '?' for an unpaired surrogate escape: the code judged would not be the
          * code given. jansson's loader refuses it, as it always has. */
         json_error_t je;
-        json_t *chk = json_loadb(text, len, JSON_ALLOW_NUL, &je);
-        if (!chk && !(bad = audit__printf("invalid JSON: %s", je.text)))
+        bool chk_nomem;
+        json_t *chk = sg_json_loadb_guarded(text, len, JSON_ALLOW_NUL, &je, &chk_nomem);
+        if (chk_nomem || (!chk && !(bad = audit__printf("invalid JSON: %s", je.text))))
             j.nomem = true;
         json_decref(chk);
     }
@@ -1150,6 +1157,7 @@ enum {
 
 int sg_cli_audit(int argc, char **argv)
 {
+    sg_json_guard_install(); /* resumed lines and surrogate checks go through jansson's loader: base/jgen.h */
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"jobs", required_argument, NULL, 'j'},
         {"shard", required_argument, NULL, OPT_SHARD}, {"summary", required_argument, NULL, OPT_SUMMARY},

@@ -31,6 +31,7 @@
 
 #include "cli.h"
 #include "cli_pipeline.h"
+#include "base/jgen.h"
 
 #define SERVE_MAX_JOBS 256
 
@@ -494,9 +495,10 @@ static serve__job *serve__parse(serve__server *s, const char *body, size_t len, 
                                 bool *nomem)
 {
     json_error_t je;
-    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    json_t *j = sg_json_loadb_guarded(body, len, JSON_REJECT_DUPLICATES, &je, nomem);
     serve__job *job = NULL;
-    *nomem = false;
+    if (!j && *nomem)
+        return NULL;
     if (!j) {
         snprintf(why, whylen, "invalid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
         return NULL;
@@ -875,6 +877,7 @@ int sg_cli_serve(int argc, char **argv)
         {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
+    sg_json_guard_install(); /* request bodies are read with jansson's loader: base/jgen.h */
     serve__server s;
     memset(&s, 0, sizeof s);
     sg_options_init(&s.pipe.opts);

@@ -38,9 +38,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <tree_sitter/api.h>
 
+#include "base/jgen.h"
 #include "cli/cli.h"
 #include "cli/cli_pipeline.h"
 #include "snipgate/snipgate.h"
@@ -309,6 +312,64 @@ static void test_wrapper_counts(void **state)
     assert_int_equal(oom_failures, 1);
 }
 
+/* sg_json_loadb_guarded (base/jgen.h): with the guard installed, a failed allocation inside
+ * jansson's loader ends the process with its message (jansson 2.14 writes past a buffer after
+ * one); a failed probe for room is a clean NULL with *nomem; without a failure, the value. Each
+ * failing allocation alone, in a child process. */
+static void test_json_loader_guarded(void **state)
+{
+    (void)state;
+    sg_json_guard_install();
+    const char *body = "{\"code\": \"import os\\nos.system(cmd)\\n# a comment long enough to grow jansson's buffer\\n\", "
+                       "\"tests\": [1, 2.5, {\"s\": \"another string of some length, with \\u00e9 in it\"}], \"n\": null}";
+    json_error_t je;
+    bool nomem = true;
+    oom_arm(0);
+    json_t *j = sg_json_loadb_guarded(body, strlen(body), JSON_REJECT_DUPLICATES, &je, &nomem);
+    long total = oom_disarm();
+    assert_non_null(j);
+    assert_false(nomem);
+    assert_string_equal(json_string_value(json_object_get(j, "code")),
+                        "import os\nos.system(cmd)\n# a comment long enough to grow jansson's buffer\n");
+    json_decref(j);
+    assert_true(total >= 4);
+    oom_arm(1); /* the probe */
+    j = sg_json_loadb_guarded(body, strlen(body), JSON_REJECT_DUPLICATES, &je, &nomem);
+    oom_disarm();
+    assert_null(j);
+    assert_true(nomem);
+    for (long n = 2; n <= total; n++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            dup2(fds[1], STDERR_FILENO);
+            close(fds[0]);
+            oom_arm(n);
+            json_t *x = sg_json_loadb_guarded(body, strlen(body), JSON_REJECT_DUPLICATES, &je, &nomem);
+            _exit(x ? 10 : nomem ? 11 : 12);
+        }
+        close(fds[1]);
+        char err[1024];
+        size_t got = 0;
+        ssize_t r;
+        while (got < sizeof err - 1 && (r = read(fds[0], err + got, sizeof err - 1 - got)) > 0)
+            got += (size_t)r;
+        err[got] = 0;
+        close(fds[0]);
+        int st = 0;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGABRT)
+            fail_msg("allocation %ld of %ld failing inside the loader: the child %s %d, not SIGABRT", n, total,
+                     WIFSIGNALED(st) ? "died of signal" : "exited", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+        if (!strstr(err, "out of memory inside jansson's loader"))
+            fail_msg("allocation %ld failing: stderr %s", n, err);
+    }
+    print_message("sg_json_loadb_guarded: %ld allocations; the probe failing: NULL; each other failing: abort\n", total);
+}
+
 /* sg_json_dumps: every allocation failed in turn (alone) gives NULL or the exact text, never
  * malformed JSON (jansson's own json_dumps returned `{"a":"hello","b:[...` as a success). */
 static void test_json_dumps_never_malformed(void **state)
@@ -535,6 +596,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wrapper_counts),
         cmocka_unit_test(test_json_dumps_never_malformed),
+        cmocka_unit_test(test_json_loader_guarded),
         cmocka_unit_test(test_every_allocation_of_a_check),
         cmocka_unit_test(test_cli_exit_code_under_allocation_failure),
         cmocka_unit_test(test_pipeline_under_allocation_failure),

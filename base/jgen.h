@@ -39,17 +39,4 @@ size_t sg_jgen_len(const sg_jgen *g);
  * document is not complete. Frees g either way. */
 char *sg_jgen_finish(sg_jgen *g, size_t *len);
 
-/*
- * jansson's loader for text from outside (request bodies, files), guarded: jansson 2.14 writes
- * past a buffer when an allocation fails inside a string (lex_scan: its saved text loses bytes
- * and the copy runs on to a quote), so a failed allocation inside the loader must not return.
- * sg_json_guard_install (once, before any thread) routes jansson's allocations through a check
- * that ends the process with a message when one fails inside sg_json_loadb_guarded; room for the
- * load (8 times the text, 64 KiB more) is tried first, and its absence is a clean failure (NULL,
- * *nomem). Without the install, the load is json_loadb's.
- */
-struct json_error_t;
-void sg_json_guard_install(void);
-struct json_t *sg_json_loadb_guarded(const char *buf, size_t len, size_t flags, struct json_error_t *e, bool *nomem);
-
 #endif

@@ -27,8 +27,6 @@
 
 #include "cli.h"
 #include "cli_pipeline.h"
-#include "base/jgen.h"
-#include "base/util.h"
 
 #define AUDIT_MAX_JOBS 256
 #define AUDIT_WORST 10
@@ -879,33 +877,8 @@ static char *audit__line(const audit__rec *r)
         if (r->res.outcome == SG_CLI_BAD_INPUT || r->res.outcome == SG_CLI_ERROR)
             error = r->res.message[0] ? r->res.message : "the record could not be judged";
     }
-    const char *id = r->id, *source = r->source;
-    if (sg_utf8_invalid_offset(id, strlen(id)) >= 0 || sg_utf8_invalid_offset(source, strlen(source)) >= 0 ||
-        (error && sg_utf8_invalid_offset(error, strlen(error)) >= 0)) {
-        /* JSON input gave it, or a path */
-        id = source = "<invalid UTF-8>";
-        status = "error";
-        error = "the record's id or path is not valid UTF-8";
-    }
-    const char *doc = !r->error && r->res.json ? r->res.json : "null";
-    /* yajl, as the verdict document (a jansson object dumped cost 12,000 instructions a record);
-     * the document goes in whole */
-    sg_jgen *g = sg_jgen_new(false);
-    if (!g)
-        return NULL;
-    sg_jgen_map(g);
-    sg_jgen_key(g, "id");
-    sg_jgen_str(g, id);
-    sg_jgen_key(g, "source");
-    sg_jgen_str(g, source);
-    sg_jgen_key(g, "status");
-    sg_jgen_str(g, status);
-    sg_jgen_key(g, "error");
-    sg_jgen_str(g, error);
-    sg_jgen_key(g, "verdict");
-    sg_jgen_raw(g, doc, strlen(doc));
-    sg_jgen_map_end(g);
-    return sg_jgen_finish(g, NULL);
+    return sg_render_record_line(r->id, r->source, status, error,
+                                 !r->error && r->res.json ? r->res.json : NULL);
 }
 
 /* Under the lock: whether the writer has lines to write now. It is woken for a batch, not for
@@ -1157,7 +1130,7 @@ enum {
 
 int sg_cli_audit(int argc, char **argv)
 {
-    sg_json_guard_install(); /* resumed lines and surrogate checks go through jansson's loader: base/jgen.h */
+    sg_json_guard_install(); /* resumed lines and surrogate checks go through jansson's loader */
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"jobs", required_argument, NULL, 'j'},
         {"shard", required_argument, NULL, OPT_SHARD}, {"summary", required_argument, NULL, OPT_SUMMARY},

@@ -31,7 +31,6 @@
 
 #include "cli.h"
 #include "cli_pipeline.h"
-#include "base/jgen.h"
 
 #define SERVE_MAX_JOBS 256
 
@@ -877,7 +876,7 @@ int sg_cli_serve(int argc, char **argv)
         {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    sg_json_guard_install(); /* request bodies are read with jansson's loader: base/jgen.h */
+    sg_json_guard_install(); /* request bodies are read with jansson's loader (snipgate.h) */
     serve__server s;
     memset(&s, 0, sizeof s);
     sg_options_init(&s.pipe.opts);

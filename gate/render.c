@@ -945,7 +945,7 @@ static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, 
                          const render__memo *memo, size_t *path_at)
 {
     sg_jgen_map(g);
-    if (path_at) { /* making a template: a placeholder (render__tpl_make) */
+    if (path_at) { /* making a template: a placeholder (render__tpl_cut) */
         sg_jgen_key(g, "path");
         sg_jgen_raw(g, "0", 1);
         *path_at = sg_jgen_len(g) - 1;
@@ -997,6 +997,38 @@ static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, 
         json_decref(j);
     }
     sg_jgen_map_end(g);
+}
+
+char *sg_render_record_line(const char *id, const char *source, const char *status, const char *error,
+                            const char *verdict_json)
+{
+    if (!id || !source || !status)
+        return NULL;
+    if (sg_utf8_invalid_offset(id, strlen(id)) >= 0 || sg_utf8_invalid_offset(source, strlen(source)) >= 0 ||
+        (error && sg_utf8_invalid_offset(error, strlen(error)) >= 0)) {
+        id = source = "<invalid UTF-8>";
+        status = "error";
+        error = "the record's id or path is not valid UTF-8";
+    }
+    const char *doc = verdict_json ? verdict_json : "null";
+    /* yajl, as the verdict (a jansson object packed and dumped cost 12,000 instructions a line);
+     * the document goes in whole */
+    sg_jgen *g = sg_jgen_new(false);
+    if (!g)
+        return NULL;
+    sg_jgen_map(g);
+    sg_jgen_key(g, "id");
+    sg_jgen_str(g, id);
+    sg_jgen_key(g, "source");
+    sg_jgen_str(g, source);
+    sg_jgen_key(g, "status");
+    sg_jgen_str(g, status);
+    sg_jgen_key(g, "error");
+    sg_jgen_str(g, error);
+    sg_jgen_key(g, "verdict");
+    sg_jgen_raw(g, doc, strlen(doc));
+    sg_jgen_map_end(g);
+    return sg_jgen_finish(g, NULL);
 }
 
 /* The verdict document (docs/verdict.md), written as it goes (yajl): the document of an audit

@@ -62,6 +62,18 @@ SG_API const char *sg_strerror(sg_status status);
 struct json_t;
 SG_API char *sg_json_dumps(const struct json_t *json, size_t flags);
 
+/* jansson's json_loadb for text from outside (request bodies, files), guarded: jansson 2.14 writes
+ * past a buffer when an allocation fails inside a string (lex_scan: its saved text loses bytes and
+ * the copy runs on to a quote), so a failed allocation inside the loader must not return.
+ * sg_json_guard_install (once, before any thread starts) routes jansson's allocations through a
+ * check that ends the process with a message when one fails inside sg_json_loadb_guarded. Room for
+ * the load (8 times the text, 64 KiB more) is tried first, and its absence is a clean failure
+ * (NULL, *nomem true, error->text "out of memory"). Without the install, the load is json_loadb's. */
+struct json_error_t;
+SG_API void sg_json_guard_install(void);
+SG_API struct json_t *sg_json_loadb_guarded(const char *buf, size_t len, size_t flags, struct json_error_t *error,
+                                            bool *nomem);
+
 /* Where and why a call failed. All fields are optional to read; `message` is always terminated. */
 typedef struct sg_diag {
     sg_status status;
@@ -248,6 +260,14 @@ typedef struct sg_render_opts {
                              documents; pass elapsed_ms 0 as well) */
     bool baseline;           /* a baseline was applied (JSON stats.baseline_matched, SARIF baselineState) */
 } sg_render_opts;
+
+/* The JSONL line of one record of a corpus audit (docs/audit.md), without its newline:
+ * {"id", "source", "status", "error" (a string or null), "verdict"}, where `verdict_json` is a
+ * compact document of sg_render_string (or NULL: null), inserted whole. An id, source or error
+ * that is not valid UTF-8 makes the line an error line about it. malloc'd; NULL when out of
+ * memory. */
+SG_API char *sg_render_record_line(const char *id, const char *source, const char *status, const char *error,
+                                   const char *verdict_json);
 
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
 SG_API sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n,

@@ -43,7 +43,6 @@
 #include <unistd.h>
 #include <tree_sitter/api.h>
 
-#include "base/jgen.h"
 #include "cli/cli.h"
 #include "cli/cli_pipeline.h"
 #include "snipgate/snipgate.h"

@@ -381,6 +381,31 @@ static void test_render_string_template(void **state)
         sg_report_free(reps[i]);
 }
 
+/* sg_render_record_line: an audit's JSONL line, as jansson would write it, with the document whole;
+ * names that are not UTF-8 make an error line about them. */
+static void test_render_record_line(void **state)
+{
+    (void)state;
+    char *l = sg_render_record_line("a\"b\x01\xc3\xa9", "f.jsonl:3", "pass", NULL, "{\"verdict\":\"pass\"}");
+    assert_non_null(l);
+    assert_string_equal(l, "{\"id\":\"a\\\"b\\u0001\xc3\xa9\",\"source\":\"f.jsonl:3\",\"status\":\"pass\","
+                           "\"error\":null,\"verdict\":{\"verdict\":\"pass\"}}");
+    free(l);
+    l = sg_render_record_line("r", "s", "error", "code must be a string", NULL);
+    assert_string_equal(l, "{\"id\":\"r\",\"source\":\"s\",\"status\":\"error\",\"error\":\"code must be a string\","
+                           "\"verdict\":null}");
+    free(l);
+    const char *bad[][3] = {{"bad\xff", "s", NULL}, {"r", "s\xc0\x80", NULL}, {"r", "s", "msg \xed\xa0\x80"}};
+    for (size_t i = 0; i < 3; i++) {
+        l = sg_render_record_line(bad[i][0], bad[i][1], "pass", bad[i][2], "{}");
+        assert_non_null(l);
+        assert_string_equal(l, "{\"id\":\"<invalid UTF-8>\",\"source\":\"<invalid UTF-8>\",\"status\":\"error\","
+                               "\"error\":\"the record's id or path is not valid UTF-8\",\"verdict\":{}}");
+        free(l);
+    }
+    assert_null(sg_render_record_line(NULL, "s", "pass", NULL, NULL));
+}
+
 static void test_rules_render(void **state)
 {
     render_fixture *f = *state;
@@ -596,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_render_string),
         cmocka_unit_test(test_render_string_memo),
         cmocka_unit_test(test_render_string_template),
+        cmocka_unit_test(test_render_record_line),
         cmocka_unit_test(test_jgen_as_jansson),
         cmocka_unit_test(test_jgen_fails_whole),
     };

@@ -39,6 +39,7 @@ static void cli__usage(FILE *out)
 
 int sg_cli_main(int argc, char **argv)
 {
+    sg_json_guard_install(); /* jansson's loader reads outside text (snipgate.h) */
     if (argc < 2) {
         cli__usage(stderr);
         return SG_EXIT_USAGE;

@@ -58,8 +58,11 @@ sg_status sg_baseline_load_file(const char *path, sg_baseline **ret, sg_diag *di
     if (st)
         return st;
     json_error_t je;
-    json_t *doc = json_loadb(buf, len, 0, &je);
+    bool nomem;
+    json_t *doc = sg_json_loadb_guarded(buf, len, 0, &je, &nomem);
     free(buf);
+    if (nomem)
+        return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory reading the baseline");
     json_t *files = doc ? json_object_get(doc, "files") : NULL;
     if (!doc || !json_is_array(files)) {
         json_decref(doc);

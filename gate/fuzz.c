@@ -140,7 +140,8 @@ sg_status sg_report_add_fuzz(sg_report *report, const char *buf, size_t len, con
         return report->fuzz_reason ? fuzz__record_stage(report, 0) : SG_ERR_NOMEM;
     }
     json_error_t je;
-    json_t *j = json_loads(result_json, 0, &je);
+    bool nomem; /* the fuzzer's result, from its sandboxed run: guarded (snipgate.h); NULL is the error below */
+    json_t *j = sg_json_loadb_guarded(result_json, strlen(result_json), 0, &je, &nomem);
     json_t *status = j ? json_object_get(j, "status") : NULL;
     json_t *finding = j ? json_object_get(j, "finding") : NULL;
     sg_status st = SG_OK;

@@ -62,7 +62,10 @@ static char *samples__printf(const char *fmt, ...)
 static int samples__parse_line(const sg_golden_suite *suite, sg_golden_sample *s, const char *text, size_t len)
 {
     json_error_t je;
-    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    bool nomem;
+    json_t *j = sg_json_loadb_guarded(text, len, JSON_REJECT_DUPLICATES, &je, &nomem);
+    if (!j && nomem)
+        return -1;
     if (!j) {
         s->error = samples__printf("invalid JSON: %s (column %ld)", je.text, (long)je.column);
         return s->error ? 0 : -1;

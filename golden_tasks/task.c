@@ -917,9 +917,13 @@ sg_status sg_golden_suite_load_buffer(const char *name, const char *buf, size_t 
             goto out_fail;
         }
         json_error_t je;
-        json_t *j = json_loadb(rewritten ? rewritten : line, rewritten ? rlen : llen,
-                               JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+        json_t *j = sg_json_loadb_guarded(rewritten ? rewritten : line, rewritten ? rlen : llen,
+                                          JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je, &nomem);
         free(rewritten);
+        if (!j && nomem) {
+            st = sg_diag_set(diag, SG_ERR_NOMEM, c.file, c.line, 0, -1, 0, "%s:%ld: out of memory", c.file, c.line);
+            goto out_fail;
+        }
         if (!j) {
             st = sg_diag_set(diag, SG_ERR_INVALID_ARG, c.file, c.line, je.column, -1, 0, "%s:%ld: (json): %s",
                              c.file, c.line, je.text);

@@ -962,7 +962,12 @@ sg_status sg_value_from_plain_json(const json_t *j, const char *path, sg_value *
 sg_status sg_value_from_text(const char *text, size_t len, const char *path, sg_value **ret, sg_diag *diag)
 {
     json_error_t err;
-    json_t *j = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &err);
+    bool nomem;
+    /* text from a candidate's sandbox or a task file: the guarded loader (snipgate.h) */
+    json_t *j = sg_json_loadb_guarded(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &err,
+                                      &nomem);
+    if (!j && nomem)
+        return sg_diag_set(diag, SG_ERR_NOMEM, NULL, 0, 0, 0, 0, "out of memory reading a value");
     if (!j)
         return sg_diag_set(diag, SG_ERR_INVALID_ARG, NULL, 0, err.column, err.position, 0, "%s: %s",
                            path ? path : "value", err.text);

@@ -450,7 +450,11 @@ sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
     }
     bad |= json_object_set_new(root, "value_repr",
                                i->value_repr ? outcome__json_text(i->value_repr, strlen(i->value_repr)) : json_null());
-    json_t *value = i->value_json ? json_loads(i->value_json, JSON_DECODE_ANY, NULL) : NULL;
+    bool nomem = false; /* the candidate's value: guarded (snipgate.h) */
+    json_t *value = i->value_json ? sg_json_loadb_guarded(i->value_json, strlen(i->value_json), JSON_DECODE_ANY, NULL,
+                                                          &nomem)
+                                  : NULL;
+    bad |= nomem;
     bad |= json_object_set_new(root, "value", value ? value : json_null());
     bad |= json_object_set_new(root, "value_error",
                                i->value_error ? outcome__json_text(i->value_error, strlen(i->value_error))

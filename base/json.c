@@ -315,14 +315,12 @@ void sg_jgen_int(sg_jgen *g, long long v)
     }
     /* the digits as yajl_gen_integer's "%lld" writes them, without printf (a verdict has ~20
      * integers: printf was a tenth of the writer's instructions) */
-    char buf[24], *p = buf + sizeof buf;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do
-        *--p = (char)('0' + u % 10);
-    while (u /= 10);
+    char buf[24];
+    size_t k = 0;
     if (v < 0)
-        *--p = '-';
-    jgen__st(g, yajl_gen_number(g->y, p, (size_t)(buf + sizeof buf - p)));
+        buf[k++] = '-';
+    k += sg_fmt_ull(v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, buf + k);
+    jgen__st(g, yajl_gen_number(g->y, buf, k));
 }
 
 void sg_jgen_bool(sg_jgen *g, bool v)

@@ -339,6 +339,17 @@ long long sg_utf8_invalid_offset(const char *s, size_t n)
     return -1;
 }
 
+size_t sg_fmt_ull(unsigned long long v, char *buf)
+{
+    char tmp[20], *p = tmp + sizeof tmp;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    size_t n = (size_t)(tmp + sizeof tmp - p);
+    memcpy(buf, p, n);
+    return n;
+}
+
 size_t sg_utf8_count(const char *s, size_t n)
 {
     size_t count = 0;

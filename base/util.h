@@ -73,6 +73,9 @@ sg_status sg_read_stream(FILE *f, const char *label, size_t max, char **ret_buf,
 
 /* Validate UTF-8; returns the offset of the first bad byte or -1 if all valid. */
 long long sg_utf8_invalid_offset(const char *s, size_t n);
+/* The decimal digits of v into buf (room for 20, not terminated), as "%llu" writes them, without
+ * printf; returns their count. */
+size_t sg_fmt_ull(unsigned long long v, char *buf);
 /* Number of code points in the first n bytes of valid UTF-8. */
 size_t sg_utf8_count(const char *s, size_t n);
 

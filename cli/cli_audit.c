@@ -1130,7 +1130,6 @@ enum {
 
 int sg_cli_audit(int argc, char **argv)
 {
-    sg_json_guard_install(); /* resumed lines and surrogate checks go through jansson's loader */
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"jobs", required_argument, NULL, 'j'},
         {"shard", required_argument, NULL, OPT_SHARD}, {"summary", required_argument, NULL, OPT_SUMMARY},

@@ -876,7 +876,6 @@ int sg_cli_serve(int argc, char **argv)
         {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    sg_json_guard_install(); /* request bodies are read with jansson's loader (snipgate.h) */
     serve__server s;
     memset(&s, 0, sizeof s);
     sg_options_init(&s.pipe.opts);

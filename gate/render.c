@@ -844,13 +844,16 @@ static const render__memo *render__memo_get(const sg_report *rep, bool times)
  */
 #define RENDER_TPL_TEXT 4096
 #define RENDER_TPL_POLICY 256
-typedef struct render__tpl {
+typedef struct render__tpl_key {
     unsigned long gen; /* of the memo it was made with; 0: no template */
     bool blocked_doc, blocked_file, truncated;
     size_t blocks;
     int fail_on;
     double elapsed;
-    bool has_policy;
+    const char *policy; /* the document's policy path, or NULL */
+} render__tpl_key;
+typedef struct render__tpl {
+    render__tpl_key key; /* key.policy points at `policy` */
     char policy[RENDER_TPL_POLICY];
     char text[RENDER_TPL_TEXT];
     size_t len, path_at, bytes_at; /* where the path's and the byte count's texts go */
@@ -865,27 +868,26 @@ static bool render__tpl_clean(const sg_report *rep, size_t nx, const sg_render_o
            (!o->policy_path || strlen(o->policy_path) < RENDER_TPL_POLICY);
 }
 
-/* t's key from this document's values. */
-static void render__tpl_key(render__tpl *t, sg_report *const *reps, const sg_render_opts *o, const render__memo *memo)
+/* The key of this document's values. */
+static render__tpl_key render__tpl_key_of(sg_report *const *reps, const sg_render_opts *o, const render__memo *memo)
 {
     const sg_report *rep = reps[0];
-    t->gen = memo->gen;
-    t->blocked_doc = sg_reports_blocked(reps, 1);
-    t->blocked_file = sg_report_blocked(rep);
-    t->truncated = rep->truncated;
-    t->blocks = rep->blocks;
-    t->fail_on = (int)o->fail_on;
-    t->elapsed = render__ms(o->elapsed_ms);
-    t->has_policy = o->policy_path != NULL;
-    snprintf(t->policy, sizeof t->policy, "%s", o->policy_path ? o->policy_path : "");
+    return (render__tpl_key){.gen = memo->gen,
+                             .blocked_doc = sg_reports_blocked(reps, 1),
+                             .blocked_file = sg_report_blocked(rep),
+                             .truncated = rep->truncated,
+                             .blocks = rep->blocks,
+                             .fail_on = (int)o->fail_on,
+                             .elapsed = render__ms(o->elapsed_ms),
+                             .policy = o->policy_path};
 }
 
-static bool render__tpl_same(const render__tpl *a, const render__tpl *b)
+static bool render__tpl_same(const render__tpl_key *a, const render__tpl_key *b)
 {
     return a->gen && a->gen == b->gen && a->blocked_doc == b->blocked_doc && a->blocked_file == b->blocked_file &&
            a->truncated == b->truncated && a->blocks == b->blocks && a->fail_on == b->fail_on &&
-           !memcmp(&a->elapsed, &b->elapsed, sizeof a->elapsed) && a->has_policy == b->has_policy &&
-           !strcmp(a->policy, b->policy);
+           !memcmp(&a->elapsed, &b->elapsed, sizeof a->elapsed) && !a->policy == !b->policy &&
+           (!a->policy || !strcmp(a->policy, b->policy));
 }
 
 /* The document of rep from a template's text (len bytes, the path's text to go at path_at and
@@ -900,12 +902,8 @@ static char *render__tpl_fill(const char *text, size_t len, size_t path_at, size
     char *path = sg_jgen_finish(pg, &pl);
     if (!path)
         return NULL;
-    char digits[24], *d = digits + sizeof digits;
-    size_t b = rep->bytes;
-    do
-        *--d = (char)('0' + b % 10);
-    while (b /= 10);
-    size_t dl = (size_t)(digits + sizeof digits - d);
+    char d[24];
+    size_t dl = sg_fmt_ull(rep->bytes, d);
     char *out = malloc(len + pl + dl + 1);
     if (out) {
         char *w = out;
@@ -1081,11 +1079,11 @@ static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts
         crit_counts[SG_CRIT_NOTHING_CHECKED]++;
     const render__memo *memo = !failed && !indent && n == 1 ? render__memo_get(reps[0], !o->no_times) : NULL;
     /* a clean document: from the template, or written to make one */
-    render__tpl key, *tpl = NULL;
+    render__tpl_key key, *tpl = NULL;
     size_t path_at = 0, bytes_at = 0;
     if (memo && render__tpl_clean(reps[0], nx[0], o, memo)) {
-        render__tpl_key(&key, reps, o, memo);
-        if (render__tpl_same(&render__tpl_tl, &key)) {
+        key = render__tpl_key_of(reps, o, memo);
+        if (render__tpl_same(&render__tpl_tl.key, &key)) {
             free(xs[0]);
             free(xs);
             free(nx);
@@ -1180,18 +1178,23 @@ static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts
     char *doc = sg_jgen_finish(g, &len);
     if (!doc)
         return NULL;
-    render__tpl_tl.gen = 0;
+    render__tpl *t = &render__tpl_tl;
+    t->key.gen = 0;
     if (!render__tpl_cut(doc, &len, path_at, &bytes_at)) {
         free(doc);
         return NULL; /* cannot be: the placeholders are where the writer said */
     }
     char *ret = render__tpl_fill(doc, len, path_at, bytes_at, reps[0]);
-    if (len <= sizeof key.text) {
-        memcpy(key.text, doc, len);
-        key.len = len;
-        key.path_at = path_at;
-        key.bytes_at = bytes_at;
-        render__tpl_tl = key;
+    if (len <= sizeof t->text) {
+        memcpy(t->text, doc, len);
+        t->len = len;
+        t->path_at = path_at;
+        t->bytes_at = bytes_at;
+        t->key = key;
+        if (key.policy) {
+            memcpy(t->policy, key.policy, strlen(key.policy) + 1); /* shorter than RENDER_TPL_POLICY */
+            t->key.policy = t->policy;
+        }
     }
     free(doc);
     return ret;

@@ -190,8 +190,10 @@ static tsarena *tsarena__acquire(void)
     if (!tsarena__region)
         return NULL;
     tsarena *a = calloc(1, sizeof *a);
-    if (!a)
+    if (!a || pthread_setspecific(tsarena__key, a)) { /* the key first: a slot taken is never given back */
+        free(a);
         return NULL;
+    }
     pthread_mutex_lock(&tsarena__lock);
     unsigned s = 0;
     while (s < SLOTS && tsarena__slot_used[s])
@@ -199,12 +201,8 @@ static tsarena *tsarena__acquire(void)
     if (s < SLOTS)
         tsarena__slot_used[s] = true;
     pthread_mutex_unlock(&tsarena__lock);
-    if (s == SLOTS || pthread_setspecific(tsarena__key, a)) {
-        if (s < SLOTS) {
-            pthread_mutex_lock(&tsarena__lock);
-            tsarena__slot_used[s] = false;
-            pthread_mutex_unlock(&tsarena__lock);
-        }
+    if (s == SLOTS) {
+        pthread_setspecific(tsarena__key, NULL); /* no release at the thread's end */
         free(a);
         return NULL;
     }

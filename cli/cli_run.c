@@ -99,16 +99,25 @@ out_close:
     return rc;
 }
 
+/* Text for a person's terminal: everything the candidate controls (the detail and traceback
+ * hold its exception message, the value its repr, the output its bytes) goes through
+ * sg_text_write_safe, so that a CR or an escape sequence cannot draw a fake outcome line. */
 static void run__print_text(FILE *out, const sg_outcome_info *i)
 {
     fprintf(out, "outcome: %s", sg_outcome_kind_name(i->kind));
-    if (i->detail[0])
-        fprintf(out, " (%s)", i->detail);
+    if (i->detail[0]) {
+        fputs(" (", out);
+        sg_text_write_safe(out, i->detail, strlen(i->detail), false);
+        fputc(')', out);
+    }
     fputc('\n', out);
-    if (i->value_repr)
-        fprintf(out, "value: %s\n", i->value_repr);
+    if (i->value_repr) {
+        fputs("value: ", out);
+        sg_text_write_safe(out, i->value_repr, strlen(i->value_repr), false);
+        fputc('\n', out);
+    }
     if (i->traceback && i->traceback[0])
-        fprintf(out, "%s", i->traceback);
+        sg_text_write_safe(out, i->traceback, strlen(i->traceback), true);
     fprintf(out, "exit_code: %d  signal: %d  cpu_ms: %llu  wall_ms: %llu  peak_rss_kb: %llu\n",
             i->exit_code, i->signal, (unsigned long long)i->cpu_ms, (unsigned long long)i->wall_ms,
             (unsigned long long)i->peak_rss_kb);
@@ -116,13 +125,13 @@ static void run__print_text(FILE *out, const sg_outcome_info *i)
             sg_limit_mechanism_name(i->tasks_mechanism));
     if (i->stdout_len) {
         fprintf(out, "--- stdout (%zu bytes%s)\n", i->stdout_len, i->stdout_truncated ? ", truncated" : "");
-        fwrite(i->stdout_data, 1, i->stdout_len, out);
+        sg_text_write_safe(out, i->stdout_data, i->stdout_len, true);
         if (i->stdout_data[i->stdout_len - 1] != '\n')
             fputc('\n', out);
     }
     if (i->stderr_len) {
         fprintf(out, "--- stderr (%zu bytes%s)\n", i->stderr_len, i->stderr_truncated ? ", truncated" : "");
-        fwrite(i->stderr_data, 1, i->stderr_len, out);
+        sg_text_write_safe(out, i->stderr_data, i->stderr_len, true);
         if (i->stderr_data[i->stderr_len - 1] != '\n')
             fputc('\n', out);
     }
@@ -417,7 +426,10 @@ static int run__main(int argc, char **argv)
         rc = SG_EXIT_INTERNAL;
         goto out_free;
     }
-    rc = sg_outcome_info_get(res)->kind == SG_OUTCOME_OK ? SG_EXIT_PASS : SG_EXIT_BLOCK;
+    /* (a setup_error here: the run was killed from outside the sandbox, it judged nothing) */
+    rc = sg_outcome_info_get(res)->kind == SG_OUTCOME_OK            ? SG_EXIT_PASS
+         : sg_outcome_info_get(res)->kind == SG_OUTCOME_SETUP_ERROR ? SG_EXIT_INTERNAL
+                                                                    : SG_EXIT_BLOCK;
 out_free:
     sg_outcome_free(res);
     sg_outcome_free(imp);

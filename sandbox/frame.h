@@ -46,6 +46,7 @@ enum sg_frame_tag {
     SG_TAG_END = 'e',         /* request: end of the stream */
     SG_TAG_SOURCE = 'S',      /* request (pooled worker): the candidate's source, imported first */
     SG_TAG_FLAGS = 'f',       /* request (pooled worker): '1' as __main__, 'c' stdlib dicts */
+    SG_TAG_TMP = 'T',         /* request (pooled worker): the tmpfs options of the call's own /tmp */
 };
 
 #define SG_FRAME_MAX_BODY (1u << 20)

@@ -85,6 +85,11 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
         *ret_timeout_kind = "cpu";
         return SG_OUTCOME_TIMEOUT;
     }
+    /* Nothing inside the sandbox can send SIGKILL (seccomp) or set the CPU limit whose hard end
+     * is a SIGKILL: one the supervisor did not send, at no limit, came from outside (the host's
+     * OOM killer, an operator): the gate could not judge this call. */
+    if (sig == SIGKILL && !facts->supervisor_killed && !facts->protocol_error)
+        return SG_OUTCOME_SETUP_ERROR;
     if (sig)
         return SG_OUTCOME_SIGNAL;
     if (facts->protocol_error)
@@ -211,6 +216,7 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
     o->info.stdout_truncated = out_trunc;
     o->info.stderr_truncated = err_trunc;
     o->info.memory_mechanism = facts->memory_mechanism;
+    o->info.batch_unsure = facts->batch_unsure;
     o->info.tasks_mechanism = facts->tasks_mechanism;
     o->info.limits = *limits;
     o->stdout_data = outcome__dup(out ? out : "", out_len);
@@ -239,6 +245,10 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
     case SG_OUTCOME_SIGNAL:
         snprintf(detail, sizeof detail, "killed by signal %d (%s)", o->info.signal,
                  strsignal(o->info.signal));
+        break;
+    case SG_OUTCOME_SETUP_ERROR:
+        snprintf(detail, sizeof detail, "killed by SIGKILL from outside the sandbox (not by snipgate, at no "
+                                        "limit): the call was not judged");
         break;
     default:
         break;

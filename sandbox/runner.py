@@ -109,7 +109,6 @@ def _recv():
 
 
 SOURCES = {}  # filename -> list of lines, for tracebacks
-TRACER = None  # the coverage tracer (sandbox/tracer/sgtrace.c), when the worker was made with coverage
 GENUINE_DICTS = []  # dict subclasses of the standard library encoded as dicts (main())
 
 
@@ -135,17 +134,49 @@ def _flush():
             pass
 
 
+def _read_by_supervisor(fds, ioctl=None):
+    """Wait until the supervisor has read everything written on these pipes (FIONREAD is 0).
+
+    An item's output and its result frame travel on different pipes, and the supervisor cannot
+    tell the order of bytes across two pipes. So a batch item hands over in two steps: its
+    output is all read before its frame is written, and its frame is read before the next item
+    prints anything; each item's output is then exactly what was read between two frames.
+    A descriptor that is no pipe (the candidate's own doing) is not waited for."""
+    if ioctl is None:
+        import fcntl
+        ioctl = fcntl.ioctl
+    sleep = None
+    turns, delay = 0, 0.00005
+    for fd in fds:
+        while True:
+            try:
+                left = int.from_bytes(ioctl(fd, 0x541B, b"\0\0\0\0"), "little")  # FIONREAD
+            except BaseException:
+                break
+            if left == 0:
+                break
+            turns += 1
+            if turns <= 64:  # the supervisor is usually awake on the other core: yield a while
+                os.sched_yield()
+                continue
+            if sleep is None:
+                import time
+                sleep = time.sleep
+            sleep(delay)
+            delay = min(delay * 2, 0.002)
+
+
 def _load_tracer():
     """The coverage tracer: an extension module in a sealed memfd (fd 7) and the shared coverage
-    map (fd 8), both from the supervisor; loaded before the candidate runs."""
-    global TRACER
+    map (fd 8), both from the supervisor; loaded before the candidate runs. attach() installs it
+    for good, and nothing keeps a name of it: a fuzzed call runs as any other call."""
     import _imp
 
     class Spec:
         name = "_sgtrace"
         origin = "/proc/self/fd/7"
-    TRACER = _imp.create_dynamic(Spec())
-    TRACER.attach(8)
+    _imp.create_dynamic(Spec()).attach(8)
+    sys.modules.pop("_sgtrace", None)
     os.close(7)
     os.close(8)
 
@@ -162,6 +193,7 @@ def _pool_setup():
     import _signal
     if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE, 0
         raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
+    _ns_setup(ctypes)
     global POOL_SIGMASK, POOL_DICTS
     POOL_SIGMASK = _signal.pthread_sigmask(_signal.SIG_BLOCK, _signal.valid_signals())
     import collections
@@ -171,6 +203,121 @@ def _pool_setup():
             __import__(name)
         except ImportError:
             pass
+
+
+# A pooled call child is forked into namespaces of its own (docs/sandbox.md, "Candidates are
+# strangers"): a new user namespace owning a new pid namespace (the child is its init and forks
+# the candidate's process, pid 2: the zygote, the sandbox's pid 1 and every other candidate have
+# no pid it can name: no kill, prlimit, ptrace or /proc of theirs), a new mount namespace (a
+# fresh tmpfs on /tmp and a /proc of its own pid namespace) and a new IPC namespace. CPython 3.11 has no os.unshare and no clone
+# with flags, so the clone is a raw system call through ctypes, bracketed by the interpreter's
+# own fork hooks (PyOS_BeforeFork / PyOS_AfterFork_*), exactly as os.fork brackets its fork().
+# The supervisor lets through only this clone, with exactly these flags, from the zygote, then
+# two mounts and one fork from the child, before the candidate's code runs (sandbox/worker.c).
+NS_CLONE_FLAGS = 0x10000000 | 0x20000000 | 0x00020000 | 0x08000000 | 17  # USER PID NS IPC, SIGCHLD
+NS = None  # (clone, nr, before, after_parent, after_child, libc, maps, caps, ctypes)
+
+
+def _ns_setup(ctypes):
+    global NS
+    nr = {"x86_64": 56, "aarch64": 220}.get(os.uname().machine)
+    if nr is None:
+        raise OSError("no clone system call number known for " + os.uname().machine)
+    clone = ctypes.PyDLL(None, use_errno=True).syscall  # PyDLL: the GIL stays held, as in os.fork
+    clone.restype = ctypes.c_long
+    clone.argtypes = [ctypes.c_long] * 6
+    api = ctypes.pythonapi
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    caps = (ctypes.byref(Header(0x20080522, 0)), (ctypes.c_uint32 * 6)())  # _LINUX_CAPABILITY_VERSION_3, all 0
+    maps = (("/proc/self/setgroups", b"deny"), ("/proc/self/uid_map", b"%d %d 1" % (os.getuid(), os.getuid())),
+            ("/proc/self/gid_map", b"%d %d 1" % (os.getgid(), os.getgid())))
+    NS = (clone, nr, api.PyOS_BeforeFork, api.PyOS_AfterFork_Parent, api.PyOS_AfterFork_Child, libc,
+          maps, caps, ctypes)
+
+
+def _ns_fork():
+    clone, nr, before, after_parent, after_child = NS[:5]
+    before()
+    pid = clone(nr, NS_CLONE_FLAGS, 0, 0, 0, 0)
+    if pid == 0:
+        after_child()
+        return 0
+    after_parent()
+    if pid < 0:
+        raise OSError(NS[8].get_errno(), "clone into new namespaces failed")
+    return pid
+
+
+# A pooled call writes its output and its frames on pipes made for it alone (docs/sandbox.md,
+# "Candidates are strangers"): the zygote makes them before the clone, read ends at CALL_FDS[0:3]
+# and write ends at CALL_FDS[3:6]; the supervisor takes the read ends from the zygote (pidfd_getfd,
+# while it holds the clone) and reads this call's stdout, stderr and frames there, then closes
+# them. The call child puts the write ends on 1, 2 and RES_FD; the zygote closes all six after the
+# clone. No flag, byte or frame of one call reaches another, and the zygote's own result pipe
+# (its `done` frames) is one no call child holds.
+CALL_FDS = (10, 11, 12, 13, 14, 15)
+
+
+def _call_pipes():
+    for k in range(3):
+        r, w = os.pipe()
+        os.dup2(r, CALL_FDS[k], False)
+        os.dup2(w, CALL_FDS[3 + k], False)
+        os.close(r)
+        os.close(w)
+
+
+def _call_pipes_close():
+    for fd in CALL_FDS:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _ns_enter(tmp_opts):
+    """In the call child, before anything of the candidate's runs: map its ids, mount a fresh /tmp and its own /proc, then drop every capability the new user
+    namespace gave it and become non-dumpable again."""
+    libc, maps, caps, ctypes = NS[5:9]
+    if libc.prctl(4, 1, 0, 0, 0) != 0:  # PR_SET_DUMPABLE: /proc/self/*_map are ours again
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 1)")
+    for path, text in maps:
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, text)
+        finally:
+            os.close(fd)
+    flags = 0x2 | 0x4 | 0x8  # MS_NOSUID MS_NODEV MS_NOEXEC
+    if libc.mount(b"sg-tmp", b"/tmp", b"tmpfs", flags, tmp_opts.encode()) != 0:
+        raise OSError(ctypes.get_errno(), "mount /tmp")
+    if libc.mount(b"proc", b"/proc", b"proc", flags, b"subset=pid") != 0:
+        raise OSError(ctypes.get_errno(), "mount /proc")
+    if libc.capset(*caps) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+    if libc.prctl(4, 0, 0, 0, 0) != 0:  # non-dumpable again
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0)")
+
+
+def _ns_init():
+    """The call child is pid 1 of its pid namespace, and the kernel spares a namespace's init
+    every signal it sends itself without a handler (raise(SIGSEGV), os.abort(), os.kill of its
+    own pid would not end it). So it stays this namespace's init, running nothing of the
+    candidate's: it forks the process that imports and runs the candidate (pid 2 there, with the
+    ordinary signal semantics; the supervisor watches that process and holds this one's wait
+    until it has read its exit), reaps it and exits."""
+    pid = os.fork()
+    if pid == 0:
+        return
+    try:
+        while os.waitpid(pid, 0)[0] != pid:
+            pass
+    finally:
+        os._exit(0)
 
 
 POOL_SIGMASK = POOL_DICTS = None
@@ -199,6 +346,13 @@ def _setup(step, what):
 
 def main():
     as_main = sys.argv[1][:1] == "1"
+    # The runner runs as __main__ (python -c): a candidate that is not __main__ itself finds an
+    # empty module there, never the runner's names (functions keep their globals; `runner`
+    # keeps the module alive for as long as main() runs, which is the process's life).
+    runner = sys.modules.get("__main__")
+    blank = type(sys)("__main__")
+    blank.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = blank
     if "p" in sys.argv[1][1:]:
         _setup(_pool_setup, "PoolError")
         os.close(4)
@@ -211,7 +365,12 @@ def main():
         _load_later()
         serve(None, req)
         return
-    if "t" in sys.argv[1][1:]:
+    try:  # the coverage tracer's memfd (sg_worker_opts.coverage): not named on the command line
+        os.fstat(7)
+        tracer = True
+    except OSError:
+        tracer = False
+    if tracer:
         _setup(_load_tracer, "TracerError")
     if "c" in sys.argv[1][1:]:
         # sg_worker_opts.stdlib_dicts: the genuine Counter, OrderedDict and defaultdict classes,
@@ -388,9 +547,8 @@ def _encode(value):
         return None, str(e)
 
 
-def _run_call(text, ns, tracer=None):
-    """Evaluate one call (an expression, or statements) in the candidate's namespace; with a
-    tracer, the candidate's code is traced while it runs (a stream item of a coverage worker)."""
+def _run_call(text, ns):
+    """Evaluate one call (an expression, or statements) in the candidate's namespace."""
     SOURCES["<call>"] = text.splitlines()
     try:
         try:
@@ -399,14 +557,7 @@ def _run_call(text, ns, tracer=None):
         except SyntaxError:
             code = compile(text, "<call>", "exec")
             is_expr = False
-        if tracer is not None:
-            tracer.start()
-            try:
-                value = eval(code, ns) if is_expr else exec(code, ns)
-            finally:
-                tracer.stop()
-        else:
-            value = eval(code, ns) if is_expr else exec(code, ns)
+        value = eval(code, ns) if is_expr else exec(code, ns)
         try:
             r = repr(value)
         except BaseException as e:
@@ -425,12 +576,11 @@ def serve(mod, req):
     """Phase 2: one forked child per call request. The supervisor watches the child itself (its
     exit status and CPU come from the kernel, not from us); the done frame says we are ready."""
     import gc
-    import resource
     gc.freeze()
-    fork, wait4, setrlimit, exit_ = os.fork, os.wait4, resource.setrlimit, os._exit
+    import fcntl
+    fork, wait4, exit_, ioctl = os.fork, os.wait4, os._exit, fcntl.ioctl
     os.chdir("/")  # not the import's /tmp: between calls pid 1 replaces it with a fresh one
     while req is not None:
-        cpu = int(req.get("u", "0"))
         cid = req.get("i", "")
         batch = "n" in req
         stream = "s" in req
@@ -440,9 +590,21 @@ def serve(mod, req):
             base = 1
             if req.get("n") == "0":
                 items = []
-        pid = fork()
+        if mod is None:
+            _call_pipes()
+        pid = fork() if mod is not None else _ns_fork()
         if pid == 0:
             try:
+                if mod is None:
+                    for k, fd in enumerate((1, 2, RES_FD)):  # this call's own pipes
+                        os.dup2(CALL_FDS[3 + k], fd)
+                    _call_pipes_close()
+                    try:
+                        _ns_enter(req.get("T", ""))
+                    except BaseException as e:
+                        os.write(2, ("snipgate: the call's namespaces: %s\n" % (e,)).encode())
+                        raise
+                    _ns_init()
                 if POOL_SIGMASK is not None:
                     import _signal
                     _signal.pthread_sigmask(_signal.SIG_SETMASK, POOL_SIGMASK)
@@ -454,18 +616,14 @@ def serve(mod, req):
                     os.closerange(3, RES_FD)  # REQ_FD among them
                 os.closerange(RES_FD + 1, 1 << 16)
                 os.chdir("/tmp")
-                if cpu > 0 and not stream:  # a backstop only: the supervisor measures and enforces per item
-                    secs = (cpu * (len(items) + base) + 999) // 1000  # (+ the import, pooled)
-                    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-                    if hard != resource.RLIM_INFINITY and secs >= hard:
-                        secs = hard - 1
-                    setrlimit(resource.RLIMIT_CPU, (secs, hard))
+                # (no RLIMIT_CPU here: the supervisor measures and enforces CPU per item, and
+                # seccomp lets no process of the sandbox set that limit)
             except BaseException:
                 exit_(1)
             if mod is None:  # pooled: this child imports the request's candidate first
                 mod = _pool_import(req, cid)
             if stream:
-                _stream(mod.__dict__, cid)
+                _stream(mod.__dict__, cid, ioctl)
                 exit_(0)
             # A batch: the items run one after another in this one child; each result frame
             # names its item, so the supervisor can attribute time and output to it.
@@ -476,10 +634,16 @@ def serve(mod, req):
                     fields = _format_exception(e)
                 _flush()
                 try:
+                    if batch:
+                        _read_by_supervisor((1, 2), ioctl)
                     _send(fields + [("i", cid)] + ([("n", n + base)] if batch else []))
+                    if batch and n + 1 < len(items):
+                        _read_by_supervisor((RES_FD,), ioctl)
                 except BaseException:
                     exit_(1)
             exit_(0)
+        if mod is None:
+            _call_pipes_close()
         _, status, ru = wait4(pid, 0)
         _send([("k", "done"), ("i", cid), ("p", ru.ru_maxrss)])
         req = _recv()
@@ -520,7 +684,7 @@ def _pool_import(req, cid):
     return mod
 
 
-def _stream(ns, cid):
+def _stream(ns, cid, ioctl=None):
     """A stream child: read one item per request until the end request (or end of input), and
     answer each with its result frame. The supervisor measures every item."""
     n = 0
@@ -543,9 +707,10 @@ def _stream(ns, cid):
         if "x" not in req:
             return
         try:
-            fields = _run_call(req["x"], ns, TRACER)
+            fields = _run_call(req["x"], ns)
         except BaseException as e:
             fields = _format_exception(e)
         _flush()
+        _read_by_supervisor((1, 2), ioctl)  # (the next item is sent after this frame is read)
         _send(fields + [("i", cid), ("n", n)])
         n += 1

@@ -177,6 +177,12 @@ uint32_t sg_seccomp_eval(const struct sg_sandbox *sb, uint32_t arch, int nr, con
 /* Name of syscall `nr` on audit arch `arch` into buf ("ptrace", "i386:mount", "#451"). */
 void sg_seccomp_name(uint32_t arch, int nr, char *buf, size_t len);
 bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0);
+/* The namespaces of a pooled call child: its own user namespace (owning the rest), pid namespace
+ * (it is pid 1 there: the zygote, pid 1 of the sandbox and every other candidate have no pid it
+ * can name), mount namespace (its own /tmp and /proc) and IPC namespace. */
+#define SG_CALL_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)
+bool sg_seccomp_is_ns_clone(uint32_t arch, int nr, uint64_t arg0);
+bool sg_seccomp_is_mount(uint32_t arch, int nr);
 bool sg_seccomp_is_execve(uint32_t arch, int nr);
 bool sg_seccomp_is_exit_group(uint32_t arch, int nr);
 bool sg_seccomp_is_wait(uint32_t arch, int nr);
@@ -195,6 +201,8 @@ struct sg_facts {
     bool oom_kill;              /* trusted: the cgroup counted an OOM kill */
     bool mem_limit_hit;         /* trusted: the cgroup counted allocations refused at its limit */
     bool cpu_timeout;           /* trusted: the supervisor measured CPU over the limit */
+    bool supervisor_killed;     /* trusted: the supervisor sent the sandbox SIGKILL itself */
+    bool batch_unsure;          /* trusted: sg_outcome_info.batch_unsure */
     bool have_status;
     int wstatus;                /* of the interpreter (pid 1's report) or call child (zygote's) */
     uint64_t cpu_ms;

@@ -22,6 +22,8 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,11 @@
 
 #include "sandbox/sandbox.h"
 
+/* futex(2) operation bits (linux/futex.h): the private flag, and the command without it and
+ * without FUTEX_CLOCK_REALTIME (256). */
+#define SECCOMP_FUTEX_PRIVATE 128u
+#define SECCOMP_FUTEX_CMD_MASK 0xfffffe7fu
+
 /* Namespace flags a clone may never carry (CLONE_NEWTIME is clone3-only: 0x80 is CSIGNAL). */
 #define SECCOMP_CLONE_NEW_MASK                                                                     \
     (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |     \
@@ -43,10 +50,10 @@
 /* Allowed without conditions. Why each one is here: sandbox/SECCOMP.md. */
 static const char *const seccomp__allow[] = {
     /* measured: `python3 -I -S -c 'import json, re, math'` */
-    "access", "arch_prctl", "brk", "close", "futex", "getdents64",
+    "access", "arch_prctl", "brk", "close", "getdents64",
     "getrandom", "gettid", "lseek", "mmap", "mprotect", "munmap", "newfstatat", "openat",
-    "pread64", "prlimit64", "read", "readlink", "rseq", "rt_sigaction", "set_robust_list",
-    "set_tid_address", "sysinfo",
+    "pread64", "read", "readlink", "rseq", "rt_sigaction", "set_robust_list",
+    "set_tid_address",
     /* measured: the runner (frames, fork per call, wait, rlimits) and common stdlib use */
     "write", "exit", "rt_sigprocmask", "rt_sigreturn", "madvise", "mremap", "clock_nanosleep",
     "nanosleep", "getpid", "getppid", "getcwd", "unlink", "fstat", "stat",
@@ -54,7 +61,7 @@ static const char *const seccomp__allow[] = {
     "close_range",
     "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid", "getgroups", "uname",
     "clock_gettime", "clock_getres", "gettimeofday", "time", "sched_yield", "sched_getaffinity",
-    "getcpu", "getrlimit", "setrlimit", "getrusage", "times", "sigaltstack", "get_robust_list",
+    "getcpu", "getrlimit", "getrusage", "times", "sigaltstack", "get_robust_list",
     "mkdir", "mkdirat", "rmdir", "unlinkat", "rename", "renameat", "renameat2", "link",
     "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "ftruncate", "truncate",
     "fsync", "fdatasync", "utimensat", "umask", "chdir", "fchdir", "readv", "writev",
@@ -62,8 +69,11 @@ static const char *const seccomp__allow[] = {
     "fallocate", "msync", "poll", "ppoll", "select",
     "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "eventfd2",
     "getpgrp", "getpgid", "getsid", "setsid", "getpriority", "alarm", "setitimer", "getitimer",
-    "pause", "rt_sigsuspend", "rt_sigtimedwait", "restart_syscall", "tgkill", "tkill", "kill",
+    "pause", "rt_sigsuspend", "rt_sigtimedwait", "restart_syscall",
     "sched_getparam", "sched_getscheduler", "membarrier",
+    /* capset can only lower a process's own capabilities (nothing here holds CAP_SETPCAP over
+     * another): a pooled call child drops the ones its fresh user namespace gave it */
+    "capset",
 };
 
 /*
@@ -101,6 +111,44 @@ static sg_status seccomp__allow_arg1(scmp_filter_ctx ctx, int nr, const unsigned
     return SG_OK;
 }
 
+/*
+ * kill, tkill and tgkill with any signal number 0..64 but SIGKILL (its argument `arg`): SIGKILL
+ * comes only from outside the sandbox (the supervisor, the cgroup's OOM killer, or the host), so
+ * a call that died of it and was not killed by the supervisor was killed from outside (a gate
+ * error, not the candidate's doing: sg_outcome_classify). A SIGKILL sent from inside is a
+ * forbidden call. The ranges are masks over all 64 bits: garbage in the upper half (the kernel
+ * reads an int) matches none of them.
+ */
+/* Resources 1..15 (RLIMIT_NLIMITS is 16): every limit but RLIMIT_CPU (0), as masks over all
+ * 64 bits of the argument. */
+static const struct {
+    uint64_t mask, datum;
+} seccomp__rlimits[] = {{~(uint64_t)0, 1}, {~(uint64_t)1, 2}, {~(uint64_t)3, 4}, {~(uint64_t)7, 8}};
+_Static_assert(RLIMIT_CPU == 0 && RLIM_NLIMITS == 16, "the masks cover 1..15");
+
+static sg_status seccomp__allow_signals(scmp_filter_ctx ctx, int nr, unsigned arg, sg_diag *diag)
+{
+    static const struct {
+        uint64_t mask, datum;
+    } ranges[] = {
+        {~(uint64_t)7, 0},   /* 0..7 */
+        {~(uint64_t)0, 8},   /* 8 (9 is SIGKILL) */
+        {~(uint64_t)1, 10},  /* 10, 11 */
+        {~(uint64_t)3, 12},  /* 12..15 */
+        {~(uint64_t)15, 16}, /* 16..31 */
+        {~(uint64_t)31, 32}, /* 32..63 */
+        {~(uint64_t)0, 64},  /* 64 */
+    };
+    _Static_assert(SIGKILL == 9, "the ranges leave out 9");
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                                  SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, ranges[i].mask, ranges[i].datum));
+        if (rc < 0)
+            return seccomp__fail(diag, "signal rule", rc);
+    }
+    return SG_OK;
+}
+
 /* Build the allow-list with libseccomp and keep it as raw BPF in the sandbox. */
 sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
 {
@@ -131,7 +179,10 @@ sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
     if ((st = seccomp__allow_arg1(ctx, SCMP_SYS(ioctl), seccomp__ioctls,
                                   sizeof seccomp__ioctls / sizeof seccomp__ioctls[0], diag)) != SG_OK ||
         (st = seccomp__allow_arg1(ctx, SCMP_SYS(fcntl), seccomp__fcntls,
-                                  sizeof seccomp__fcntls / sizeof seccomp__fcntls[0], diag)) != SG_OK)
+                                  sizeof seccomp__fcntls / sizeof seccomp__fcntls[0], diag)) != SG_OK ||
+        (st = seccomp__allow_signals(ctx, SCMP_SYS(kill), 1, diag)) != SG_OK ||
+        (st = seccomp__allow_signals(ctx, SCMP_SYS(tkill), 1, diag)) != SG_OK ||
+        (st = seccomp__allow_signals(ctx, SCMP_SYS(tgkill), 2, diag)) != SG_OK)
         goto out_release;
     st = SG_ERR_SANDBOX;
     /* Threads only: CLONE_THREAD set, no namespace flag. A process clone is mediated. */
@@ -154,13 +205,56 @@ sg_status sg_seccomp_build(struct sg_sandbox *sb, sg_diag *diag)
         st = seccomp__fail(diag, "sendmsg rule", rc);
         goto out_release;
     }
-    /* prctl(PR_SET_DUMPABLE, 0) and nothing else of prctl: a process may only make itself
-     * non-dumpable (a pooled worker's zygote does, so that its call children, other candidates,
-     * cannot open its /proc/PID/mem or fd/; docs/sandbox.md). */
+    /* prctl(PR_SET_DUMPABLE, 0 or 1) and nothing else of prctl: the pooled zygote makes itself
+     * non-dumpable (its /proc/PID files are then closed to every other process of the sandbox's
+     * uid), and its call child dumpable again for the moment it writes its own uid_map (a file
+     * of a non-dumpable process belongs to root); dumpable concerns the caller alone. */
     rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 2, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)PR_SET_DUMPABLE),
-                          SCMP_A1(SCMP_CMP_EQ, 0));
+                          SCMP_A1(SCMP_CMP_LE, 1));
     if (rc < 0) {
         st = seccomp__fail(diag, "prctl rule", rc);
+        goto out_release;
+    }
+    /* prlimit64 on the caller itself only (pid 0, what getrlimit/setrlimit pass): the limits of
+     * another process (the pooled zygote, pid 1) are not a candidate's to read or lower. Any
+     * limit may be read (no new value); RLIMIT_CPU may not be set: the kernel's SIGKILL at a
+     * hard CPU limit the candidate lowered would pass for a kill from outside the sandbox
+     * (seccomp__allow_signals). The supervisor measures and enforces CPU itself. */
+    rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0),
+                          SCMP_A2(SCMP_CMP_EQ, 0));
+    if (rc < 0) {
+        st = seccomp__fail(diag, "prlimit64 rule", rc);
+        goto out_release;
+    }
+    for (size_t i = 0; i < sizeof seccomp__rlimits / sizeof seccomp__rlimits[0]; i++) {
+        if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0),
+                                   SCMP_A1(SCMP_CMP_MASKED_EQ, seccomp__rlimits[i].mask,
+                                           seccomp__rlimits[i].datum))) < 0 ||
+            (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setrlimit), 1,
+                                   SCMP_A0(SCMP_CMP_MASKED_EQ, seccomp__rlimits[i].mask,
+                                           seccomp__rlimits[i].datum))) < 0) {
+            st = seccomp__fail(diag, "rlimit rule", rc);
+            goto out_release;
+        }
+    }
+    /* futex: any operation on a process-private futex; on a shared one (a key that another
+     * process mapping the same file page also reaches: the read-only standard library and
+     * interpreter are mapped by every sandbox) only waiting, as glibc's pthread_join does on the
+     * tid the kernel clears. Waking, requeueing or wake-op on a shared key is forbidden, so no
+     * sandbox can wake another's waiter. */
+    if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(futex), 1,
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FUTEX_PRIVATE, SECCOMP_FUTEX_PRIVATE))) < 0 ||
+        (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(futex), 1,
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FUTEX_CMD_MASK, 0 /* FUTEX_WAIT */))) < 0 ||
+        (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(futex), 1,
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FUTEX_CMD_MASK, 9 /* FUTEX_WAIT_BITSET */))) < 0) {
+        st = seccomp__fail(diag, "futex rule", rc);
+        goto out_release;
+    }
+    /* sysinfo tells the host's uptime, load and free memory: it fails (ENOSYS, as on a kernel
+     * without it) instead; glibc's callers (sysconf of the physical pages) fall back. */
+    if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(sysinfo), 0)) < 0) {
+        st = seccomp__fail(diag, "sysinfo rule", rc);
         goto out_release;
     }
     /* Export the program: libseccomp writes it to an fd; a memfd keeps it in memory. */
@@ -279,6 +373,20 @@ bool sg_seccomp_is_process_clone(uint32_t arch, int nr, uint64_t arg0)
         return false;
     const uint64_t ok = CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CSIGNAL;
     return (arg0 & ~ok) == 0 && (arg0 & CSIGNAL) == SIGCHLD;
+}
+
+/* True for the clone a pooled zygote makes for each call child (sandbox/runner.py, _ns_fork): a
+ * fork into a new user, pid, mount and IPC namespace, and nothing else. */
+bool sg_seccomp_is_ns_clone(uint32_t arch, int nr, uint64_t arg0)
+{
+    if (arch != (uint32_t)seccomp_arch_native() || nr != SCMP_SYS(clone))
+        return false;
+    return arg0 == (uint64_t)(SG_CALL_NS_FLAGS | SIGCHLD);
+}
+
+bool sg_seccomp_is_mount(uint32_t arch, int nr)
+{
+    return arch == (uint32_t)seccomp_arch_native() && nr == SCMP_SYS(mount);
 }
 
 bool sg_seccomp_is_wait(uint32_t arch, int nr)

@@ -118,9 +118,20 @@ struct sg_worker {
     int tmp_reset_err;
     int exec_budget; /* execve calls the supervisor lets through: the launcher's one */
     int fork_budget; /* process clones it lets through: one per call, from the zygote only */
+    int init_fork_budget; /* pooled: the one plain fork of the call's init (the candidate's
+                             process), before the candidate runs */
+    pid_t call_init_pid;  /* pooled: the call's init, once known (its waits are held too) */
+    int mount_budget;/* pooled: mounts it lets through, from the call child's runner before the
+                        candidate runs (its own /tmp and /proc: sandbox/runner.py, _ns_enter) */
+    char tmp_opts[64]; /* the tmpfs options of /tmp (a pooled call child mounts its own) */
 
     /* the current phase */
     struct worker_buf out, err, res;
+    /* pooled: during a call, out_fd/err_fd/res_fd are the call's own pipes (taken from the
+     * zygote, runner.py CALL_FDS) and these keep the zygote's; zres buffers the zygote's frames */
+    bool call_pipes;
+    int zout_fd, zerr_fd, zres_fd;
+    struct worker_buf zres;
     struct sg_facts facts;
     struct sg_frame result, done;
     bool have_result, have_done;
@@ -128,6 +139,7 @@ struct sg_worker {
     /* The call child, observed by the supervisor itself (trusted): found among the zygote's
      * children, watched through a pidfd, read as a zombie before the zygote may reap it. */
     pid_t call_pid;
+    int threads_at_kill; /* of the call process when the supervisor killed it (batches), 0 unknown */
     int call_pidfd;
     bool call_exit_seen;
     int call_wstatus;
@@ -317,15 +329,24 @@ static void worker__set_nonblock(int fd)
 }
 
 /* Kill every process of the sandbox: SIGKILL to its pid 1 tears the pid namespace down. */
+static int worker__threads(pid_t pid);
+
 static void worker__kill(struct sg_worker *w)
 {
-    if (w->alive && !w->killed)
+    if (w->alive && !w->killed) {
+        /* (a batch item stopped while other threads ran may be paying for an earlier item's) */
+        w->threads_at_kill = w->batch_n && w->call_pid > 0 ? worker__threads(w->call_pid) : 0;
         kill(w->init_pid, SIGKILL);
+    }
     w->killed = true;
 }
 
 static void worker__close_all(struct sg_worker *w)
 {
+    worker__close(&w->zout_fd);
+    worker__close(&w->zerr_fd);
+    worker__close(&w->zres_fd);
+    w->call_pipes = false;
     worker__close(&w->out_fd);
     worker__close(&w->err_fd);
     worker__close(&w->res_fd);
@@ -339,7 +360,13 @@ static void worker__close_all(struct sg_worker *w)
     worker__close(&w->hits_fd);
 }
 
-/* Read what is available from an output pipe; over the cap means output_limit and a kill. */
+/*
+ * Read what is available from an output pipe; over the cap means output_limit and a kill.
+ * In a batch an item's output and its frame come on separate pipes, whose order the
+ * supervisor cannot see; the runner hands over in two steps (runner.py, _read_by_supervisor):
+ * an item's output is all read before its frame is written, and its frame is read before the
+ * next item prints. So output read before a frame is that item's, and after it the next's.
+ */
 static void worker__read_output(struct sg_worker *w, int *fd, struct worker_buf *b)
 {
     char tmp[65536];
@@ -458,7 +485,7 @@ static void worker__stream_item(struct sg_worker *w, struct sg_frame *f)
 }
 
 /* Trust boundary: the result frame of batch item `batch_next` (any other index is a protocol
- * error). Output written before the frame belongs to the item (the runner flushes first). */
+ * error). Output read before the frame belongs to the item (the runner's handover). */
 static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
 {
     char want[24];
@@ -468,10 +495,8 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
         worker__protocol_error(w);
         return;
     }
-    if (w->out_fd >= 0 && !w->stream) /* (a stream's output is attributed as the poll saw it) */
-        worker__read_output(w, &w->out_fd, &w->out);
-    if (w->err_fd >= 0 && !w->stream)
-        worker__read_output(w, &w->err_fd, &w->err);
+    /* (no read of output here: the runner wrote this frame once all of the item's output was
+     * read, and the next item may already be printing: worker__read_output) */
     if (w->killed)
         return; /* an output limit: judged at the end, on this item */
     if (w->stream) {
@@ -516,6 +541,10 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
         if (!id || strcmp(id, want))
             return;
     }
+    if (ph == PHASE_CALL && w->pooled && (w->mount_budget > 0 || w->init_fork_budget > 0)) {
+        worker__protocol_error(w); /* a frame before the call child has its own /tmp and /proc */
+        return;
+    }
     /* (a pooled call's item 0 is the candidate's import: "ready", not "ok") */
     bool import_item = ph == PHASE_IMPORT || (ph == PHASE_CALL && w->pooled && w->batch_n && w->batch_next == 0);
     bool result_kind = !strcmp(k, "exception") || !strcmp(k, "exit") || !strcmp(k, import_item ? "ready" : "ok");
@@ -524,7 +553,9 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
     } else if (ph != PHASE_FINISH && result_kind && !w->have_result) {
         worker__take_frame(&w->result, f);
         w->have_result = true;
-    } else if (ph == PHASE_CALL && !strcmp(k, "done") && !w->have_done) {
+    } else if (ph == PHASE_CALL && !strcmp(k, "done") && !w->have_done && w->call_exit_seen) {
+        /* (the zygote writes `done` after its wait for the call child returns, which we hold
+         * until we have read the child's exit: a `done` before that is the child's forgery) */
         worker__take_frame(&w->done, f);
         w->have_done = true;
     } else {
@@ -532,25 +563,37 @@ static void worker__on_frame(struct sg_worker *w, enum worker_phase ph, struct s
     }
 }
 
+/* Where frames come from: the one result pipe (a plain worker: the zygote and its call children
+ * write on it), a pooled call's own pipe (its call child only: no `done`), or the pooled
+ * zygote's pipe during a call (the zygote only: nothing but `done`). */
+enum worker_frame_src { SRC_SHARED, SRC_CALL, SRC_ZYGOTE };
+
 struct worker_frame_ctx {
     struct sg_worker *w;
     enum worker_phase ph;
+    enum worker_frame_src src;
 };
 
 static void worker__frame_cb(void *ctx, struct sg_frame *f)
 {
     struct worker_frame_ctx *c = ctx;
+    bool done = !strcmp(f->kind, "done");
+    if ((c->src == SRC_ZYGOTE && !done) || (c->src == SRC_CALL && done)) {
+        worker__protocol_error(c->w); /* a frame on a pipe its kind never comes on */
+        return;
+    }
     worker__on_frame(c->w, c->ph, f);
 }
 
 /* Trust boundary: read what the runner sent and parse every complete frame (frame.c). */
-static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
+static void worker__read_frames_from(struct sg_worker *w, enum worker_phase ph, int *fd, struct worker_buf *b,
+                                     enum worker_frame_src src)
 {
     char tmp[65536];
     for (;;) {
-        ssize_t n = read(w->res_fd, tmp, sizeof tmp);
+        ssize_t n = read(*fd, tmp, sizeof tmp);
         if (n > 0) {
-            if (worker__buf_add(&w->res, tmp, (size_t)n) < 0 || w->res.truncated) {
+            if (worker__buf_add(b, tmp, (size_t)n) < 0 || b->truncated) {
                 worker__protocol_error(w);
                 return;
             }
@@ -559,20 +602,90 @@ static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
             continue;
         }
         if (n == 0)
-            worker__close(&w->res_fd);
+            worker__close(fd);
         if (n < 0 && errno == EINTR)
             continue;
         break;
     }
-    struct worker_frame_ctx ctx = {w, ph};
+    struct worker_frame_ctx ctx = {w, ph, src};
     size_t off = 0;
-    if (sg_frame_split((const unsigned char *)w->res.data, w->res.len, &off, worker__frame_cb, &ctx) < 0)
+    if (sg_frame_split((const unsigned char *)b->data, b->len, &off, worker__frame_cb, &ctx) < 0)
         worker__protocol_error(w);
     if (off) {
-        memmove(w->res.data, w->res.data + off, w->res.len - off);
-        w->res.len -= off;
+        memmove(b->data, b->data + off, b->len - off);
+        b->len -= off;
     }
 }
+
+static void worker__read_frames(struct sg_worker *w, enum worker_phase ph)
+{
+    worker__read_frames_from(w, ph, &w->res_fd, &w->res, w->call_pipes ? SRC_CALL : SRC_SHARED);
+}
+
+/*
+ * Trusted: a pooled zygote made this call's pipes just before the clone the supervisor now holds
+ * (runner.py, CALL_FDS: read ends at 10, 11, 12). Take the read ends from it (pidfd_getfd: the
+ * zygote runs no candidate code and is stopped in that clone) and read this call's stdout,
+ * stderr and frames there; the zygote's own pipes wait (its `done` comes on its result pipe).
+ * false: no pipes (the zygote is gone or broken): the caller kills the sandbox.
+ */
+#define WORKER_CALL_FD0 10
+static bool worker__take_call_pipes(struct sg_worker *w)
+{
+    if (w->call_pipes || w->res.len)
+        return false; /* (the zygote wrote nothing since its last `done`) */
+    int pfd = (int)syscall(SYS_pidfd_open, w->zygote_pid, 0);
+    if (pfd < 0)
+        return false;
+    int got[3] = {-1, -1, -1};
+    bool ok = true;
+    for (int k = 0; k < 3 && ok; k++) {
+        struct stat st;
+        got[k] = (int)syscall(SYS_pidfd_getfd, pfd, WORKER_CALL_FD0 + k, 0);
+        ok = got[k] >= 0 && fstat(got[k], &st) == 0 && S_ISFIFO(st.st_mode);
+    }
+    close(pfd);
+    if (!ok) {
+        for (int k = 0; k < 3; k++)
+            if (got[k] >= 0)
+                close(got[k]);
+        return false;
+    }
+    for (int k = 0; k < 3; k++)
+        worker__set_nonblock(got[k]);
+    w->zout_fd = w->out_fd;
+    w->zerr_fd = w->err_fd;
+    w->zres_fd = w->res_fd;
+    w->out_fd = got[0];
+    w->err_fd = got[1];
+    w->res_fd = got[2];
+    struct worker_buf t = w->zres;
+    w->zres = w->res;
+    w->res = t;
+    worker__buf_reset(&w->res, WORKER_MAX_FRAME + 4);
+    w->call_pipes = true;
+    return true;
+}
+
+/* The call is over: close its pipes (read to the end by now) and go back to the zygote's. */
+static void worker__end_call_pipes(struct sg_worker *w)
+{
+    if (!w->call_pipes)
+        return;
+    worker__close(&w->out_fd);
+    worker__close(&w->err_fd);
+    worker__close(&w->res_fd);
+    w->out_fd = w->zout_fd;
+    w->err_fd = w->zerr_fd;
+    w->res_fd = w->zres_fd;
+    w->zout_fd = w->zerr_fd = w->zres_fd = -1;
+    struct worker_buf t = w->res;
+    w->res = w->zres;
+    w->zres = t;
+    w->zres.len = 0;
+    w->call_pipes = false;
+}
+
 
 /* Trusted: the launcher (pre-exec) sends the seccomp listener; the kernel adds its pid. */
 static void worker__recv_listener(struct sg_worker *w)
@@ -685,6 +798,7 @@ struct worker_stat {
     uint64_t self_ticks;     /* utime + stime (every thread, dead ones included) */
     uint64_t children_ticks; /* cutime + cstime (children it has reaped) */
     int exit_code;           /* wait status of a zombie (field 52) */
+    int threads;             /* num_threads (field 20) */
 };
 
 static bool worker__parse_stat(char *buf, ssize_t n, struct worker_stat *ret);
@@ -728,7 +842,15 @@ static bool worker__parse_stat(char *buf, ssize_t n, struct worker_stat *ret)
     ret->self_ticks = v[14 - 3] + v[15 - 3];
     ret->children_ticks = v[16 - 3] + v[17 - 3];
     ret->exit_code = field >= 52 ? (int)v[52 - 3] : -1;
+    ret->threads = (int)v[20 - 3];
     return true;
+}
+
+/* The number of threads of a live process, 0 if unknown. */
+static int worker__threads(pid_t pid)
+{
+    struct worker_stat st;
+    return worker__read_stat(pid, &st) ? st.threads : 0;
 }
 
 static uint64_t worker__ticks_to_ms(uint64_t ticks)
@@ -741,10 +863,10 @@ static uint64_t worker__ticks_to_ms(uint64_t ticks)
 
 /* The zygote's only child: the process the current call forked (from its main thread, the only
  * thread allowed to fork). 0 if there is none (yet). */
-static pid_t worker__find_call_child(const struct sg_worker *w)
+static pid_t worker__first_child(pid_t parent)
 {
     char path[64], buf[256];
-    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->zygote_pid, (int)w->zygote_pid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)parent, (int)parent);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
@@ -754,6 +876,18 @@ static pid_t worker__find_call_child(const struct sg_worker *w)
         return 0;
     buf[n] = '\0';
     return (pid_t)strtol(buf, NULL, 10);
+}
+
+/* The process that runs the call: the zygote's child; in a pooled worker, the child of the call's
+ * init (the zygote's child, pid 1 of the call's own pid namespace: sandbox/runner.py), once that
+ * init has forked it. 0 while it does not exist yet. */
+static pid_t worker__find_call_child(struct sg_worker *w)
+{
+    pid_t c = worker__first_child(w->zygote_pid);
+    if (c <= 0 || !w->pooled)
+        return c;
+    w->call_init_pid = c;
+    return w->init_fork_budget > 0 ? 0 : worker__first_child(c);
 }
 
 /* Start watching the call child (pidfd: readable once it has exited). */
@@ -833,13 +967,31 @@ static void worker__handle_notif(struct sg_worker *w)
     pid_t pid = (pid_t)req.n.pid;
     if (pid == w->zygote_pid && w->exec_budget > 0 && sg_seccomp_is_execve(d->arch, d->nr)) {
         w->exec_budget--;
-    } else if (pid == w->zygote_pid && w->fork_budget > 0 &&
+    } else if (pid == w->zygote_pid && w->fork_budget > 0 && !w->pooled &&
                sg_seccomp_is_process_clone(d->arch, d->nr, d->args[0])) {
         w->fork_budget--;
+    } else if (pid == w->zygote_pid && w->fork_budget > 0 && w->pooled &&
+               sg_seccomp_is_ns_clone(d->arch, d->nr, d->args[0])) {
+        /* a pooled zygote forks each call child into namespaces of its own, and nothing else */
+        w->fork_budget--;
+        w->mount_budget = 2;
+        w->init_fork_budget = 1;
+        if (!worker__take_call_pipes(w)) {
+            worker__protocol_error(w);
+            return;
+        }
+    } else if (pid != w->zygote_pid && w->init_fork_budget > 0 && w->mount_budget == 0 && w->pooled &&
+               sg_seccomp_is_process_clone(d->arch, d->nr, d->args[0])) {
+        /* the call's init forking the process that runs the candidate (after its mounts) */
+        w->init_fork_budget--;
+    } else if (pid != w->zygote_pid && w->mount_budget > 0 && sg_seccomp_is_mount(d->arch, d->nr)) {
+        /* the call child's runner mounting its own /tmp and /proc, before the candidate runs (the
+         * child can run nothing else before them; its capabilities are dropped right after) */
+        w->mount_budget--;
     } else if (sg_seccomp_is_wait(d->arch, d->nr)) {
         /* The zygote waiting for its call child: held until we have read the child's exit
          * ourselves (it stays a zombie until then). Any other wait goes through. */
-        if (pid == w->zygote_pid && !w->call_exit_seen) {
+        if ((pid == w->zygote_pid || (w->pooled && pid == w->call_init_pid && pid > 0)) && !w->call_exit_seen) {
             worker__watch_call_child(w);
             if (w->call_pid && w->wait_held < 16) {
                 w->wait_held_ids[w->wait_held++] = req.n.id;
@@ -865,6 +1017,16 @@ static void worker__handle_notif(struct sg_worker *w)
  * zygote's held wait reap it. If it is already gone (auto-reaped), the call is not judged. */
 static void worker__observe_call_exit(struct sg_worker *w)
 {
+    /* Everything the call child wrote on the result pipe is there now (its exit comes after its
+     * writes) and the zygote writes nothing before its held wait returns: read it all. Bytes
+     * left over are a frame the child never finished: a protocol error of this call, dropped
+     * here, so that they cannot swallow the zygote's `done` or the next call's frames. */
+    if (w->res_fd >= 0)
+        worker__read_frames(w, PHASE_CALL);
+    if (w->res.len > 0) {
+        worker__protocol_error(w);
+        w->res.len = 0;
+    }
     struct worker_stat c, z;
     uint64_t zticks = 0;
     if (w->zygote_pid > 0 && worker__read_stat(w->zygote_pid, &z))
@@ -1001,17 +1163,17 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
             w->next_cpu_check_ns = worker__check_cpu(w, now);
         if (ph == PHASE_CALL && !w->call_pid && w->fork_budget == 0)
             worker__watch_call_child(w); /* forked: watch it even if the zygote never waits */
-        struct pollfd p[7];
-        int *fds[7] = {&w->out_fd, &w->err_fd,    &w->res_fd,     &w->status_fd,
-                       &w->ctl_fd, &w->notify_fd, &w->call_pidfd};
-        for (int i = 0; i < 7; i++) {
+        struct pollfd p[8];
+        int *fds[8] = {&w->out_fd, &w->err_fd,    &w->res_fd,     &w->status_fd,
+                       &w->ctl_fd, &w->notify_fd, &w->call_pidfd, &w->zres_fd};
+        for (int i = 0; i < 8; i++) {
             p[i].fd = *fds[i];
             p[i].events = POLLIN;
             p[i].revents = 0;
         }
         uint64_t until = w->next_cpu_check_ns < deadline_ns ? w->next_cpu_check_ns : deadline_ns;
         int timeout = w->killed ? 1000 : until > now ? (int)((until - now) / 1000000u) + 1 : 0;
-        int rc = poll(p, 7, timeout);
+        int rc = poll(p, 8, timeout);
         if (rc < 0) {
             if (errno == EINTR)
                 continue;
@@ -1028,14 +1190,21 @@ static void worker__pump(struct sg_worker *w, enum worker_phase ph, uint64_t dea
         }
         if (p[6].revents && w->call_pidfd >= 0)
             worker__observe_call_exit(w);
+        /* In a batch the frames go first (an item's frame reads the rest of its output; the
+         * runner's handover makes the order exact either way, worker__read_output). */
+        bool frames_first = ph == PHASE_CALL && w->batch_n && !w->stream;
+        if (frames_first && p[2].revents && w->res_fd >= 0)
+            worker__read_frames(w, ph);
         if (p[0].revents && w->out_fd >= 0)
             worker__read_output(w, &w->out_fd, &w->out);
         if (p[1].revents && w->err_fd >= 0)
             worker__read_output(w, &w->err_fd, &w->err);
-        if (p[2].revents && w->res_fd >= 0)
+        if (!frames_first && p[2].revents && w->res_fd >= 0)
             worker__read_frames(w, ph);
         if (p[3].revents && w->status_fd >= 0)
             worker__read_status(w, ph);
+        if (p[7].revents && w->zres_fd >= 0)
+            worker__read_frames_from(w, ph, &w->zres_fd, &w->zres, SRC_ZYGOTE);
     }
 }
 
@@ -1053,6 +1222,7 @@ static void worker__phase_begin(struct sg_worker *w, enum worker_phase ph)
     worker__close(&w->call_pidfd);
     worker__close(&w->stat_fd);
     w->call_pid = 0;
+    w->call_init_pid = 0;
     w->call_exit_seen = false;
     w->call_wstatus = 0;
     w->call_cpu_ms = 0;
@@ -1143,16 +1313,17 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     uint64_t tmp = plan.use_rlimit_as ? sg_limits_rlimit_tmp_bytes(&w->limits) : w->limits.tmp_bytes;
     snprintf(plan.tmp_opts, sizeof plan.tmp_opts, "size=%llu,nr_inodes=4096,mode=1777",
              (unsigned long long)tmp);
+    memcpy(w->tmp_opts, plan.tmp_opts, sizeof w->tmp_opts);
     /* -u: the candidate's output reaches the supervisor as it is written, so what it printed
      * before a timeout or a kill is still in the outcome. */
-    /* flags: as_main, then 'c' (stdlib dicts) and 't' (coverage tracer on fds 7 and 8) */
-    char flags[5] = {w->as_main ? '1' : '0', 0, 0, 0, 0};
+    /* flags: as_main, then 'c' (stdlib dicts). The coverage tracer (fds 7 and 8) is not named
+     * here: the command line is the candidate's to read (/proc/self/cmdline), and a fuzzed call
+     * must look like any other (docs/fuzz.md). */
+    char flags[4] = {w->as_main ? '1' : '0', 0, 0, 0};
     if (w->pooled)
         strcat(flags, "p"); /* the candidate and its flags come with each call */
     else if (w->stdlib_dicts)
         strcat(flags, "c");
-    if (w->cov_fd >= 0)
-        strcat(flags, "t");
     char *argv[] = {(char *)w->sb->interpreter, "-s", "-S", "-B", "-u", "-c", WORKER_BOOT, flags, NULL};
     plan.argv = argv;
     plan.envp = (char *const *)worker__env;
@@ -1207,6 +1378,7 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     worker__set_nonblock(w->status_fd);
     w->alive = true;
     w->killed = false;
+    w->threads_at_kill = 0;
     w->ready = false;
     w->zygote_pid = 0;
     w->exec_budget = 1;
@@ -1292,6 +1464,7 @@ static sg_status worker__outcome(struct sg_worker *w, bool is_call, uint64_t beg
 {
     struct sg_facts *f = &w->facts;
     f->is_call = is_call;
+    f->supervisor_killed = w->killed;
     f->result = w->have_result ? &w->result : NULL;
     f->wall_ms = (worker__now_ns() - began_ns) / 1000000u;
     if (w->alive && sg_cgroup_oom_kills(&w->cg) > w->oom_at_phase_start)
@@ -1339,24 +1512,35 @@ static sg_status worker__interrupted_error(struct sg_worker *w, sg_diag *diag)
  * chose share_tmp). The request goes out as soon as a call ends, so the work overlaps the
  * caller's; the next call waits for pid 1's report. Any failure stops the sandbox (fail closed).
  */
-/* Did anything use the sandbox's /tmp since it was made? Read from outside (statfs through the
- * zygote's root): a tmpfs holding only its root directory and no block is as pid 1 made it, and
- * the remount (an RCU grace period in the kernel, ~20 ms here) is skipped. Unknown = used. */
+/* Did anything use the sandbox's /tmp since it was made? Read from outside (statfs and stat
+ * through the zygote's root): a tmpfs holding only its root directory and no block, whose root
+ * still has the mode pid 1 gave it and three equal times (a chmod, a utime or a read of the
+ * directory changes one of them: the state a call could leave for the next one in an empty
+ * tmpfs), is as pid 1 made it, and the remount (an RCU grace period in the kernel, ~20 ms here)
+ * is skipped. Unknown = used. */
 static bool worker__tmp_used(const struct sg_worker *w)
 {
     char path[64];
     struct statfs sf;
+    struct stat st;
     snprintf(path, sizeof path, "/proc/%d/root/tmp", (int)w->zygote_pid);
-    if (w->zygote_pid <= 0 || statfs(path, &sf) < 0)
+    if (w->zygote_pid <= 0 || statfs(path, &sf) < 0 || stat(path, &st) < 0)
         return true;
-    return sf.f_files - sf.f_ffree > 1 || sf.f_blocks > sf.f_bfree;
+    if (sf.f_files - sf.f_ffree > 1 || sf.f_blocks > sf.f_bfree)
+        return true;
+    if (st.st_mode != (S_IFDIR | 01777) || st.st_nlink != 2)
+        return true;
+    return st.st_atim.tv_sec != st.st_mtim.tv_sec || st.st_atim.tv_nsec != st.st_mtim.tv_nsec ||
+           st.st_ctim.tv_sec != st.st_mtim.tv_sec || st.st_ctim.tv_nsec != st.st_mtim.tv_nsec;
 }
 
 static int worker__write_request(int fd, const unsigned char *p, size_t len);
 
 static void worker__tmp_reset_begin(struct sg_worker *w)
 {
-    if (w->share_tmp || !w->alive || w->killed || w->tmp_reset_pending || !worker__tmp_used(w))
+    /* (a pooled call child mounts a /tmp of its own in its own mount namespace: the zygote's is
+     * never a candidate's) */
+    if (w->share_tmp || w->pooled || !w->alive || w->killed || w->tmp_reset_pending || !worker__tmp_used(w))
         return;
     unsigned char cmd = SG_INIT_CMD_RESET_TMP;
     if (worker__write_request(w->life_fd, &cmd, 1) < 0) { /* pid 1 is gone (no SIGPIPE here) */
@@ -1482,7 +1666,8 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     if (!w)
         return SG_ERR_NOMEM;
     w->out_fd = w->err_fd = w->res_fd = w->req_fd = w->status_fd = w->ctl_fd = w->notify_fd =
-        w->life_fd = w->call_pidfd = w->cov_fd = w->stat_fd = w->hits_fd = -1;
+        w->life_fd = w->call_pidfd = w->cov_fd = w->stat_fd = w->hits_fd = w->zout_fd = w->zerr_fd =
+            w->zres_fd = -1;
     if (opts && opts->coverage) {
         if (sg_sandbox_tracer_so_len == 0) {
             free(w);
@@ -1724,7 +1909,8 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
               sg_frame_put(req, rcap, &rn, SG_TAG_CALL_ID, id, strlen(id)) < 0 ||
               (as_batch && sg_frame_put(req, rcap, &rn, SG_TAG_ITEMS, items, strlen(items)) < 0) ||
               (w->pooled && (sg_frame_put(req, rcap, &rn, SG_TAG_SOURCE, w->source, w->source_len) < 0 ||
-                             sg_frame_put(req, rcap, &rn, SG_TAG_FLAGS, flags, strlen(flags)) < 0));
+                             sg_frame_put(req, rcap, &rn, SG_TAG_FLAGS, flags, strlen(flags)) < 0 ||
+                             sg_frame_put(req, rcap, &rn, SG_TAG_TMP, w->tmp_opts, strlen(w->tmp_opts)) < 0));
     free(text);
     if (bad) {
         free(req);
@@ -1754,6 +1940,8 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
     free(req);
     worker__pump(w, PHASE_CALL, began + l->wall_ms * 1000000ull);
     w->fork_budget = 0;
+    w->mount_budget = 0;
+    w->init_fork_budget = 0;
     if (w->pooled && w->alive && !w->killed) {
         /* Everything the call child wrote is in the pipes (it has exited): read it now, so that
          * none of it is counted on the next call, another candidate's. */
@@ -1762,6 +1950,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         if (w->err_fd >= 0)
             worker__read_output(w, &w->err_fd, &w->err);
     }
+    worker__end_call_pipes(w);
     sg_status st = SG_OK;
     if (w->interrupted) {
         st = worker__interrupted_error(w, diag);
@@ -1785,6 +1974,9 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         size_t last = w->batch_next;
         if (w->pend_valid && w->batch_next < bn) {
             worker__batch_settle_pending(w);
+            /* the item after the pending one failed without its own frame: its own doing only if
+             * the supervisor stopped it with the main thread alone running */
+            w->facts.batch_unsure = !w->killed || w->threads_at_kill != 1;
         } else if (w->pend_valid) {
             last = w->batch_next - 1;
             worker__take_frame(&w->result, &w->pend_frame);
@@ -2195,6 +2387,7 @@ void sg_worker_free(sg_worker *w)
     worker__buf_free(&w->out);
     worker__buf_free(&w->err);
     worker__buf_free(&w->res);
+    worker__buf_free(&w->zres);
     worker__buf_free(&w->pend_out);
     worker__buf_free(&w->pend_err);
     sg_frame_clear(&w->pend_frame);

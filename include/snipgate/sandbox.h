@@ -160,6 +160,12 @@ typedef struct sg_outcome_info {
                                  __mro__ attribute), a line each, "module\tqualname\tname" (a
                                  name the runner could not read plainly is empty); NULL if not
                                  reported. A claim of the candidate's process, like exc_type. */
+    bool batch_unsure;        /* a batch item that failed without its own result frame, after an
+                                 earlier item of the same batch: the failure may be that item's
+                                 doing (a thread it left running, a frame it forged before it
+                                 ended the process), so re-run it alone to be sure of whom to
+                                 blame; false when the supervisor stopped it with only the main
+                                 thread running (sg_worker_call_batch) */
 } sg_outcome_info;
 
 SG_API const sg_outcome_info *sg_outcome_info_get(const sg_outcome *outcome);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/audit.h>
@@ -150,7 +151,12 @@ static void test_classify(void **state)
         {{.result = &ready, .oom_kill = true, .have_status = true, .wstatus = SIGKILL}, SG_OUTCOME_MEMORY_LIMIT, none},
         {{.have_status = true, .wstatus = SIGXCPU}, SG_OUTCOME_TIMEOUT, "cpu"},
         {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 6000}, SG_OUTCOME_TIMEOUT, "cpu"},
-        {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 10}, SG_OUTCOME_SIGNAL, none},
+        /* SIGKILL: only the supervisor (or the cgroup at a limit) sends it; from anyone else it
+         * came from outside the sandbox and the call was not judged */
+        {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 10, .supervisor_killed = true}, SG_OUTCOME_SIGNAL, none},
+        {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 10}, SG_OUTCOME_SETUP_ERROR, none},
+        {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGKILL}, SG_OUTCOME_SETUP_ERROR, none},
+        {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGTERM}, SG_OUTCOME_SIGNAL, none},
         {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGSEGV}, SG_OUTCOME_SIGNAL, none},
         {{.result = &ok, .is_call = true, .protocol_error = true}, SG_OUTCOME_EXCEPTION, none},
         {{.result = &ready, .forbidden = true, .wall_timeout = true}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
@@ -320,14 +326,73 @@ static void test_seccomp_policy(void **state)
     assert_int_equal(act(X64, SYS_ioctl, 0, 0xffffffff00000000ull | TCGETS), SECCOMP_RET_ALLOW);
     assert_int_equal(act(X64, SYS_ioctl, 0, TIOCSTI), SECCOMP_RET_USER_NOTIF);
     assert_int_equal(act(X64, SYS_ioctl, 0, 0xffffffff00000000ull | TIOCSTI), SECCOMP_RET_USER_NOTIF);
-    /* prctl: only PR_SET_DUMPABLE to 0 (a pooled zygote); every other option or value goes to
-     * the supervisor. */
+    /* prctl: only PR_SET_DUMPABLE to 0 or 1 (a pooled zygote, its call child); every other
+     * option or value goes to the supervisor. */
     assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 0), SECCOMP_RET_ALLOW);
-    assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 1), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 1), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 2), SECCOMP_RET_USER_NOTIF);
     assert_int_equal(act(X64, SYS_prctl, PR_SET_DUMPABLE, 0x100000000ull), SECCOMP_RET_USER_NOTIF);
     assert_int_equal(act(X64, SYS_prctl, PR_SET_NAME, 0), SECCOMP_RET_USER_NOTIF);
     assert_int_equal(act(X64, SYS_prctl, PR_SET_NO_NEW_PRIVS, 0), SECCOMP_RET_USER_NOTIF);
     assert_int_equal(act(X64, SYS_prctl, PR_SET_SECCOMP, 0), SECCOMP_RET_USER_NOTIF);
+    /* prlimit64 on the caller only: another pid (the pooled zygote, pid 1) is the supervisor's
+     * to judge, as a forbidden call. */
+    assert_int_equal(act(X64, SYS_prlimit64, 0, RLIMIT_NOFILE), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_prlimit64, 1, RLIMIT_NOFILE), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prlimit64, 2, RLIMIT_AS), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_prlimit64, 0x100000000ull, RLIMIT_AS), SECCOMP_RET_USER_NOTIF);
+    /* RLIMIT_CPU may be read, never set (the kernel's SIGKILL at a hard CPU limit the candidate
+     * lowered would pass for a kill from outside); every other limit may be set */
+    {
+        uint64_t get_cpu[6] = {0, RLIMIT_CPU, 0, 0x1000, 0, 0}, set_cpu[6] = {0, RLIMIT_CPU, 0x1000, 0, 0, 0},
+                 set_cpu_hi[6] = {0, 0xffffffff00000000ull | RLIMIT_CPU, 0x1000, 0, 0, 0};
+        assert_int_equal(sg_seccomp_eval(&policy, X64, SYS_prlimit64, get_cpu) & SECCOMP_RET_ACTION_FULL, SECCOMP_RET_ALLOW);
+        assert_int_equal(sg_seccomp_eval(&policy, X64, SYS_prlimit64, set_cpu) & SECCOMP_RET_ACTION_FULL,
+                         SECCOMP_RET_USER_NOTIF);
+        assert_int_equal(sg_seccomp_eval(&policy, X64, SYS_prlimit64, set_cpu_hi) & SECCOMP_RET_ACTION_FULL,
+                         SECCOMP_RET_USER_NOTIF);
+        for (uint64_t r = 1; r < RLIM_NLIMITS; r++) {
+            uint64_t set[6] = {0, r, 0x1000, 0, 0, 0}, other[6] = {1, r, 0x1000, 0, 0, 0};
+            if ((sg_seccomp_eval(&policy, X64, SYS_prlimit64, set) & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ALLOW)
+                fail_msg("setting rlimit %u refused", (unsigned)r);
+            if ((sg_seccomp_eval(&policy, X64, SYS_prlimit64, other) & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_USER_NOTIF)
+                fail_msg("another pid's rlimit %u allowed", (unsigned)r);
+            assert_int_equal(act(X64, SYS_setrlimit, r, 0x1000), SECCOMP_RET_ALLOW);
+        }
+        assert_int_equal(act(X64, SYS_setrlimit, RLIMIT_CPU, 0x1000), SECCOMP_RET_USER_NOTIF);
+        assert_int_equal(act(X64, SYS_setrlimit, RLIM_NLIMITS, 0x1000), SECCOMP_RET_USER_NOTIF);
+    }
+    /* signals: any but SIGKILL (0..64), for kill, tkill (second argument) and tgkill (third) */
+    for (uint64_t sig = 0; sig <= 66; sig++) {
+        uint32_t want = sig == SIGKILL || sig > 64 ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW;
+        uint64_t tg[6] = {2, 2, sig, 0, 0, 0}, tghi[6] = {2, 2, sig | 0x100000000ull, 0, 0, 0};
+        if (act(X64, SYS_kill, 2, sig) != want || act(X64, SYS_tkill, 2, sig) != want ||
+            (sg_seccomp_eval(&policy, X64, SYS_tgkill, tg) & SECCOMP_RET_ACTION_FULL) != want)
+            fail_msg("signal %u: not %s", (unsigned)sig, want == SECCOMP_RET_ALLOW ? "allowed" : "refused");
+        if (act(X64, SYS_kill, 0, sig | 0xffffffff00000000ull) != SECCOMP_RET_USER_NOTIF ||
+            (sg_seccomp_eval(&policy, X64, SYS_tgkill, tghi) & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_USER_NOTIF)
+            fail_msg("signal %u with high bits set allowed", (unsigned)sig);
+    }
+    /* futex: anything private; on a shared key only waits (no wake of another sandbox's waiter) */
+    assert_int_equal(act(X64, SYS_futex, 0, 128 | 0 /* WAIT_PRIVATE */), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_futex, 0, 128 | 1 /* WAKE_PRIVATE */), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_futex, 0, 0 /* WAIT, shared */), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_futex, 0, 256 | 9 /* WAIT_BITSET|CLOCK_REALTIME */), SECCOMP_RET_ALLOW);
+    assert_int_equal(act(X64, SYS_futex, 0, 1 /* WAKE, shared */), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_futex, 0, 10 /* WAKE_BITSET, shared */), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_futex, 0, 5 /* WAKE_OP, shared */), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_futex, 0, 4 /* CMP_REQUEUE, shared */), SECCOMP_RET_USER_NOTIF);
+    /* sysinfo (host uptime, load, memory) fails as if absent; capset (dropping) is allowed */
+    assert_int_equal(sg_seccomp_eval(&policy, X64, SYS_sysinfo, none), SECCOMP_RET_ERRNO | ENOSYS);
+    assert_int_equal(act(X64, SYS_capset, 0, 0), SECCOMP_RET_ALLOW);
+    /* the pooled call child's clone: exactly its namespaces and SIGCHLD */
+    assert_true(sg_seccomp_is_ns_clone(X64, SYS_clone, SG_CALL_NS_FLAGS | SIGCHLD));
+    assert_false(sg_seccomp_is_ns_clone(X64, SYS_clone, SG_CALL_NS_FLAGS | CLONE_NEWNET | SIGCHLD));
+    assert_false(sg_seccomp_is_ns_clone(X64, SYS_clone, SG_CALL_NS_FLAGS));
+    assert_false(sg_seccomp_is_ns_clone(X64, SYS_clone, fork_flags));
+    assert_false(sg_seccomp_is_process_clone(X64, SYS_clone, SG_CALL_NS_FLAGS | SIGCHLD));
+    assert_int_equal(act(X64, SYS_clone, SG_CALL_NS_FLAGS | SIGCHLD, 0), SECCOMP_RET_USER_NOTIF);
+    assert_int_equal(act(X64, SYS_mount, 0, 0), SECCOMP_RET_USER_NOTIF);
     /* sendmsg only on the launcher's hand-over fd. */
     assert_int_equal(act(X64, SYS_sendmsg, SG_FD_NOTIFY_SOCK, 0), SECCOMP_RET_ALLOW);
     assert_int_equal(act(X64, SYS_sendmsg, 3, 0), SECCOMP_RET_USER_NOTIF);
@@ -818,6 +883,46 @@ static void test_worker_batch(void **state)
     sg_worker_free(w);
 }
 
+/* Output caps are per item: items that each print more than half their cap (but 64 KiB under it)
+ * all pass, however fast the child runs ahead of the supervisor (it once read on while the child
+ * printed the next items' output, and an honest item got output_limit); an item over its cap is
+ * the one that gets it. */
+static void test_worker_batch_output_cap_per_item(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = worker_of("import os\ndef p(n):\n    os.write(1, b'o' * n)\n    return n\n", NULL);
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 5000;
+    lim.stdout_bytes = 200000;
+    const char *codes[40];
+    for (int i = 0; i < 40; i++)
+        codes[i] = i == 30 ? "p(200001)" : "p(130000)";
+    sg_outcome *outs[40] = {0};
+    size_t done = 0;
+    sg_diag d;
+    sg_diag_init(&d);
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(sg_worker_call_batch(w, codes, 40, &lim, outs, &done, &d), SG_OK);
+        if (done != 31)
+            for (size_t i = 0; i < done; i++)
+                print_message("round %d item %zu: %s %zu\n", round, i,
+                              sg_outcome_kind_name(sg_outcome_info_get(outs[i])->kind), sg_outcome_info_get(outs[i])->stdout_len);
+        assert_int_equal(done, 31);
+        for (int i = 0; i < 30; i++) {
+            const sg_outcome_info *o = sg_outcome_info_get(outs[i]);
+            if (o->kind != SG_OUTCOME_OK)
+                fail_msg("round %d item %d: %s, %zu bytes", round, i, sg_outcome_kind_name(o->kind), o->stdout_len);
+        }
+        assert_int_equal(sg_outcome_info_get(outs[30])->kind, SG_OUTCOME_OUTPUT_LIMIT);
+        for (int i = 0; i < 31; i++)
+            sg_outcome_free(outs[i]);
+    }
+    sg_worker_free(w);
+}
+
 /* The first item that does not end cleanly ends the batch: its outcome is the supervisor's
  * (a CPU limit per item, a death, a forbidden call); the items after it did not run. */
 static void test_worker_batch_stops_at_failure(void **state)
@@ -870,6 +975,60 @@ static void test_worker_batch_stops_at_failure(void **state)
     const char *const last[] = {"f(3, 3)"};
     assert_int_equal(batch(w, last, 1, 1000), 1);
     assert_string_equal(sg_outcome_info_get(batch_outs[0])->value_repr, "6");
+    batch_free(1);
+    sg_worker_free(w);
+}
+
+/* A batch item that fails without its own frame after an earlier item is "unsure" (the earlier
+ * item may have left a thread running or forged its frame and then ended the process): callers
+ * re-run it alone. Stopped with only its main thread running, it is its own failure. */
+static void test_worker_batch_unsure_blame(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    const char *src = "import os, sys, threading\n"
+                      "def ok(x):\n    return x\n"
+                      "def nap():\n    import time\n    time.sleep(2)\n    return 2\n"
+                      "def spin():\n    while True:\n        pass\n"
+                      "def leave_thread():\n    threading.Thread(target=spin, daemon=True).start()\n    return 1\n"
+                      "def forge_and_exit():\n"
+                      "    f = sys._getframe()\n"
+                      "    while f is not None and 'cid' not in f.f_locals:\n"
+                      "        f = f.f_back\n"
+                      "    L = f.f_locals\n"
+                      "    f.f_globals['_send']([('k', 'ok'), ('r', '1'), ('y', 'int'), ('j', '1'), ('i', L['cid']),\n"
+                      "                          ('n', L['n'] + L.get('base', 0))])\n"
+                      "    os._exit(3)\n";
+    sg_worker *w = worker_of(src, NULL);
+    /* the main thread spins in item 1 itself: its own timeout */
+    const char *const own[] = {"ok(1)", "spin()", "ok(3)"};
+    assert_int_equal(batch(w, own, 3, 300), 2);
+    assert_int_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_TIMEOUT);
+    assert_false(sg_outcome_info_get(batch_outs[1])->batch_unsure);
+    batch_free(2);
+    /* item 0 leaves a spinning thread: item 1, which only sleeps, is charged its CPU and times
+     * out, unsure */
+    const char *const thread[] = {"leave_thread()", "nap()", "ok(3)"};
+    assert_int_equal(batch(w, thread, 3, 300), 2);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_OK);
+    assert_int_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_TIMEOUT);
+    assert_true(sg_outcome_info_get(batch_outs[1])->batch_unsure);
+    batch_free(2);
+    /* item 0 forges its own frame and ends the process: item 1 (which never ran) is unsure */
+    const char *const forge[] = {"forge_and_exit()", "ok(2)", "ok(3)"};
+    assert_int_equal(batch(w, forge, 3, 2000), 2);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_OK);
+    assert_int_not_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_OK);
+    assert_true(sg_outcome_info_get(batch_outs[1])->batch_unsure);
+    batch_free(2);
+    /* alone, each is judged strictly: the forger fails, the honest item passes */
+    expect_call(w, "forge_and_exit()", SG_OUTCOME_EXCEPTION, NULL);
+    expect_call(w, "ok(2)", SG_OUTCOME_OK, "2");
+    /* the first item of a batch has no earlier item to blame */
+    const char *const first[] = {"forge_and_exit()"};
+    assert_int_equal(batch(w, first, 1, 2000), 1);
+    assert_false(sg_outcome_info_get(batch_outs[0])->batch_unsure);
     batch_free(1);
     sg_worker_free(w);
 }
@@ -1006,6 +1165,29 @@ static void test_pool_serves_candidates(void **state)
     assert_int_equal(import_kind(w), SG_OUTCOME_OK);
     expect_call(w, "G.append(1) or len(G)", SG_OUTCOME_OK, "1");
     expect_call(w, "G.append(1) or len(G)", SG_OUTCOME_OK, "1"); /* each call imports afresh */
+    /* each call writes on pipes made for it alone: stdout, stderr and the result pipe are new
+     * (other inodes) every call, and the zygote's own pipes are not among its descriptors */
+    {
+        const char *ino = "tuple(__import__('os').fstat(fd).st_ino for fd in (1, 2, 6))";
+        sg_outcome *a = NULL, *b = NULL;
+        const sg_outcome_info *ia = call(w, ino, &a), *ib = call(w, ino, &b);
+        assert_int_equal(ia->kind, SG_OUTCOME_OK);
+        assert_int_equal(ib->kind, SG_OUTCOME_OK);
+        long a1, a2, a3, b1, b2, b3;
+        assert_int_equal(sscanf(ia->value_repr, "(%ld, %ld, %ld)", &a1, &a2, &a3), 3);
+        assert_int_equal(sscanf(ib->value_repr, "(%ld, %ld, %ld)", &b1, &b2, &b3), 3);
+        if (a1 == b1 || a2 == b2 || a3 == b3 || a1 == a2 || a2 == a3)
+            fail_msg("pipes shared between calls: %s then %s", ia->value_repr, ib->value_repr);
+        sg_outcome_free(a);
+        sg_outcome_free(b);
+        /* a `done` frame (the zygote's word that the call is over) on the call's own pipe is a
+         * protocol error, not the end of the call */
+        expect_call(w,
+                    "__import__('os').write(6, (lambda b: len(b).to_bytes(4, 'little') + b)("
+                    "b'k' + (4).to_bytes(4, 'little') + b'done')) and 1",
+                    SG_OUTCOME_EXCEPTION, NULL);
+        expect_call(w, "f(1)", SG_OUTCOME_OK, "2");
+    }
     /* another candidate: nothing of the first one is left */
     rebind(w, "def g():\n    return 'second'\n");
     expect_call(w, "g()", SG_OUTCOME_OK, "'second'");
@@ -1041,7 +1223,7 @@ static void test_pool_serves_candidates(void **state)
     expect_call(w, "S == '\\u00e9'", SG_OUTCOME_OK, "True");
     rebind(w, "def f(x):\n    return x * 10\n");
     expect_call(w, "f(4)", SG_OUTCOME_OK, "40");
-    assert_int_equal(sg_worker_starts(w), 2); /* one restart: the timeout's */
+    assert_int_equal(sg_worker_starts(w), 3); /* two restarts: the forged `done`'s, the timeout's */
     /* the zygote imported the allow-listed standard-library modules at its start (the same
      * whatever came before); never another one (`this` prints when imported) */
     rebind(w, "import sys\nPRE = sorted(m for m in ('re', 'this', 'heapq', 'inspect') if m in sys.modules)\n");
@@ -1057,37 +1239,67 @@ static void test_pool_serves_candidates(void **state)
 /* A hostile candidate in a pooled worker cannot reach the next candidate's calls: not through
  * the zygote's memory or descriptors (non-dumpable), not with signals (blocked, or fatal to its
  * own call), not with forged frames or output left in the pipes. */
+/* A hostile candidate of a pooled worker: each attack aims at what the candidates after it would
+ * share with it (the zygote, pid 1, /tmp, the pipes). The candidate runs as pid 2 of the call's
+ * own pid namespace, whose pid 1 is the call's init (the runner, trusted): the zygote and the
+ * sandbox's pid 1 have no pid there (3, 4 and 100 name nothing). */
 static const char pool_hostile[] =
-    "import os, signal\n"
+    "import os, signal, fcntl, time\n"
     "def attack(what):\n"
-    "    z = os.getppid()\n"
+    "    if what == 'who':\n"
+    "        return (os.getpid(), os.getppid(), sorted(os.listdir('/proc')))\n"
     "    if what == 'mem':\n"
     "        try:\n"
-    "            open('/proc/%d/mem' % z, 'r+b')\n"
+    "            open('/proc/1/mem', 'r+b')\n"
     "            return 'OPENED'\n"
+    "        except OSError as e:\n"
+    "            return type(e).__name__\n"
+    "    if what == 'stat':\n"
+    "        try:\n"
+    "            return open('/proc/3/stat').read()\n"
     "        except OSError as e:\n"
     "            return type(e).__name__\n"
     "    if what == 'fd':\n"
     "        for fd in (5, 6):\n"
     "            try:\n"
-    "                os.open('/proc/%d/fd/%d' % (z, fd), os.O_WRONLY)\n"
+    "                os.open('/proc/1/fd/%d' % fd, os.O_WRONLY)\n"
     "                return 'OPENED %d' % fd\n"
     "            except OSError as e:\n"
     "                err = type(e).__name__\n"
     "        return err\n"
     "    if what == 'signals':\n"
-    "        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGALRM):\n"
-    "            os.kill(z, s)\n"
-    "        return 'sent'\n"
+    "        out = []\n"
+    "        for pid in (3, 4, 100):\n"
+    "            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGSTOP):\n"
+    "                try:\n"
+    "                    os.kill(pid, s)\n"
+    "                    out.append('sent')\n"
+    "                except OSError as e:\n"
+    "                    out.append(type(e).__name__)\n"
+    "        return sorted(set(out))\n"
+    "    if what == 'rtsig':\n"
+    "        for k in range(1000):\n"
+    "            try:\n"
+    "                os.kill(3, signal.SIGRTMIN)\n"
+    "            except Exception:\n"
+    "                pass\n"
+    "        return 'queued'\n"
+    "    if what == 'chmod':\n"
+    "        os.chmod('.', 0)\n"
+    "        os.utime('.', (12345, 67890))\n"
+    "        return 'chmod'\n"
+    "    if what == 'nonblock':\n"
+    "        for fd in (1, 2, 6):\n"
+    "            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)\n"
+    "        return 'nonblock'\n"
     "    if what == 'frames':\n"
     "        def field(t, v):\n"
     "            v = v.encode()\n"
     "            return t.encode() + len(v).to_bytes(4, 'little') + v\n"
     "        for cid in range(1, 64):\n"
-    "            for n in (0, 1):\n"
-    "                k = 'ready' if n == 0 else 'ok'\n"
+    "            for k, n in (('ready', 0), ('ok', 1), ('done', None)):\n"
     "                body = field('k', k) + field('r', '666') + field('y', 'int') + field('j', '666')\n"
-    "                body += field('i', str(cid)) + field('n', str(n))\n"
+    "                body += field('i', str(cid)) + (field('n', str(n)) if n is not None else b'')\n"
     "                os.write(6, len(body).to_bytes(4, 'little') + body)\n"
     "        return 'forged'\n"
     "    if what == 'output':\n"
@@ -1095,11 +1307,21 @@ static const char pool_hostile[] =
     "        os.write(2, b'B' * 60000)\n"
     "        return 'written'\n"
     "    if what == 'partial':\n"
-    "        os.write(6, (1000).to_bytes(4, 'little') + b'k')\n"
+    "        os.write(6, (1000000).to_bytes(4, 'little') + b'k')\n"
     "        return 'partial'\n"
     "    if what == 'stop':\n"
-    "        os.kill(z, signal.SIGSTOP)\n"
+    "        os.kill(1, signal.SIGSTOP)\n"
     "        return 'stopped'\n";
+
+/* The honest candidate after each attack: a file of its own in /tmp, 100 KB of output and a
+ * 100 KB value (pipes that another call left non-blocking would cut them). */
+static const char pool_victim[] =
+    "def victim():\n"
+    "    import os\n"
+    "    open('/tmp/mine', 'w').write('x' * 1000)\n"
+    "    assert sorted(os.listdir('/tmp')) == ['mine'], os.listdir('/tmp')\n"
+    "    print('v' * 100000)\n"
+    "    return [7] * 20000\n";
 
 static void test_pool_hostile_candidate(void **state)
 {
@@ -1107,30 +1329,48 @@ static void test_pool_hostile_candidate(void **state)
     if (!kernel_ok())
         skip();
     sg_worker *w = pool_of(pool_hostile);
+    /* the candidate sees its own pid namespace only: itself and the call's init */
+    expect_call(w, "attack('who')", SG_OUTCOME_OK, "(2, 1, ['1', '2', 'self', 'thread-self'])");
     expect_call(w, "attack('mem')", SG_OUTCOME_OK, "'PermissionError'");
+    expect_call(w, "attack('stat')", SG_OUTCOME_OK, "'FileNotFoundError'");
     expect_call(w, "attack('fd')", SG_OUTCOME_OK, "'PermissionError'");
+    expect_call(w, "attack('signals')", SG_OUTCOME_OK, "['ProcessLookupError']");
     sg_sandbox_limits lim;
     sg_sandbox_limits_init(&lim);
-    lim.wall_ms = 1500;
-    lim.cpu_ms = 1000;
-    const char *attacks[] = {"signals", "frames", "output", "partial", "stop"};
+    lim.wall_ms = 3000;
+    lim.cpu_ms = 2000;
+    const char *attacks[] = {"rtsig", "chmod", "nonblock", "frames", "output", "partial", "stop",
+                             "prlimit", "sigkill"};
     for (size_t k = 0; k < sizeof attacks / sizeof attacks[0]; k++) {
         rebind(w, pool_hostile);
-        char text[64];
-        snprintf(text, sizeof text, "attack('%s')", attacks[k]);
+        char text[160];
+        if (!strcmp(attacks[k], "prlimit"))
+            snprintf(text, sizeof text, "__import__('resource').prlimit(2, __import__('resource').RLIMIT_NOFILE, (4, 4))");
+        else if (!strcmp(attacks[k], "sigkill")) /* any SIGKILL from inside, even to itself */
+            snprintf(text, sizeof text, "__import__('os').kill(1, 9)");
+        else
+            snprintf(text, sizeof text, "attack('%s')", attacks[k]);
         sg_outcome *o = NULL;
         sg_diag d;
         sg_diag_init(&d);
         assert_int_equal(sg_worker_call(w, text, &lim, &o, &d), SG_OK); /* whatever it gets */
+        if (!strcmp(attacks[k], "prlimit")) {
+            assert_int_equal(sg_outcome_info_get(o)->kind, SG_OUTCOME_FORBIDDEN_SYSCALL);
+            assert_string_equal(sg_outcome_info_get(o)->syscall, "prlimit64");
+        }
+        if (!strcmp(attacks[k], "sigkill")) {
+            assert_int_equal(sg_outcome_info_get(o)->kind, SG_OUTCOME_FORBIDDEN_SYSCALL);
+            assert_string_equal(sg_outcome_info_get(o)->syscall, "kill");
+        }
         sg_outcome_free(o);
-        /* the next candidate: its own value, none of the attacker's output */
-        rebind(w, "def victim():\n    print('v')\n    return 7\n");
+        /* the next candidate: its own value, its own /tmp, none of the attacker's output */
+        rebind(w, pool_victim);
         for (int rep = 0; rep < 2; rep++) {
             const sg_outcome_info *i = call(w, "victim()", &o);
-            if (i->kind != SG_OUTCOME_OK || strcmp(i->value_repr, "7"))
-                fail_msg("after %s: %s %s", attacks[k], sg_outcome_kind_name(i->kind),
+            if (i->kind != SG_OUTCOME_OK || strncmp(i->value_repr, "[7, 7", 5))
+                fail_msg("after %s: %s %.200s", attacks[k], sg_outcome_kind_name(i->kind),
                          i->value_repr ? i->value_repr : i->detail);
-            assert_string_equal(i->stdout_data, "v\n");
+            assert_int_equal(strlen(i->stdout_data), 100001);
             assert_string_equal(i->stderr_data, "");
             sg_outcome_free(o);
         }
@@ -1214,9 +1454,11 @@ int main(void)
         cmocka_unit_test(test_worker_stale_frame_dropped),
         cmocka_unit_test(test_worker_call_exit_observed),
         cmocka_unit_test(test_worker_batch),
+        cmocka_unit_test(test_worker_batch_output_cap_per_item),
         cmocka_unit_test(test_worker_hash_seed_fixed),
         cmocka_unit_test(test_worker_stdlib_dicts),
         cmocka_unit_test(test_worker_batch_stops_at_failure),
+        cmocka_unit_test(test_worker_batch_unsure_blame),
         cmocka_unit_test(test_bad_interpreter),
         cmocka_unit_test(test_pool_serves_candidates),
         cmocka_unit_test(test_pool_hostile_candidate),

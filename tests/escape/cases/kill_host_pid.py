@@ -1,4 +1,4 @@
 # expect: exception
 # check: sentinel_alive
 import os, signal
-os.kill({SENTINEL_PID}, signal.SIGKILL)
+os.kill({SENTINEL_PID}, signal.SIGTERM)

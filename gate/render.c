@@ -19,12 +19,16 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Text                                                                                         */
 
-/* Write untrusted text to a terminal: C0/C1 controls (but tab) and bidi/zero-width format
- * characters become '?'. */
-static void render__safe(FILE *out, const char *s, size_t n)
+/* Write untrusted text to a terminal: C0/C1 controls (but tab, and newline when asked) and
+ * bidi/zero-width format characters become '?'. */
+void sg_text_write_safe(FILE *out, const char *s, size_t n, bool keep_newlines)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c == '\n' && keep_newlines) {
+            fputc(c, out);
+            continue;
+        }
         if ((c < 0x20 && c != '\t') || c == 0x7f) {
             fputc('?', out);
             continue;
@@ -46,6 +50,11 @@ static void render__safe(FILE *out, const char *s, size_t n)
         }
         fputc(c, out);
     }
+}
+
+static void render__safe(FILE *out, const char *s, size_t n)
+{
+    sg_text_write_safe(out, s, n, false);
 }
 
 static void render__safe_str(FILE *out, const char *s)

@@ -269,6 +269,10 @@ typedef struct sg_render_opts {
 SG_API char *sg_render_record_line(const char *id, const char *source, const char *status, const char *error,
                                    const char *verdict_json);
 
+/* Untrusted text (a candidate's output, messages, values) for a terminal: C0 and C1 control
+ * characters (CR, ESC, ...) but tab, and newline when keep_newlines, and the bidi and zero-width
+ * format characters are written as '?', so that no text can move the cursor or redraw a line. */
+SG_API void sg_text_write_safe(FILE *out, const char *s, size_t n, bool keep_newlines);
 /* Write the verdict for `n` reports to `out`. Fails with SG_ERR_IO or SG_ERR_NOMEM. */
 SG_API sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n,
                            const sg_render_opts *opts);

@@ -10,10 +10,12 @@ but a known bug that starts passing does (so the list stays honest). The last li
 """
 import json
 import os
+import signal
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -129,6 +131,85 @@ def run_sandbox_id_refuses_root():
     rc, out, err = run("run", "--sandbox-id", "65534:65534", p)
     sane_stderr(rc, err)
     expect(rc in (0, 3), f"--sandbox-id 65534:65534 exit {rc}: {err[:200]}")
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+@check()
+def run_killed_from_outside_is_setup_error():
+    # A SIGKILL that snipgate did not send, at no limit (an operator's kill -9, the host's OOM
+    # killer) judged nothing: setup_error and exit 3, never `signal` (a property of the snippet)
+    # nor ok. From inside, a SIGKILL is a forbidden call.
+    spin = write("spin_forever.py", "while True:\n    pass\n")
+    p = subprocess.Popen([SG, "run", "--format", "json", "--timeout", "120", spin],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    victim, deadline = None, time.monotonic() + 60
+    while victim is None and time.monotonic() < deadline:
+        # the deepest descendant of snipgate that is running: the interpreter
+        todo, leaves = [(p.pid, 0)], []
+        while todo:
+            pid, depth = todo.pop()
+            kids = _children(pid)
+            todo += [(k, depth + 1) for k in kids]
+            if not kids and depth >= 2:
+                leaves.append((depth, pid))
+        for depth, pid in sorted(leaves, reverse=True):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if stat.rsplit(")", 1)[1].split()[0] == "R" and int(stat.rsplit(")", 1)[1].split()[11]) > 20:
+                victim = pid  # (over 20 ticks of user CPU: the loop, not the start)
+                break
+        if victim is None:
+            time.sleep(0.05)
+    if victim is None:
+        p.kill()
+        p.communicate()
+        raise Failure("no spinning interpreter found under snipgate run")
+    os.kill(victim, signal.SIGKILL)
+    out, err = p.communicate(timeout=120)
+    expect(p.returncode == 3, f"exit {p.returncode}, want 3: {out[:300]!r} {err[:300]!r}")
+    j = json.loads(out)
+    expect(j["outcome"] == "setup_error" and "from outside" in j["detail"], f"{j}")
+    rc, out, err = run("run", "--format", "json", write("selfkill.py", "import os\nos.kill(os.getpid(), 9)\n"))
+    j = json.loads(out)
+    expect(rc == 1 and j["outcome"] == "forbidden_syscall" and j["syscall"] == "kill", f"{rc} {j}")
+    rc, out, err = run("run", "--format", "json", write("cpulimit.py", "import resource\n"
+                                                        "resource.setrlimit(resource.RLIMIT_CPU, (1, 1))\n"))
+    j = json.loads(out)
+    expect(rc == 1 and j["outcome"] == "forbidden_syscall" and j["syscall"] == "prlimit64", f"{rc} {j}")
+
+
+@check()
+def run_text_output_sanitised():
+    # A candidate's output, value and exception message may hold CR and escape sequences that
+    # would redraw the terminal ("outcome: ok" over the real outcome): the text renderer writes
+    # every control character but newline and tab as '?'.
+    p = write("fake_ok.py", "import sys\n"
+              "sys.stdout.write('x\\r\\x1b[2Koutcome: ok\\n\\x1b[31m')\n"
+              "sys.stderr.write('\\x1b]0;title\\x07\\x9b')\n"
+              "class R:\n    def __repr__(self):\n        return 'v\\rvalue: 1\\x1b[A'\n"
+              "def f():\n    return R()\n"
+              "def g():\n    raise ValueError('m\\r\\x1b[2Koutcome: ok')\n")
+    for call, code, shown in ((None, 0, "--- stdout"), ("f()", 0, "value: v?value: 1?[A"),
+                              ("g()", 1, "m??[2Koutcome: ok")):
+        rc, out, err = run("run", p, *(("--call", call) if call else ()))
+        sane_stderr(rc, err)
+        expect(rc == code, f"run --call {call}: exit {rc}, want {code}: {err[:200]}")
+        for bad in ("\r", "\x1b", "\x07", "\x9b", "\u009b"):
+            expect(bad not in out, f"run --call {call}: raw {bad!r} in the text output: {out[:300]!r}")
+        expect(shown in out, f"run --call {call}: the candidate's text lost: {out[:300]!r}")
+    rc, out, err = run("run", p, "--format", "json")
+    j = json.loads(out)
+    expect("\r\x1b[2Koutcome: ok" in j["stdout"], "JSON keeps the candidate's bytes as data")
 
 
 # ------------------------------------------------------------------------------ the worked example

@@ -89,7 +89,21 @@ typedef struct golden__run {
     bool generated;
     sg_sandbox_limits gen_lim;
     unsigned ref_timeouts;
+    /* A timeout of the candidate (cpu or wall) on any call ends its run (docs/tasks.md, "A
+     * candidate that times out"): no call of the candidate is made after it. Outcomes computed
+     * before it (a batch's earlier items) are still judged; whatever needs a new call of the
+     * candidate ends its stage (GOLDEN_STOPPED). The input that timed out is reported
+     * (criterion sandbox-timeout), never shrunk: one timed-out call per candidate and run. */
+    bool cand_stopped;
+    bool stop_consumed;       /* the timed-out outcome was judged, and so recorded as a failure */
+    long stop_case;           /* the case that reports it (index in r->cases), or -1 */
+    char *stop_text;          /* the call text that timed out */
+    char stop_kind[16];       /* "cpu", "wall" */
 } golden__run;
+
+/* What golden__call returns when a new call of a stopped candidate would be needed: the end of
+ * the stage, not an error (golden__stage_end). Never set with failed_internal. */
+#define GOLDEN_STOPPED SG_ERR_INTERRUPTED
 
 #define GOLDEN_MAX_REF_TIMEOUTS 4u
 #define GOLDEN_GEN_REF_CPU_MS 400u
@@ -101,6 +115,7 @@ typedef struct golden__res {
     sg_value *value;
     sg_outcome *o;
     const sg_outcome_info *info;
+    bool stop; /* the candidate's timeout that stopped it (golden__run.cand_stopped) */
 } golden__res;
 
 static void golden__res_free(golden__res *res)
@@ -177,10 +192,33 @@ static void golden__tighten(sg_type *t, int depth)
         golden__tighten(t->items[k], depth + 1);
 }
 
-/* A reference timeout on a generated input: counted; where the types are ours, the numbers
- * generated next are smaller (a reference like prime_fib(n) is only fast for small n). */
-static void golden__count_timeout(golden__run *g, const sg_worker *w, const sg_outcome *o)
+/* The candidate timed out on call `text`: it is stopped (golden__run.cand_stopped). */
+static void golden__stop(golden__run *g, const char *text, const sg_outcome_info *info)
 {
+    if (g->cand_stopped)
+        return;
+    g->cand_stopped = true;
+    g->stop_text = strdup(text ? text : "");
+    snprintf(g->stop_kind, sizeof g->stop_kind, "%s", info->timeout_kind ? info->timeout_kind : "?");
+}
+
+/* Is the candidate stopped and `text` not among its outcomes computed ahead (a call would be
+ * needed)? */
+static bool golden__cand_blocked(const golden__run *g, const char *text);
+
+/* st, with a stopped candidate's GOLDEN_STOPPED read as the end of the stage (SG_OK). */
+static sg_status golden__stage_end(const golden__run *g, sg_status st)
+{
+    return st == GOLDEN_STOPPED && g->cand_stopped && !g->failed_internal ? SG_OK : st;
+}
+
+/* A call's outcome: a timeout of the candidate stops it; a reference timeout on a generated
+ * input is counted, and where the types are ours, the numbers generated next are smaller (a
+ * reference like prime_fib(n) is only fast for small n). */
+static void golden__count_timeout(golden__run *g, const sg_worker *w, const sg_outcome *o, const char *text)
+{
+    if (o && w == g->cand && sg_outcome_info_get(o)->kind == SG_OUTCOME_TIMEOUT)
+        golden__stop(g, text, sg_outcome_info_get(o));
     if (!g->generated || w != g->ref || !o || sg_outcome_info_get(o)->kind != SG_OUTCOME_TIMEOUT)
         return;
     g->ref_timeouts++;
@@ -242,7 +280,9 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     sg_outcome *outs[GOLDEN_BATCH_ITEMS];
     size_t at = 0;
     bool ok = true;
-    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g) && !golden__cancelled(g)) {
+    /* (a timeout of the candidate ends its batches: the items after it are never run) */
+    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g) &&
+           !(w == g->cand && g->cand_stopped) && !golden__cancelled(g)) {
         size_t n = 0, bytes = 0;
         while (at + n < texts.len && n < GOLDEN_BATCH_ITEMS) {
             size_t l = strlen(texts.items[at + n]) + 1;
@@ -263,7 +303,20 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
             break;
         for (size_t k = 0; k < done; k++) {
             g->r->calls++;
-            golden__count_timeout(g, w, outs[k]);
+            if (k + 1 == done && k > 0 && sg_outcome_info_get(outs[k])->batch_unsure) {
+                /* The batch's last item failed without its frame, perhaps by the previous item's
+                 * doing (a thread it left, a frame it forged): neither is trusted from this batch;
+                 * golden__call runs both alone, so that only an input that fails alone is blamed. */
+                sg_outcome_free(outs[k]);
+                golden__pf *prev = g->pf.len ? &g->pf.items[g->pf.len - 1] : NULL;
+                if (ok && prev && prev->w == w && texts.items[at + k - 1] == NULL) {
+                    free(prev->text);
+                    sg_outcome_free(prev->o);
+                    g->pf.len--;
+                }
+                break;
+            }
+            golden__count_timeout(g, w, outs[k], texts.items[at + k]);
             if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k]}), 0) == 0) {
                 texts.items[at + k] = NULL;
             } else {
@@ -286,14 +339,31 @@ static void golden__prefetch_wanted(golden__run *g)
     golden__want_clear(g);
 }
 
+static bool golden__cand_blocked(const golden__run *g, const char *text)
+{
+    if (!g->cand_stopped)
+        return false;
+    for (size_t k = 0; k < g->pf.len; k++) {
+        const golden__pf *p = &g->pf.items[k];
+        if (p->w == g->cand && p->o && !strcmp(p->text, text))
+            return false;
+    }
+    return true;
+}
+
 /* One call in a worker. An sg_status error is an internal error (recorded); the outcome of the
- * candidate's code is data in *res. A prefetched outcome of the same text is used (once). */
+ * candidate's code is data in *res. A prefetched outcome of the same text is used (once). A
+ * stopped candidate is not called again: GOLDEN_STOPPED (nothing recorded). */
 static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, golden__res *res)
 {
     memset(res, 0, sizeof *res);
     if (strlen(text) > SG_WORKER_MAX_CALL_BYTES) {
         res->kind = GR_OTHER;
         return SG_ERR_TOO_LARGE;
+    }
+    if (w == g->cand && golden__cand_blocked(g, text)) {
+        res->kind = GR_OTHER;
+        return GOLDEN_STOPPED;
     }
     for (size_t k = 0; k < g->pf.len && !res->o; k++) {
         golden__pf *p = &g->pf.items[k];
@@ -315,9 +385,14 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
             return st;
         }
         g->r->calls++;
-        golden__count_timeout(g, w, res->o);
+        golden__count_timeout(g, w, res->o, text);
     }
     res->info = sg_outcome_info_get(res->o);
+    if (w == g->cand && res->info->kind == SG_OUTCOME_TIMEOUT && g->cand_stopped && !g->stop_consumed) {
+        /* the one timeout of the candidate: judged here, so its caller records it */
+        g->stop_consumed = true;
+        res->stop = true;
+    }
     switch (res->info->kind) {
     case SG_OUTCOME_OK:
         if (res->info->value_json) {
@@ -441,6 +516,8 @@ static sg_golden_case_result *golden__add(golden__run *g, sg_golden_case_kind ki
         golden__internal(g, "too many case results");
         return NULL;
     }
+    if (cres && cres->stop && !passed)
+        g->stop_case = (long)(g->r->cases.len - 1);
     return &g->r->cases.items[g->r->cases.len - 1];
 }
 
@@ -769,21 +846,44 @@ static bool golden__equal(golden__run *g, const sg_value *got, const sg_value *e
     return sg_evalplus_match(g->task, got, exp, eq);
 }
 
-/* Run the calls of cases [from, to) ahead, in batches (golden__prefetch). */
+/* The prefetched outcome of `text` in worker `w`, not consumed; NULL when there is none. */
+static const sg_outcome_info *golden__pf_peek(const golden__run *g, const sg_worker *w, const char *text);
+
+/* Does outcome `in` (NULL: none) hold a value that decodes (what golden__call reads as GR_VALUE)? */
+static bool golden__info_value(const sg_outcome_info *in)
+{
+    if (!in || in->kind != SG_OUTCOME_OK || !in->value_json)
+        return false;
+    sg_value *v = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    bool ok = sg_value_from_text(in->value_json, strlen(in->value_json), "result", &v, &d) == SG_OK;
+    sg_value_free(v);
+    return ok;
+}
+
+/* Run the calls of cases [from, to) ahead, in batches (golden__prefetch): the reference's first
+ * (EvalPlus inputs), then the candidate's, but not on an input the reference is known to reject
+ * (golden__run_case discards it without calling the candidate: a timeout there would stop the
+ * candidate on an input that is never judged). */
 static void golden__want_cases(golden__run *g, size_t from, size_t to)
 {
     golden__pf_clear(g);
-    for (size_t k = from; k < to; k++) {
-        const sg_golden_case *cs = &g->task->cases[k];
-        char *text = golden__call_text(g->task->arg_wrap, g->entry, cs->args, cs->kwargs, false);
-        if (!cs->expected && !cs->raises)
-            golden__want(g, g->ref, text);
-        golden__want(g, g->cand, text);
-        free(text);
+    for (int side = g->ref ? 0 : 1; side < 2; side++) {
+        for (size_t k = from; k < to; k++) {
+            const sg_golden_case *cs = &g->task->cases[k];
+            bool evalplus = !cs->expected && !cs->raises;
+            if (side == 0 && !evalplus)
+                continue;
+            char *text = golden__call_text(g->task->arg_wrap, g->entry, cs->args, cs->kwargs, false);
+            if (side == 0)
+                golden__want(g, g->ref, text);
+            else if (!evalplus || (text && golden__info_value(golden__pf_peek(g, g->ref, text))))
+                golden__want(g, g->cand, text);
+            free(text);
+        }
+        golden__prefetch(g, side == 0 ? g->ref : g->cand);
     }
-    if (g->ref)
-        golden__prefetch(g, g->ref);
-    golden__prefetch(g, g->cand);
 }
 
 static sg_status golden__run_case(golden__run *g, size_t index)
@@ -805,6 +905,10 @@ static sg_status golden__run_case(golden__run *g, size_t index)
     golden__res ref = {0}, res = {0};
     sg_status st = SG_OK;
     const sg_value *expected = cs->expected;
+    if (golden__cand_blocked(g, text)) {
+        free(text);
+        return GOLDEN_STOPPED; /* (not the reference's call either) */
+    }
     if (evalplus) {
         /* EvalPlus: the expected output is the reference's, computed in its own sandbox */
         if (!g->ref) {
@@ -1289,6 +1393,74 @@ typedef struct golden__props {
     size_t n;
 } golden__props;
 
+/* Does property k apply to an input (`only`: all, or that one; `ref_rejects`: the reference
+ * raised on it)? */
+static bool golden__prop_applies(const golden__props *ps, size_t k, long only, bool ref_rejects)
+{
+    if (only >= 0 && (size_t)only != k)
+        return false;
+    const golden__prop *pp = &ps->items[k];
+    return !ref_rejects || pp->kind == SG_PROP_NO_RAISE ||
+           (pp->kind == SG_PROP_DIFFERENTIAL && pp->p && pp->p->same_exceptions);
+}
+
+/* The property a timeout of the candidate is reported under: no_raise (where a timeout fails by
+ * definition), else differential, else the first that applies. */
+static size_t golden__timeout_prop(const golden__props *ps, long only, bool ref_rejects)
+{
+    static const sg_golden_prop_kind order[] = {SG_PROP_NO_RAISE, SG_PROP_DIFFERENTIAL};
+    for (size_t o = 0; o < 2; o++)
+        for (size_t k = 0; k < ps->n; k++)
+            if (ps->items[k].kind == order[o] && golden__prop_applies(ps, k, only, ref_rejects))
+                return k;
+    for (size_t k = 0; k < ps->n; k++)
+        if (golden__prop_applies(ps, k, only, ref_rejects))
+            return k;
+    return only >= 0 ? (size_t)only : 0;
+}
+
+/* The candidate's timeout was computed ahead but never judged (an earlier input of its batch
+ * failed first and ended the search, or its assert failed on an earlier call): it is reported
+ * all the same, by its call text, under the property a timeout fails (`ps`, generated inputs)
+ * or as a case of the known answers (NULL). A timeout is never left out of the verdict. */
+static void golden__report_stop(golden__run *g, const golden__props *ps)
+{
+    if (!g->cand_stopped || g->stop_consumed || g->failed_internal)
+        return;
+    g->stop_consumed = true;
+    bool asserts = g->task->format == SG_TASK_HUMANEVAL || g->task->format == SG_TASK_MBPP;
+    size_t prop = ps && ps->n ? golden__timeout_prop(ps, -1, false) : 0;
+    sg_golden_case_result *c = golden__add(g, ps ? SG_GCASE_PROPERTY : asserts ? SG_GCASE_ASSERT : SG_GCASE_TEST,
+                                           prop, false, NULL);
+    if (!c)
+        return;
+    char buf[64];
+    snprintf(buf, sizeof buf, "timeout (%s)", g->stop_kind);
+    c->reason = golden__dup(g, buf);
+    c->input = golden__dup(g, g->stop_text);
+    c->name = ps && ps->n ? sg_golden_prop_name(ps->items[prop].kind) : NULL;
+    if (ps)
+        g->r->inputs_checked++;
+    else
+        g->r->cases_run++;
+    g->stop_case = (long)(g->r->cases.len - 1);
+}
+
+/* The case that reports the candidate's timeout names its input and says that nothing ran after
+ * it (its reason starts with "timeout": criterion sandbox-timeout). */
+static void golden__stop_reason(golden__run *g)
+{
+    if (g->stop_case < 0 || (size_t)g->stop_case >= g->r->cases.len)
+        return;
+    sg_golden_case_result *c = &g->r->cases.items[g->stop_case];
+    char buf[1024];
+    snprintf(buf, sizeof buf, "timeout (%s) on %.700s: the candidate's first timeout ends its run (no further call)",
+             g->stop_kind, c->input ? c->input : g->stop_text ? g->stop_text : "?");
+    const char *r = golden__dup(g, buf);
+    if (r)
+        c->reason = r;
+}
+
 /* The call that returns the arguments as the candidate left them (malloc'd; NULL if too long). */
 static char *golden__mutation_text(golden__run *g, const sg_value *args, const sg_value *kwargs)
 {
@@ -1362,6 +1534,10 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         out->discarded = true; /* too large to send: not a usable input */
         return SG_OK;
     }
+    if (golden__cand_blocked(g, call)) {
+        free(call);
+        return GOLDEN_STOPPED; /* (nor the reference's calls for it) */
+    }
     sg_status st = SG_OK;
     bool need_ref_always = false;
     for (size_t k = 0; k < ps->n; k++)
@@ -1413,6 +1589,14 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
     if ((st = golden__call(g, g->cand, call, &out->cand)) != SG_OK)
         goto out;
     const golden__res *c = &out->cand, *r = &out->ref;
+    if (c->kind == GR_TIMEOUT) {
+        /* a timeout of the candidate fails whatever the properties say (criterion
+         * sandbox-timeout); it has stopped the candidate (golden__run.cand_stopped) */
+        out->failed = true;
+        out->prop = golden__timeout_prop(ps, only, ref_rejects);
+        out->reason = golden__res_reason(g, c);
+        goto out;
+    }
     for (size_t k = 0; k < ps->n && !out->failed; k++) {
         if (only >= 0 && (size_t)only != k)
             continue;
@@ -1461,7 +1645,8 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
                 goto out;
             fail = !(again.kind == GR_VALUE && sg_value_strict_equal(again.value, c->value, 0, 0));
             if (fail)
-                reason = "f(f(x)) differs from f(x)";
+                reason = again.kind == GR_TIMEOUT ? golden__res_reason(g, &again) : "f(f(x)) differs from f(x)";
+            out->cand.stop |= again.stop; /* the case reported from out->cand reports the timeout */
             golden__res_free(&again);
             break;
         }
@@ -1543,7 +1728,11 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             } else if (m.kind == GR_NOENC) {
                 fail = true;
                 reason = "an argument holds non-plain data after the call";
+            } else if (m.kind == GR_TIMEOUT) {
+                fail = true; /* (the candidate is stopped) */
+                reason = golden__res_reason(g, &m);
             }
+            out->cand.stop |= m.stop;
             golden__res_free(&m);
             break;
         }
@@ -1586,34 +1775,50 @@ typedef struct golden__shrink_ctx {
     const golden__props *ps;
     const sg_value *kwargs;
     size_t prop;
+    golden__check last; /* the check of the last input accepted (last_set) */
+    bool last_set;
 } golden__shrink_ctx;
 
+static void golden__check_free(golden__check *ch)
+{
+    golden__res_free(&ch->ref);
+    golden__res_free(&ch->cand);
+}
+
+/* (A timeout of the candidate fails, so the shrinker takes that input, and the next call ends
+ * the shrinking with GOLDEN_STOPPED: no input is shrunk by running more timeouts.) */
 static sg_status golden__shrink_pred(void *ctx, const sg_value *args, bool *ret)
 {
     golden__shrink_ctx *s = ctx;
     golden__check ch;
     sg_status st = golden__check_input(s->g, s->ps, args, s->kwargs, (long)s->prop, &ch);
     *ret = st == SG_OK && !ch.discarded && ch.failed;
-    golden__res_free(&ch.ref);
-    golden__res_free(&ch.cand);
+    if (*ret) {
+        if (s->last_set)
+            golden__check_free(&s->last);
+        s->last = ch; /* the case reported if the candidate stops (no replay then) */
+        s->last_set = true;
+    } else {
+        golden__check_free(&ch);
+    }
     return st;
 }
 
-static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
-                               const sg_value *kwargs);
-
-static void golden__prefetch_second(golden__run *g, const golden__props *ps, const sg_value *const *args,
-                                    const sg_value *kwargs, size_t n);
+static void golden__prefetch_inputs(golden__run *g, const golden__props *ps, long only, const sg_value *const *args,
+                                    const sg_value *const *kwargs, size_t n);
 
 static void golden__shrink_prep(void *ctx, const sg_value *const *args, size_t n)
 {
     golden__shrink_ctx *s = ctx;
+    if (s->g->cand_stopped)
+        return; /* nothing more is run (and what was computed stays for golden__report_stop) */
     golden__pf_clear(s->g);
     golden__want_clear(s->g);
-    for (size_t k = 0; k < n; k++)
-        golden__want_input(s->g, s->ps, args[k], s->kwargs);
-    golden__prefetch_wanted(s->g);
-    golden__prefetch_second(s->g, s->ps, args, s->kwargs, n);
+    const sg_value *kw[16];
+    for (size_t k = 0; k < 16; k++)
+        kw[k] = s->kwargs;
+    for (size_t at = 0; at < n; at += 16) /* (the shrinker announces up to 16 at a time) */
+        golden__prefetch_inputs(s->g, s->ps, (long)s->prop, args + at, kw, n - at < 16 ? n - at : 16);
 }
 
 /* FNV-1a of the encoded arguments, for de-duplication. */
@@ -1676,28 +1881,53 @@ static bool golden__conforms(golden__run *g, const sg_value *args)
     return true;
 }
 
-/* Record a failing input: shrink it, then report it as a property case. Takes `args`. */
+/* Record a failing input: shrink it, then report it as a property case. Takes `args` and
+ * `*first` (its check, which failed). A candidate that timed out is not called again: its input
+ * is reported as it is (not shrunk, not replayed), and shrinking stops at its first timeout. */
 static sg_status golden__report_failure(golden__run *g, const golden__props *ps, sg_value *args,
-                                        const sg_value *kwargs, size_t prop, const char *first_reason)
+                                        const sg_value *kwargs, size_t prop, golden__check *first)
 {
-    golden__unpool(g);
+    const char *first_reason = first->reason;
     golden__shrink_ctx sc = {.g = g, .ps = ps, .kwargs = kwargs, .prop = prop};
     unsigned calls = 0;
-    /* the shrinker's budget is its own: time and calls */
-    /* exact types only: validity past them is the contract's and the reference's to decide
-     * (docs/tasks.md: a minimal input resists every single step among valid inputs) */
-    bool options = false;
-    sg_status st = sg_shrink_prepared(&args, g->types, g->types ? g->ntypes : 0, options, golden__shrink_pred,
-                                      golden__shrink_prep, &sc, g->opts.max_shrink_calls, &calls);
-    golden__pf_clear(g);
+    sg_status st = SG_OK;
+    if (!g->cand_stopped) {
+        golden__unpool(g);
+        /* the shrinker's budget is its own: time and calls */
+        /* exact types only: validity past them is the contract's and the reference's to decide
+         * (docs/tasks.md: a minimal input resists every single step among valid inputs) */
+        bool options = false;
+        st = golden__stage_end(g, sg_shrink_prepared(&args, g->types, g->types ? g->ntypes : 0, options,
+                                                     golden__shrink_pred, golden__shrink_prep, &sc,
+                                                     g->opts.max_shrink_calls, &calls));
+        if (!g->cand_stopped)
+            golden__pf_clear(g); /* (a stopped candidate's computed outcomes stay: golden__report_stop) */
+    }
     if (st != SG_OK) {
+        if (sc.last_set)
+            golden__check_free(&sc.last);
+        golden__check_free(first);
         sg_value_free(args);
         return st;
     }
     golden__check ch;
-    if ((st = golden__check_input(g, ps, args, kwargs, (long)prop, &ch)) != SG_OK) {
-        sg_value_free(args);
-        return st;
+    if (g->cand_stopped) {
+        /* no replay: the check of the input as it stands (the last one the shrinker took) */
+        if (sc.last_set) {
+            ch = sc.last;
+            golden__check_free(first);
+        } else {
+            ch = *first;
+        }
+        sc.last_set = false;
+    } else {
+        if (sc.last_set)
+            golden__check_free(&sc.last);
+        golden__check_free(first);
+        if ((st = golden__check_input(g, ps, args, kwargs, (long)prop, &ch)) != SG_OK) {
+            sg_value_free(args);
+            return golden__stage_end(g, st);
+        }
     }
     if (!ch.failed) {
         /* flaky: the shrunk input no longer fails; fail closed on the original evidence */
@@ -1760,16 +1990,13 @@ static sg_status golden__try_input(golden__run *g, const golden__props *ps, sg_v
             g->r->inputs_checked++;
     }
     bool failed = st == SG_OK && ch.failed;
-    size_t prop = ch.prop;
-    const char *why = ch.reason; /* arena or static */
-    golden__res_free(&ch.ref);
-    golden__res_free(&ch.cand);
     if (st != SG_OK || !failed) {
+        golden__check_free(&ch);
         sg_value_free(args);
         return st;
     }
     *stop = true;
-    return golden__report_failure(g, ps, args, kwargs, prop, why);
+    return golden__report_failure(g, ps, args, kwargs, ch.prop, &ch);
 }
 
 /* Generated inputs are checked in blocks: the calls every input needs (the contract, the
@@ -1788,21 +2015,38 @@ typedef struct golden__block {
     bool stop;
 } golden__block;
 
-/* Did the reference's prefetched call of this text time out (a discarded input)? */
-static bool golden__ref_timed_out(const golden__run *g, const char *call)
+/* Will golden__check_input run the candidate on this input, from what the reference's calls
+ * computed ahead say? Not when the contract rejects it, the reference times out or crashes on
+ * it, or raises and no property judges the candidate then (the input is discarded): a
+ * candidate's timeout there would stop it on an input that is never judged. Unknown (not
+ * computed ahead): no (golden__check_input calls it then, if it must). */
+static bool golden__cand_needed(const golden__run *g, const golden__props *ps, long only, const sg_value *args,
+                                const sg_value *kwargs, const char *call)
 {
-    for (size_t k = 0; g->ref && k < g->pf.len; k++) {
-        const golden__pf *p = &g->pf.items[k];
-        if (p->w == g->ref && p->o && !strcmp(p->text, call))
-            return sg_outcome_info_get(p->o)->kind == SG_OUTCOME_TIMEOUT;
+    if (!g->ref)
+        return true;
+    if (g->task->contract) {
+        char *ct = golden__call_text(g->task->arg_wrap, "__sg_contract", args, kwargs, false);
+        const sg_outcome_info *ci = ct ? golden__pf_peek(g, g->ref, ct) : NULL;
+        free(ct);
+        if (!ci || ci->kind != SG_OUTCOME_OK || !ci->value_json || strcmp(ci->value_json, "true"))
+            return false;
     }
+    const sg_outcome_info *ri = golden__pf_peek(g, g->ref, call);
+    if (golden__info_value(ri))
+        return true;
+    if (!ri || ri->kind != SG_OUTCOME_EXCEPTION)
+        return false; /* a timeout or a crash of the reference: discarded */
+    for (size_t k = 0; k < ps->n; k++)
+        if (golden__prop_applies(ps, k, only, true))
+            return true;
     return false;
 }
 
 /* The calls an input needs: `side` 0 the reference's (contract, call), 1 the candidate's (call,
- * mutation check; none when the reference's prefetched call timed out), 2 both. */
-static void golden__want_side(golden__run *g, const golden__props *ps, const sg_value *args, const sg_value *kwargs,
-                              int side)
+ * mutation check; only where golden__cand_needed, for property `only` or all). */
+static void golden__want_side(golden__run *g, const golden__props *ps, long only, const sg_value *args,
+                              const sg_value *kwargs, int side)
 {
     char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
     if (!call)
@@ -1814,7 +2058,7 @@ static void golden__want_side(golden__run *g, const golden__props *ps, const sg_
     }
     if (side != 1)
         golden__want(g, g->ref, call);
-    bool skip = side == 1 && golden__ref_timed_out(g, call);
+    bool skip = side == 1 && !golden__cand_needed(g, ps, only, args, kwargs, call);
     if (side != 0 && !skip)
         golden__want(g, g->cand, call);
     free(call);
@@ -1827,12 +2071,6 @@ static void golden__want_side(golden__run *g, const golden__props *ps, const sg_
             free(mt);
             break;
         }
-}
-
-static void golden__want_input(golden__run *g, const golden__props *ps, const sg_value *args,
-                               const sg_value *kwargs)
-{
-    golden__want_side(g, ps, args, kwargs, 2);
 }
 
 /* The prefetched outcome of `text` in worker `w`, not consumed; NULL when there is none. */
@@ -1903,33 +2141,36 @@ static bool golden__has_second(const golden__props *ps)
     return false;
 }
 
-/* Prefetch the second-phase calls of these inputs (golden__want_second) after their first ones. */
-static void golden__prefetch_second(golden__run *g, const golden__props *ps, const sg_value *const *args,
-                                    const sg_value *kwargs, size_t n)
+/* The calls of these inputs, ahead in batches: the reference's first, then the candidate's on
+ * the inputs it will be run on (golden__cand_needed), then the calls that depend on its answers. */
+static void golden__prefetch_inputs(golden__run *g, const golden__props *ps, long only, const sg_value *const *args,
+                                    const sg_value *const *kwargs, size_t n)
 {
-    if (!golden__has_second(ps))
-        return;
+    if (g->ref) {
+        for (size_t k = 0; k < n; k++)
+            golden__want_side(g, ps, only, args[k], kwargs[k], 0);
+        golden__prefetch(g, g->ref);
+    }
     for (size_t k = 0; k < n; k++)
-        golden__want_second(g, ps, args[k], kwargs);
-    golden__prefetch_wanted(g);
+        golden__want_side(g, ps, only, args[k], kwargs[k], 1);
+    golden__prefetch(g, g->cand);
+    if (golden__has_second(ps)) {
+        for (size_t k = 0; k < n; k++)
+            golden__want_second(g, ps, args[k], kwargs[k]);
+        golden__prefetch_wanted(g);
+    }
 }
 
 static sg_status golden__block_flush(golden__run *g, golden__block *b)
 {
     sg_status st = SG_OK;
-    /* the reference first: inputs it cannot answer in time are not run by the candidate */
-    for (size_t k = 0; k < b->n && !b->stop; k++)
-        golden__want_side(g, b->ps, b->items[k].args, b->items[k].kwargs, g->ref ? 0 : 1);
-    if (g->ref) {
-        golden__prefetch(g, g->ref);
-        for (size_t k = 0; k < b->n && !b->stop; k++)
-            golden__want_side(g, b->ps, b->items[k].args, b->items[k].kwargs, 1);
-    }
-    golden__prefetch(g, g->cand);
-    if (golden__has_second(b->ps)) {
-        for (size_t k = 0; k < b->n && !b->stop; k++)
-            golden__want_second(g, b->ps, b->items[k].args, b->items[k].kwargs);
-        golden__prefetch_wanted(g);
+    if (!b->stop && !g->cand_stopped) {
+        const sg_value *args[GOLDEN_BATCH_ITEMS], *kwargs[GOLDEN_BATCH_ITEMS];
+        for (size_t k = 0; k < b->n; k++) {
+            args[k] = b->items[k].args;
+            kwargs[k] = b->items[k].kwargs;
+        }
+        golden__prefetch_inputs(g, b->ps, -1, args, kwargs, b->n);
     }
     for (size_t k = 0; k < b->n; k++) {
         if (golden__ref_exhausted(g))
@@ -2258,9 +2499,11 @@ static sg_status golden__properties(golden__run *g)
     }
     if (st == SG_OK)
         st = golden__block_flush(g, &blk);
+    st = golden__stage_end(g, st);
+    golden__report_stop(g, &ps);
     /* Verdicts must not depend on the machine's load: a search the time cap cut short is not a
      * pass with fewer inputs. A failure found before the cap stands. */
-    if (st == SG_OK && cut && !blk.stop)
+    if (st == SG_OK && cut && !blk.stop && !g->cand_stopped)
         golden__internal(g, "the property search hit its %.0f s time cap after %u of %u generated inputs; "
                             "nothing was decided (raise fuzz.max_seconds or lower fuzz.max_inputs)",
                          max_seconds, tried, max_inputs);
@@ -2314,19 +2557,20 @@ static void golden__shrink_failed_case(golden__run *g)
             return;
         const sg_golden_case *cs = &t->cases[idx];
         golden__check ch;
-        if (golden__check_input(g, &ps, cs->args, cs->kwargs, -1, &ch) != SG_OK)
-            return;
-        bool failed = ch.failed && !ch.discarded;
-        size_t prop = ch.prop;
-        const char *why = ch.reason;
-        golden__res_free(&ch.ref);
-        golden__res_free(&ch.cand);
-        if (failed) {
-            sg_value *a = sg_value_copy(cs->args);
-            if (a && golden__report_failure(g, &ps, a, cs->kwargs, prop, why) != SG_OK)
-                return;
+        if (golden__check_input(g, &ps, cs->args, cs->kwargs, -1, &ch) != SG_OK) {
+            golden__check_free(&ch);
+            break;
         }
+        bool failed = ch.failed && !ch.discarded;
+        sg_value *a = failed ? sg_value_copy(cs->args) : NULL;
+        if (!a) {
+            golden__check_free(&ch);
+            continue;
+        }
+        if (golden__report_failure(g, &ps, a, cs->kwargs, ch.prop, &ch) != SG_OK || g->cand_stopped)
+            break;
     }
+    golden__report_stop(g, &ps);
 }
 
 /* ---- the driver --------------------------------------------------------------------------- */
@@ -2353,6 +2597,7 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         return sg_diag_set(diag, SG_ERR_NOMEM, NULL, 0, 0, -1, 0, "out of memory");
     }
     g.r->counterexample = -1;
+    g.stop_case = -1;
     g.r->seed = g.opts.has_seed ? g.opts.seed : task->fuzz_has_seed ? task->fuzz_seed : 0x5eedULL;
     clock_gettime(CLOCK_MONOTONIC, &g.t0);
     sg_sandbox_limits_init(&g.lim);
@@ -2466,11 +2711,13 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
             golden__want_cases(&g, k, k + 256 < task->ncases ? k + 256 : task->ncases);
         st = golden__run_case(&g, k);
     }
+    st = golden__stage_end(&g, st);
     golden__pf_clear(&g);
-    if (st == SG_OK && !g.failed_internal && task->format == SG_TASK_HUMANEVAL)
-        st = golden__run_humaneval(&g, parser);
-    if (st == SG_OK && !g.failed_internal && task->format == SG_TASK_MBPP)
-        st = golden__run_mbpp(&g, parser);
+    if (st == SG_OK && !g.failed_internal && !g.cand_stopped && task->format == SG_TASK_HUMANEVAL)
+        st = golden__stage_end(&g, golden__run_humaneval(&g, parser));
+    if (st == SG_OK && !g.failed_internal && !g.cand_stopped && task->format == SG_TASK_MBPP)
+        st = golden__stage_end(&g, golden__run_mbpp(&g, parser));
+    golden__report_stop(&g, NULL);
     if (st != SG_OK && !g.failed_internal)
         golden__internal(&g, "%s", sg_strerror(st));
     /* (c) for a failing case: shrink its input against the reference (a different result or
@@ -2481,16 +2728,19 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         g.gen_lim.cpu_ms = GOLDEN_GEN_REF_CPU_MS;
     if (g.gen_lim.wall_ms > GOLDEN_GEN_REF_CPU_MS + 600)
         g.gen_lim.wall_ms = GOLDEN_GEN_REF_CPU_MS + 600;
-    if (!g.failed_internal && g.ref && !g.opts.no_properties && g.r->cases_passed < g.r->cases_run)
+    /* (neither once the candidate timed out: it is not called again) */
+    if (!g.failed_internal && !g.cand_stopped && g.ref && !g.opts.no_properties && g.r->cases_passed < g.r->cases_run)
         golden__shrink_failed_case(&g);
     /* (b), (c): also after a failure in (a), which is blocked already, to find a smaller
      * counterexample than the failing case's */
-    if (!g.failed_internal && !g.opts.no_properties) {
-        st = golden__properties(&g);
+    if (!g.failed_internal && !g.cand_stopped && !g.opts.no_properties) {
+        st = golden__stage_end(&g, golden__properties(&g));
         if (st != SG_OK && !g.failed_internal)
             golden__internal(&g, "%s", sg_strerror(st));
     }
+    golden__stop_reason(&g);
 done:
+    free(g.stop_text);
     golden__pf_clear(&g);
     golden__want_clear(&g);
     sg_array_free(&g.pf);

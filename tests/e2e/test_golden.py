@@ -453,6 +453,64 @@ def hang_is_a_case_timeout():
     expect(took < 20, f"a 0.5 s case timeout took {took:.1f} s")
 
 
+def golden_reasons(j):
+    return [r for r in j["reasons"] if r["stage"] == "golden"]
+
+
+@check
+def looping_candidate_is_called_once():
+    # Issue 24: a candidate that never returns timed out on every case, every generated input and
+    # every shrink step (729 calls, 9 min 22 s here before the fix). Its first timeout ends its
+    # run: one call, one sandbox-timeout reason naming that input, nothing generated or shrunk.
+    # (Counted in the verdict, not timed: run() only has a generous outer timeout.)
+    loop = write("loop.py", "def binary_search(nums, target):\n    while True:\n        pass\n")
+    first = "binary_search([1, 2, 2, 2, 5], 2)"  # the task's first case
+    for extra in ([], ["--no-properties"]):
+        rc, j, err = run_json(loop, "--task", BS, *extra)
+        g = j["files"][0]["golden"]
+        rs = golden_reasons(j)
+        what = f"{extra}: exit {rc}, reasons {rs}, golden {dict((k, g.get(k)) for k in ('status', 'cases_run', 'inputs_checked', 'calls'))}"
+        expect(rc == 1 and j["verdict"] == "block" and g["status"] == "fail", what)
+        expect([r["criterion"] for r in rs] == ["sandbox-timeout"] and first in rs[0]["message"], what)
+        expect(g["calls"] == 1 and g["cases_run"] == 1 and g["inputs_checked"] == 0, what)
+        expect(len(g["failures"]) == 1 and g["failures"][0]["input"] == first and g["counterexample"] is None, what)
+    rc, out, err = run("check", loop, "--task", BS)
+    expect(rc == 1 and "blocked by: sandbox-timeout 1" in out and first in out, f"text: exit {rc}: {out[-600:]}")
+
+
+@check
+def candidate_looping_on_a_generated_input_is_not_shrunk():
+    # It passes the known answers and loops when target == 17 (a generated input): that input is
+    # reported as it is (no shrink step re-runs the loop) and nothing runs after it.
+    p = write("gen_loop.py", "def binary_search(nums, target):\n    while target == 17:\n        pass\n"
+              "    lo, hi = 0, len(nums)\n    while lo < hi:\n        mid = (lo + hi) // 2\n"
+              "        if nums[mid] < target:\n            lo = mid + 1\n        else:\n            hi = mid\n"
+              "    return lo if lo < len(nums) and nums[lo] == target else -1\n")
+    rc, j, err = run_json(p, "--task", BS, "--seed", "1")
+    g = j["files"][0]["golden"]
+    rs = golden_reasons(j)
+    expect(rc == 1 and g["cases_passed"] == g["cases_run"] == 9, f"exit {rc}: {g}")
+    expect([r["criterion"] for r in rs] == ["sandbox-timeout"], f"reasons: {rs}")
+    f = g["failures"][0]
+    expect(len(g["failures"]) == 1 and f["kind"] == "property" and f["input"].endswith(", 17)")
+           and f["shrink_calls"] == 0 and f["input"] in rs[0]["message"], f"failures: {g['failures']}")
+    # a wrong answer and a timeout in the same block of generated inputs (the seeds come first, in
+    # order): the wrong answer is reported unshrunk (shrinking would call the candidate again) and
+    # the timeout too, never dropped
+    suite = write("stop_suite.jsonl", json.dumps({
+        "task_id": "t/stop", "entry_point": "f", "complete_solution": True, "timeout": 0.5,
+        "canonical_solution": "def f(n: int) -> int:\n    return n\n",
+        "signature": {"args": ["int(0..30)"], "returns": "int"},
+        "tests": [{"args": [1], "expected": 1}, {"args": [2], "expected": 2}],
+        "fuzz": {"seeds": [[5], [17], [3]]}}) + "\n")
+    p = write("stop.py", "def f(n):\n    while n == 17:\n        pass\n    if n == 5:\n        return -1\n    return n\n")
+    rc, j, err = run_json(p, "--suite", suite, "--task", "t/stop")
+    g = j["files"][0]["golden"]
+    got = [(r["criterion"], r["message"]) for r in golden_reasons(j)]
+    expect(rc == 1 and [c for c, _ in got] == ["property", "sandbox-timeout"] and "f(17)" in got[1][1], f"exit {rc}: {got}")
+    expect([(f["input"], f["shrink_calls"]) for f in g["failures"]] == [("f(5)", 0), ("f(17)", 0)], f"{g['failures']}")
+
+
 @check
 def golden_errors_fail_closed():
     # a reference that does not import: the stage cannot judge -> block, exit 3 (never a pass)
@@ -534,6 +592,132 @@ def eval_small_suite():
     t7 = [t for t in s["tasks"] if t["task_id"] == "7"][0]
     expect(t7["pass@3"] is None and abs(t7["pass@1"] - 0.5) < 1e-12, f"{t7}")
     expect((s["samples"], s["bad_lines"], s["blocked"]) == (10, 3, 1), f"{s}")
+
+
+HOSTILE_ADD = (
+    # passes the static gate, returns the right answer, and aims at the candidates after it in
+    # the same pooled sandbox: their /tmp (mode and times) and their pipes' flags (signals and
+    # prlimit would be blocked by the static gate: test_sandbox's pool tests run those)
+    "    import os, fcntl\n"
+    "    try:\n"
+    "        os.chmod('.', 0)\n"
+    "        os.utime('.', (1, 2))\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "    for fd in (1, 2, 6):\n"
+    "        try:\n"
+    "            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "    print('x' * 70000)\n"
+    "    return a + b\n")
+
+
+@check
+def eval_hostile_between_honest_changes_nothing():
+    # Candidates are strangers: the honest samples' result lines are the same, byte for byte
+    # (but the line number), whether they run alone or with a hostile sample before each of
+    # them in the same sandbox (-j 1: one pool).
+    honest = [{"task_id": "t/add", "completion": "    return a + b\n"},
+              {"task_id": "t/add", "completion": "    return a - b\n"},
+              {"task_id": 7, "completion": "def sq(x):\n    return x ** 2\n"},
+              {"task_id": "t/add", "completion": "    import os\n    open('/tmp/f', 'w').write('1')\n"
+                                                 "    assert os.listdir('/tmp') == ['f']\n    print('y' * 70000)\n"
+                                                 "    return b + a\n"}]
+    hostile = {"task_id": "t/add", "completion": HOSTILE_ADD}
+    alone = write("honest_alone.jsonl", "".join(json.dumps(x) + "\n" for x in honest))
+    mixed = write("honest_mixed.jsonl", "".join(json.dumps(hostile) + "\n" + json.dumps(x) + "\n"
+                                                for x in honest) + json.dumps(hostile) + "\n")
+
+    def rows(path):
+        rc, out, err = run("eval", "--suite", SUITE, "-j", "1", *BUDGET, path)
+        expect(rc == 0, f"exit {rc}: {err[-400:]}")
+        got = []
+        for line in out.splitlines():
+            r = json.loads(line)
+            r.pop("line", None)
+            r.pop("sample", None)  # (its index among its task's samples)
+            got.append(json.dumps(r, sort_keys=True))
+        return got
+
+    a, m = rows(alone), rows(mixed)
+    expect(len(a) == 4 and len(m) == 9, f"{len(a)} and {len(m)} lines")
+    for k in range(0, 9, 2):  # the hostile sample ran (static gate passed) and returned right
+        h = json.loads(m[k])
+        expect(h["safety"] == "pass" and h["cases_passed"] == 3, f"hostile sample {k}: {m[k][:300]}")
+    for k in range(4):
+        expect(m[2 * k + 1] == a[k], f"honest sample {k} judged differently after the hostile one:\n"
+                                     f"alone: {a[k][:400]}\nmixed: {m[2 * k + 1][:400]}")
+    expect([json.loads(r)["passed"] for r in a] == [True, False, True, True], f"{a}")
+
+
+def _deepest_sleeper(root):
+    """The deepest descendant of `root` that has no children and sleeps (the candidate's call)."""
+    todo, best = [(root, 0)], None
+    while todo:
+        pid, depth = todo.pop()
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as f:
+                kids = [int(x) for x in f.read().split()]
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        todo += [(k, depth + 1) for k in kids]
+        if not kids and depth >= 3 and state == "S" and (best is None or depth > best[0]):
+            best = (depth, pid)
+    return best[1] if best else None
+
+
+@check
+def golden_call_killed_from_outside_is_a_gate_error():
+    # A case's process killed with SIGKILL by someone else than snipgate (an operator, the host's
+    # OOM killer) judged nothing: the check is a gate error (exit 3), not a failing case.
+    suite = write("slow_suite.jsonl", json.dumps({
+        "task_id": "t/slow", "entry_point": "slow", "complete_solution": True, "timeout": 20,
+        "canonical_solution": "def slow(a):\n    return a\n",
+        "tests": [{"args": [1], "expected": 1}]}) + "\n")
+    cand = write("slow_cand.py", "import time\ndef slow(a):\n    time.sleep(50)\n    return a\n")
+    p = subprocess.Popen([SG, "check", "--format", "json", "--suite", suite, "--task", "t/slow",
+                          "--no-properties", cand], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    victim, deadline = None, time.monotonic() + 40
+    while victim is None and time.monotonic() < deadline:
+        time.sleep(0.5)  # (the candidate sleeps 50 s: any sleeping leaf found twice is it)
+        a = _deepest_sleeper(p.pid)
+        if a is not None and a == _deepest_sleeper(p.pid):
+            victim = a
+    if victim is None:
+        p.kill()
+        p.communicate()
+        raise Failure("no sleeping call process found under snipgate check")
+    os.kill(victim, 9)
+    out, err = p.communicate(timeout=120)
+    out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    expect(p.returncode == 3, f"exit {p.returncode}, want 3 (gate error): {out[:400]} {err[:400]}")
+    expect("from outside" in out + err, f"no word of a kill from outside: {out[:400]} {err[:400]}")
+
+
+@check
+def batch_blames_the_case_that_fails_alone():
+    # A case that forges its own result (the right value) and then ends the process made the next
+    # case, which never ran, carry the failure. Now a failure without its own result after an
+    # earlier case of the batch is re-run alone, with that earlier case: the forger is blamed.
+    forge = write("forge_add.py", "import os, sys\n"
+                  "def add(a, b):\n"
+                  "    if (a, b) == (1, 2):\n"
+                  "        f = sys._getframe()\n"
+                  "        while f is not None and 'cid' not in f.f_locals:\n"
+                  "            f = f.f_back\n"
+                  "        L = f.f_locals\n"
+                  "        f.f_globals['_send']([('k', 'ok'), ('r', '3'), ('y', 'int'), ('j', '3'), ('i', L['cid']),\n"
+                  "                              ('n', L['n'] + L.get('base', 0))])\n"
+                  "        os._exit(3)\n"
+                  "    return a + b\n")
+    rc, j, err = run_json(forge, "--no-default-rules", "--suite", SUITE, "--task", "t/add", "--no-properties")
+    g = j["files"][0]["golden"]
+    cases = [(c["input"], c["passed"]) for c in g["cases"]]
+    expect(rc == 1 and cases == [("add(1, 2)", False), ("add(-1, 1)", True), ("add(0, 0)", True)],
+           f"exit {rc}, cases {cases}")
 
 
 @check

@@ -91,7 +91,12 @@ struct sg_fuzz {
     char *want_exc;
     const sg_value *shrink_kwargs;
     struct timespec shrink_t0;
+    unsigned shrink_timeouts; /* the candidate's timeouts while shrinking (FZ_SHRINK_MAX_TIMEOUTS) */
 };
+
+/* A hang is shrunk by running inputs that hang again: at most this many of them time out while
+ * shrinking a finding (issue 24; docs/fuzz.md), then the shrinking stops where it is. */
+#define FZ_SHRINK_MAX_TIMEOUTS 2u
 
 void sg_fuzz_opts_init(sg_fuzz_opts *opts)
 {
@@ -567,13 +572,15 @@ static sg_status fz__shrink_pred(void *ctx, const sg_value *args, bool *ret)
 {
     sg_fuzz *fz = ctx;
     *ret = false;
-    if (fz__elapsed(&fz->shrink_t0) > fz->opts.max_shrink_seconds)
-        return SG_OK; /* out of time: keep what we have */
+    if (fz__elapsed(&fz->shrink_t0) > fz->opts.max_shrink_seconds || fz->shrink_timeouts >= FZ_SHRINK_MAX_TIMEOUTS)
+        return SG_OK; /* out of time, or of timeouts: keep what we have */
     /* in the streams (fast); the shrunk input is replayed alone before it is reported */
     fz_verdict v;
     sg_diag d;
     sg_diag_init(&d);
     sg_status st = fz__judge(fz, args, fz->shrink_kwargs, false, &v, &d);
+    if (st == SG_OK && v.cand && sg_outcome_info_get(v.cand)->kind == SG_OUTCOME_TIMEOUT)
+        fz->shrink_timeouts++;
     if (st == SG_OK)
         *ret = fz__same(fz, &v);
     fz__verdict_clear(&v);
@@ -638,6 +645,7 @@ static sg_status fz__confirm(sg_fuzz *fz, sg_value **args, const sg_value *kwarg
     fz->f_found_s = fz__elapsed(&fz->t0);
     fz->f_found_execs = fz->execs;
     clock_gettime(CLOCK_MONOTONIC, &fz->shrink_t0);
+    fz->shrink_timeouts = 0;
     unsigned calls = 0;
     unsigned budget = fz->want_kind == FZ_HANG || fz->want_kind == FZ_MEMORY ? fz->opts.max_shrink_calls / 10
                                                                               : fz->opts.max_shrink_calls;

@@ -10,8 +10,14 @@
  * Python call per event) and, for the operands, CPython 3.11's frame layout (internal headers):
  * it is built only against 3.11 and refuses to load elsewhere (the runner then reports an error).
  *
- * Not trusted: the candidate shares this process and can call start/stop, or write the map.
- * Nothing here decides a verdict.
+ * It is installed once, by attach(), and traces from then on (a call child inherits it over
+ * fork): the runner keeps no reference to this module (multi-phase init, so the interpreter
+ * keeps none either), and a fuzzed call runs exactly as any other call of the runner; the
+ * previous-line state starts over at each call text's frame ("<call>").
+ *
+ * Not trusted: the candidate shares this process and can write the map, or find the trace
+ * function's effects (a frame's f_trace_opcodes, its own speed: docs/fuzz.md). Nothing here
+ * decides a verdict.
  */
 #define PY_SSIZE_T_CLEAN
 #define Py_BUILD_CORE 1
@@ -35,6 +41,7 @@ static unsigned trace__prev;            /* previous line (edge source) */
 static PyCodeObject *trace__last_code;  /* cache: last code object asked about */
 static int trace__last_is_snippet;
 static PyObject *trace__snippet;        /* "<snippet>" */
+static PyObject *trace__call;           /* "<call>" */
 
 static int trace__is_snippet(PyCodeObject *co)
 {
@@ -152,8 +159,13 @@ static int trace__func(PyObject *obj, PyFrameObject *frame, int what, PyObject *
         return 0;
     _PyInterpreterFrame *f = frame->f_frame;
     if (!f || !trace__is_snippet(f->f_code)) {
-        frame->f_trace_lines = 0; /* not the candidate's code: no events from this frame */
-        frame->f_trace_opcodes = 0;
+        /* not the candidate's code (its frame flags are left as they are: a changed
+         * f_trace_lines on the runner's frames would tell the candidate it is traced) */
+        if (what == PyTrace_CALL && f) {
+            PyObject *fn = f->f_code->co_filename;
+            if (fn == trace__call || (fn && PyUnicode_Check(fn) && PyUnicode_Compare(fn, trace__call) == 0))
+                trace__prev = 0; /* a call text starts: its edges start over (two str: no error) */
+        }
         return 0;
     }
     switch (what) {
@@ -183,48 +195,44 @@ static int trace__func(PyObject *obj, PyFrameObject *frame, int what, PyObject *
     return 0;
 }
 
-/* attach(fd): map the shared coverage memfd (the runner passes it in; it may then close fd). */
+/* attach(fd): map the shared coverage memfd (the runner passes it in; it may then close fd) and
+ * trace the current thread from now on (the map is reset by the harness per input). */
 static PyObject *trace_attach(PyObject *self, PyObject *args)
 {
+    (void)self;
     int fd;
     if (!PyArg_ParseTuple(args, "i", &fd))
         return NULL;
+    if (trace__map)
+        return PyErr_Format(PyExc_RuntimeError, "attached already");
     void *p = mmap(NULL, sizeof(struct sg_cov_map), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED)
         return PyErr_SetFromErrno(PyExc_OSError);
     trace__map = p;
-    Py_RETURN_NONE;
-}
-
-/* start(): trace the current thread from here (the map is reset by the harness per input). */
-static PyObject *trace_start(PyObject *self, PyObject *unused)
-{
     trace__prev = 0;
     PyEval_SetTrace(trace__func, NULL);
     Py_RETURN_NONE;
 }
 
-static PyObject *trace_stop(PyObject *self, PyObject *unused)
-{
-    PyEval_SetTrace(NULL, NULL);
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef trace__methods[] = {
-    {"attach", trace_attach, METH_VARARGS, "map the coverage memfd"},
-    {"start", trace_start, METH_NOARGS, "start tracing the current thread"},
-    {"stop", trace_stop, METH_NOARGS, "stop tracing the current thread"},
+    {"attach", trace_attach, METH_VARARGS, "map the coverage memfd and trace from now on"},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef trace__module = {PyModuleDef_HEAD_INIT, "_sgtrace", NULL, -1, trace__methods,
-                                           NULL, NULL, NULL, NULL};
+/* Multi-phase initialisation: the interpreter keeps no copy of this module (single-phase modules
+ * stay reachable through its extension cache, hence gc.get_objects()): once the runner drops it,
+ * nothing in Python names the tracer. */
+static PyModuleDef_Slot trace__slots[] = {{0, NULL}};
+
+static struct PyModuleDef trace__module = {PyModuleDef_HEAD_INIT, "_sgtrace", NULL, 0, trace__methods,
+                                           trace__slots, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__sgtrace(void);
 PyMODINIT_FUNC PyInit__sgtrace(void)
 {
     trace__snippet = PyUnicode_InternFromString("<snippet>");
-    if (!trace__snippet)
+    trace__call = PyUnicode_InternFromString("<call>");
+    if (!trace__snippet || !trace__call)
         return NULL;
-    return PyModule_Create(&trace__module);
+    return PyModuleDef_Init(&trace__module);
 }

@@ -128,6 +128,21 @@ def test_planted_magic():
            % (want, budget, rc2, g and g["inputs_checked"]))
 
 
+def test_planted_hides():
+    # the planted bug of planted_magic.py, armed only when the candidate does not find the fuzz
+    # stage's tracer where it once could be found (the runner's TRACER in __main__, a module or
+    # a module dict named _sgtrace in the heap, the tracer's flag on the command line): the fuzz
+    # stage finds it as it finds the plain one (before, the candidate hid and passed). The static
+    # gate would block this snippet (SG502, SG805); it is disabled to reach the fuzz stage.
+    rc, doc, err = check_json("planted_hides.py", extra=["--disable", "SG502,SG805", "--fuzz", "180s",
+                                                         "--fuzz-runs", "60000", "--seed", "1"])
+    fz = fuzz_of(doc)
+    f = fz and fz.get("finding")
+    expect(rc == 1 and f and f["kind"] == "exception" and f["exc_type"] == "KeyError" and
+           f["input"] == "score('snipgate', 48879)",
+           "planted hides: found all the same (rc %s, %s, %s)" % (rc, f, err[-300:]))
+
+
 CRITERION = {"hang": "fuzz-hang", "memory": "fuzz-memory", "crash": "fuzz-crash", "differs": "property"}
 
 
@@ -379,6 +394,7 @@ def main():
     tests = [
         ("usage", test_usage_and_errors),
         ("planted_magic", test_planted_magic),
+        ("planted_hides", test_planted_hides),
         ("planted_hang", lambda: test_classified("planted_hang.py", "fz/score", "hang")),
         ("planted_memory", lambda: test_classified("planted_memory.py", "fz/score_slow", "memory")),
         ("planted_crash", lambda: test_classified("planted_crash.py", "fz/score_slow", "crash")),

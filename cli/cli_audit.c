@@ -30,6 +30,9 @@
 
 #define AUDIT_MAX_JOBS 256
 #define AUDIT_WORST 10
+/* A regular output file gets the lines written so far once the writer has waited this long for
+ * the next (docs/audit.md, -o). */
+#define AUDIT_FILE_FLUSH_MS 100
 
 /* One record, from the reader to a worker to the writer. */
 typedef struct audit__rec {
@@ -43,6 +46,7 @@ typedef struct audit__rec {
     char *error;      /* a bad record: why (nothing runs) */
     /* the worker's part */
     bool done;
+    bool slow;        /* it ran in the sandbox (the golden stage): milliseconds to seconds */
     sg_cli_result res;
     char *line;       /* the output line, no newline */
 } audit__rec;
@@ -75,6 +79,7 @@ typedef struct audit__ctx {
     audit__rec *ring;
     size_t cap;
     size_t produced, taken, written;
+    size_t slow_pending; /* records done that ran in the sandbox and whose lines are not written */
     bool eof;
     bool stop;    /* the writer failed: everyone ends */
     bool writer_waiting; /* the writer sleeps until ring[written] is done */
@@ -885,12 +890,14 @@ static char *audit__line(const audit__rec *r)
  * every line (a wake-up per line cost a context switch and a flush per record): when the head of
  * the window is done and either no record is waiting for a worker (the workers idle: a slow
  * stdin stream gets every line at once), a quarter of the window is taken and not yet written
- * (the reader waits for room), or the input has ended. */
+ * (the reader waits for room), the input has ended, or a record that ran in the sandbox is done
+ * (its line, seconds in the making, is not held back for a batch of others). */
 static bool audit__writable(const audit__ctx *c)
 {
     if (c->written == c->produced || !c->ring[c->written % c->cap].done)
         return false;
-    return c->taken == c->produced || c->taken - c->written >= c->cap / 4 || c->eof || c->stop;
+    return c->taken == c->produced || c->taken - c->written >= c->cap / 4 || c->eof || c->stop ||
+           c->slow_pending;
 }
 
 /* Whether s is strict UTF-8, as jansson (which writes the line) holds its strings to. Out of
@@ -945,8 +952,11 @@ static void *audit__worker(void *arg)
                 r->res.outcome = SG_CLI_ERROR;
         }
         r->line = audit__line(r);
+        bool slow = !r->error && r->res.golden && strcmp(r->res.golden, "not_run") && strcmp(r->res.golden, "skipped");
         pthread_mutex_lock(&c->lock);
         r->done = true;
+        r->slow = slow;
+        c->slow_pending += slow;
         if (c->writer_waiting && audit__writable(c))
             pthread_cond_signal(&c->can_write);
         pthread_mutex_unlock(&c->lock);
@@ -1358,17 +1368,31 @@ int sg_cli_audit(int argc, char **argv)
                 continue;
             }
             c.writer_waiting = true;
-            if (show) {
+            /* a regular file: the lines written so far reach it when the next one is slow to
+             * come (a record in the golden stage: seconds), AUDIT_FILE_FLUSH_MS after the
+             * wait began; a wait that short (static records) costs no write */
+            bool flush_later = dirty && !stream && !write_failed;
+            if (show || flush_later) {
+                long wait_ms = flush_later ? AUDIT_FILE_FLUSH_MS : 200;
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
-                ts.tv_nsec += 200000000;
+                ts.tv_nsec += wait_ms * 1000000L;
                 if (ts.tv_nsec >= 1000000000) {
                     ts.tv_sec++;
                     ts.tv_nsec -= 1000000000;
                 }
-                pthread_cond_timedwait(&c.can_write, &c.lock, &ts);
+                bool timed_out = pthread_cond_timedwait(&c.can_write, &c.lock, &ts) == ETIMEDOUT;
                 c.writer_waiting = false;
-                if (sg_cli_now_ms() - last > 200) {
+                if (flush_later && timed_out) {
+                    pthread_mutex_unlock(&c.lock);
+                    if (fflush(out) == EOF) {
+                        sg_cli_error("audit", "cannot write %s: %s", output ? output : "stdout", strerror(errno));
+                        write_failed = true;
+                    }
+                    dirty = false;
+                    pthread_mutex_lock(&c.lock);
+                }
+                if (show && sg_cli_now_ms() - last > 200) {
                     size_t w = c.written;
                     pthread_mutex_unlock(&c.lock);
                     audit__progress(&c, w, t0, false);
@@ -1385,6 +1409,7 @@ int sg_cli_audit(int argc, char **argv)
             break;
         }
         audit__rec *r = &c.ring[c.written % c.cap];
+        c.slow_pending -= r->slow;
         pthread_mutex_unlock(&c.lock);
         bool nomem = !r->line || audit__sum_add(&sum, r);
         if (nomem) {

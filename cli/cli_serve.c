@@ -33,6 +33,9 @@
 #include "cli_pipeline.h"
 
 #define SERVE_MAX_JOBS 256
+/* A request is accepted while the estimate of its finish stays within this share of the time
+ * budget: an estimate is an average, and the margin keeps an accepted request from a 504. */
+#define SERVE_ADMIT_SHARE 0.8
 
 /* One accepted check, shared by its connection and a worker (refcounted under the server lock). */
 typedef struct serve__job {
@@ -43,6 +46,7 @@ typedef struct serve__job {
     bool resumed;     /* the connection was resumed (only once) */
     atomic_int cancel; /* set with timed_out: the worker's golden run stops at its next call */
     double t_accept, deadline;
+    double t_start;   /* when a worker took it (0: still queued) */
     char *name, *code, *task_id, *task_json, *tests;
     size_t len, tests_len;
     sg_policy *policy; /* the request's own policy, or NULL */
@@ -95,7 +99,43 @@ typedef struct serve__server {
     unsigned long long golden[4];   /* pass, fail, error, skipped */
     serve__hist h_static, h_golden, h_total;
     double started;
+    /* admission: the recent time a worker spends on a request, by kind (0 static only, 1 with
+     * the golden stage), a moving average; 0 until one of that kind finished */
+    double avg_ms[2];
+    unsigned long long refused_budget; /* 503s for a queue that would outlast the budget */
 } serve__server;
+
+static int serve__job_kind(const serve__job *j)
+{
+    return j->task_id || j->task_json || j->tests;
+}
+
+/*
+ * Would a new request of `j`'s kind finish within the time budget (SERVE_ADMIT_SHARE of it)? The
+ * work ahead of it (the
+ * queued requests, and what is left of those being judged, each at its kind's recent average)
+ * shared by the workers, then its own. Called under s->lock. A server with nothing ahead takes
+ * every request (its own time is then the budget's business: 504), so that a kind slower than
+ * the budget is not refused forever. Returns the milliseconds ahead when it would not.
+ */
+static double serve__too_late(serve__server *s, const serve__job *j)
+{
+    double own = s->avg_ms[serve__job_kind(j)];
+    if (own <= 0)
+        return 0;
+    double now = sg_cli_now_ms(), ahead = 0;
+    for (serve__job *q = s->inflight.next; q != &s->inflight; q = q->next) {
+        if (q->done || q->timed_out)
+            continue;
+        double est = s->avg_ms[serve__job_kind(q)];
+        if (q->t_start > 0)
+            est = est > now - q->t_start ? est - (now - q->t_start) : 0;
+        ahead += est;
+    }
+    ahead /= (double)s->workers;
+    return ahead > 0 && ahead + own > SERVE_ADMIT_SHARE * s->budget_ms ? ahead : 0;
+}
+
 
 static serve__server *serve__srv; /* for the libmicrohttpd callbacks' closures only */
 
@@ -109,7 +149,8 @@ static void serve__help(FILE *out)
           "                  the server's options; rules.packs and exclude are refused over HTTP)\n"
           "                  200 with the verdict document of `check --format json` (pass or block);\n"
           "                  400 {\"error\"} bad JSON, fields, unknown task, input that cannot be checked;\n"
-          "                  413 body too large; 503 + Retry-After queue full or shutting down;\n"
+          "                  413 body too large; 503 + Retry-After queue full, shutting down, or the\n"
+          "                  work ahead would not let it finish within the time budget;\n"
           "                  504 time budget exceeded; 500 the gate could not judge (never a pass)\n"
           "  GET /healthz    {\"status\": \"ok\"}\n"
           "  GET /metrics    Prometheus text: requests by status, verdicts, stage latency histograms,\n"
@@ -204,8 +245,12 @@ static char *serve__metrics(serve__server *s, size_t *ret_len)
                "# HELP snipgate_inflight Accepted requests not answered yet.\n# TYPE snipgate_inflight gauge\n"
                "snipgate_inflight %zu\n"
                "# HELP snipgate_uptime_seconds Seconds since the server started.\n# TYPE snipgate_uptime_seconds gauge\n"
-               "snipgate_uptime_seconds %.3f\n",
-            s->qlen, s->queue_cap, s->busy, s->workers, s->ninflight, (sg_cli_now_ms() - s->started) / 1000);
+               "snipgate_uptime_seconds %.3f\n"
+               "# HELP snipgate_refused_budget_total Requests refused (503) because the work ahead would not "
+               "leave them time to finish within the time budget.\n# TYPE snipgate_refused_budget_total counter\n"
+               "snipgate_refused_budget_total %llu\n",
+            s->qlen, s->queue_cap, s->busy, s->workers, s->ninflight, (sg_cli_now_ms() - s->started) / 1000,
+            s->refused_budget);
     pthread_mutex_unlock(&s->lock);
     if (fclose(f) != 0) {
         free(buf);
@@ -307,6 +352,7 @@ static void *serve__worker(void *arg)
             continue;
         }
         s->busy++;
+        j->t_start = sg_cli_now_ms();
         pthread_mutex_unlock(&s->lock);
 
         sg_cli_result res;
@@ -336,6 +382,10 @@ static void *serve__worker(void *arg)
 
         pthread_mutex_lock(&s->lock);
         s->busy--;
+        {
+            double took = sg_cli_now_ms() - j->t_start, *avg = &s->avg_ms[serve__job_kind(j)];
+            *avg = *avg > 0 ? 0.7 * *avg + 0.3 * took : took;
+        }
         serve__observe(&s->h_static, res.static_ms / 1000);
         if (strcmp(res.golden, "not_run"))
             serve__observe(&s->h_golden, res.golden_ms / 1000);
@@ -363,7 +413,7 @@ static void *serve__worker(void *arg)
 /* HTTP                                                                                         */
 
 static enum MHD_Result serve__send(struct MHD_Connection *conn, int code, const char *ctype, char *body, size_t len,
-                                   bool retry_after)
+                                   unsigned retry_after)
 {
     serve__server *s = serve__srv;
     struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
@@ -372,8 +422,11 @@ static enum MHD_Result serve__send(struct MHD_Connection *conn, int code, const 
         return MHD_NO;
     }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
-    if (retry_after)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    if (retry_after) { /* seconds */
+        char ra[24];
+        snprintf(ra, sizeof ra, "%u", retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+    }
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)code, r);
     MHD_destroy_response(r);
     pthread_mutex_lock(&s->lock);
@@ -383,7 +436,7 @@ static enum MHD_Result serve__send(struct MHD_Connection *conn, int code, const 
 }
 
 /* {"error": message} with a status code. */
-static enum MHD_Result serve__error(struct MHD_Connection *conn, int code, const char *msg, bool retry_after)
+static enum MHD_Result serve__error(struct MHD_Connection *conn, int code, const char *msg, unsigned retry_after)
 {
     json_t *j = json_pack("{s:s}", "error", msg);
     char *body = j ? sg_json_dumps(j, JSON_COMPACT) : NULL;
@@ -634,7 +687,7 @@ static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *co
         pthread_mutex_unlock(&s->lock);
         char msg[200];
         snprintf(msg, sizeof msg, "the time budget of %.0f ms ran out: no verdict (never a pass)", s->budget_ms);
-        return serve__error(conn, MHD_HTTP_GATEWAY_TIMEOUT, msg, false);
+        return serve__error(conn, MHD_HTTP_GATEWAY_TIMEOUT, msg, 0);
     }
     sg_cli_result *r = &j->res;
     s->verdicts[r->outcome == SG_CLI_PASS ? 0 : r->outcome == SG_CLI_BLOCK ? 1 : 2]++;
@@ -642,7 +695,7 @@ static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *co
     if ((r->outcome == SG_CLI_PASS || r->outcome == SG_CLI_BLOCK) && r->json) {
         char *body = r->json;
         r->json = NULL;
-        return serve__send(conn, MHD_HTTP_OK, "application/json", body, strlen(body), false);
+        return serve__send(conn, MHD_HTTP_OK, "application/json", body, strlen(body), 0);
     }
     if (r->outcome == SG_CLI_BAD_INPUT)
         return serve__error(conn, MHD_HTTP_BAD_REQUEST, r->message[0] ? r->message : "the input cannot be checked",
@@ -654,8 +707,8 @@ static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *co
     char *body = e ? sg_json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(e);
     if (!body)
-        return serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "the gate could not judge the input", false);
-    return serve__send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "application/json", body, strlen(body), false);
+        return serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "the gate could not judge the input", 0);
+    return serve__send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "application/json", body, strlen(body), 0);
 }
 
 /* Trust boundary: everything here comes from the network. */
@@ -668,30 +721,30 @@ static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, con
     if (!rq) {
         if (!strcmp(url, "/healthz") || !strcmp(url, "/metrics")) {
             if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-                return serve__error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET", false);
+                return serve__error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET", 0);
             if (!strcmp(url, "/healthz")) {
                 pthread_mutex_lock(&s->lock);
                 bool stopping = s->stopping || s->draining;
                 pthread_mutex_unlock(&s->lock);
                 char *b = strdup(stopping ? "{\"status\":\"stopping\"}" : "{\"status\":\"ok\"}");
                 return b ? serve__send(conn, stopping ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK, "application/json",
-                                       b, strlen(b), false)
+                                       b, strlen(b), stopping ? 1 : 0)
                          : MHD_NO;
             }
             size_t len = 0;
             char *m = serve__metrics(s, &len);
-            return m ? serve__send(conn, MHD_HTTP_OK, "text/plain; version=0.0.4", m, len, false) : MHD_NO;
+            return m ? serve__send(conn, MHD_HTTP_OK, "text/plain; version=0.0.4", m, len, 0) : MHD_NO;
         }
         if (strcmp(url, "/v1/check"))
             return serve__error(conn, MHD_HTTP_NOT_FOUND, "no such endpoint (POST /v1/check, GET /healthz, GET /metrics)",
                                 false);
         if (strcmp(method, "POST"))
-            return serve__error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST", false);
+            return serve__error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST", 0);
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > s->max_body) {
             char msg[120];
             snprintf(msg, sizeof msg, "the body is larger than %zu bytes", s->max_body);
-            return serve__error(conn, MHD_HTTP_CONTENT_TOO_LARGE, msg, false);
+            return serve__error(conn, MHD_HTTP_CONTENT_TOO_LARGE, msg, 0);
         }
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
@@ -726,29 +779,38 @@ static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, con
     if (rq->too_large) {
         char msg[120];
         snprintf(msg, sizeof msg, "the body is larger than %zu bytes", s->max_body);
-        return serve__error(conn, MHD_HTTP_CONTENT_TOO_LARGE, msg, false);
+        return serve__error(conn, MHD_HTTP_CONTENT_TOO_LARGE, msg, 0);
     }
     char why[300] = "";
     bool nomem = false;
     serve__job *j = serve__parse(serve__srv, rq->body ? rq->body : "", rq->len, why, sizeof why, &nomem);
     if (!j)
         return nomem ? serve__error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory", false)
-                     : serve__error(conn, MHD_HTTP_BAD_REQUEST, why, false);
+                     : serve__error(conn, MHD_HTTP_BAD_REQUEST, why, 0);
     j->conn = conn;
     j->t_accept = sg_cli_now_ms();
     j->deadline = j->t_accept + s->budget_ms;
     pthread_mutex_lock(&s->lock);
-    if (s->stopping || s->draining || s->qlen == s->queue_cap) {
+    double ahead_ms = s->stopping || s->draining || s->qlen == s->queue_cap ? 0 : serve__too_late(s, j);
+    if (s->stopping || s->draining || s->qlen == s->queue_cap || ahead_ms > 0) {
         bool stopping = s->stopping || s->draining;
+        if (ahead_ms > 0)
+            s->refused_budget++;
+        j->refs = 1;
+        serve__job_unref(s, j); /* (its policy and rule set too) */
         pthread_mutex_unlock(&s->lock);
-        free(j->name);
-        free(j->code);
-        free(j->task_id);
-        free(j->task_json);
-        free(j->tests);
-        free(j);
-        return serve__error(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
-                            stopping ? "the server is shutting down" : "the queue is full: retry later", true);
+        char msg[200];
+        unsigned retry = 1;
+        if (stopping) {
+            snprintf(msg, sizeof msg, "the server is shutting down");
+        } else if (ahead_ms > 0) {
+            retry = ahead_ms >= 1e6 ? 1000 : (unsigned)((ahead_ms + 999) / 1000);
+            snprintf(msg, sizeof msg, "the requests ahead (about %.0f ms per worker) leave no time to judge this one "
+                                      "within the time budget of %.0f ms: retry later", ahead_ms, s->budget_ms);
+        } else {
+            snprintf(msg, sizeof msg, "the queue is full: retry later");
+        }
+        return serve__error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg, retry);
     }
     j->refs = 2; /* the connection's and the worker's */
     rq->job = j;

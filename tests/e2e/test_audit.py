@@ -8,11 +8,13 @@ The last line is exactly "N passed, M failed"; the exit status is non-zero on an
 import json
 import os
 import pty
+import re
 import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 SG = os.path.abspath(sys.argv[1])
@@ -341,6 +343,114 @@ def a_record_that_crashes_its_stage_is_its_own_line():
         expect(sig in g["failures"][0]["reason"], f"{rid}: reason {g['failures'][0]['reason']}")
 
 
+# The golden suite of test_golden (t/add: a prompt, a reference and a signature, so that
+# generated inputs run too).
+GOLDEN_SUITE = os.path.join(ROOT, "tests", "e2e", "data", "golden", "suite.jsonl")
+# A program for t/add that passes the static gate, returns the right answer and aims at the
+# records judged after it in the same pooled sandbox (as test_golden's HOSTILE_ADD; the same in
+# test_serve): /tmp (its working directory) left with a file in it, old times and mode 0, and
+# O_NONBLOCK on stdout, stderr and the result pipe (fd 6), then 70 KB printed. It answers right
+# only when each attack took effect (an item after the first of a batch finds its own earlier
+# item's /tmp), so its pass proves it ran them.
+HOSTILE_ADD = (
+    "import fcntl\n"
+    "import os\n"
+    "\n"
+    "\n"
+    "def add(a, b):\n"
+    "    t = os.stat('/tmp')\n"
+    "    if t.st_mode & 0o7777 == 0o1777:\n"
+    "        with open('/tmp/left_by_hostile', 'w') as f:\n"
+    "            f.write('x' * 4096)\n"
+    "        os.utime('.', (1, 2))\n"
+    "        os.chmod('.', 0)\n"
+    "        t = os.stat('/tmp')\n"
+    "    hit = t.st_mode & 0o7777 == 0 and t.st_mtime == 2\n"
+    "    for fd in (1, 2, 6):\n"
+    "        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)\n"
+    "        hit = hit and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK != 0\n"
+    "    print('x' * 70000)\n"
+    "    return a + b if hit else None\n")
+# needs an empty, untouched /tmp when its call starts (checked at import, in each call child) and
+# writes there
+HONEST_TMP = (
+    "import os\n"
+    "\n"
+    "AT_IMPORT = (os.listdir('/tmp'), oct(os.stat('/tmp').st_mode & 0o7777))\n"
+    "assert AT_IMPORT == ([], '0o1777'), AT_IMPORT\n"
+    "\n"
+    "\n"
+    "def add(a, b):\n"
+    "    t = os.stat('/tmp')\n"
+    "    assert t.st_mode & 0o7777 == 0o1777 and t.st_mtime > 1e9, (oct(t.st_mode), t.st_mtime)\n"
+    "    with open('/tmp/f', 'w') as f:\n"
+    "        f.write(str(a + b))\n"
+    "    assert os.listdir('/tmp') == ['f'], os.listdir('/tmp')\n"
+    "    with open('/tmp/f') as f:\n"
+    "        return int(f.read())\n")
+# What a record's line may change with its place in the corpus: `source` (FILE:LINE), and the
+# measured times (rendered 0 by audit; stripped anyway): every stage's time_ms (stages.* and
+# files[].stages.*) and stats.elapsed_ms. (Every record has its own id: an id-less sample's id
+# is its index among its task's samples, and names it in the document too.)
+PLACE_FIELDS = ("source",)
+TIMING_FIELDS = ("time_ms", "elapsed_ms")
+
+
+def without_place_and_timings(line):
+    """The output line, as written, with the value of each of those fields replaced by X."""
+    for k in PLACE_FIELDS:
+        line, n = re.subn(r'"' + k + r'":"(?:[^"\\]|\\.)*"', '"' + k + '":X', line)
+        expect(n == 1, f"{n} {k} fields in {line[:200]}")
+    for k in TIMING_FIELDS:
+        line, n = re.subn(r'"' + k + r'":-?[0-9][0-9.eE+-]*', '"' + k + '":X', line)
+        expect(n > 0, f"no {k} in {line[:200]}: has the line's layout changed?")
+    return line
+
+
+@check
+def hostile_records_between_honest_ones_change_nothing():
+    # Records are strangers: with one checker thread (-j 1: one pool of sandboxes), each honest
+    # record's line is the same, byte for byte but its place and timings, whether the honest
+    # records are audited alone or with a hostile record before each of them.
+    ok, bug = open(OK_SOL).read(), open(BUG_SOL).read()
+    honest = [({"id": "ok", "code": ok, "task_id": TASK}, "pass"),
+              ({"id": "bug", "code": bug, "task_id": TASK}, "block"),
+              ({"id": "add", "task_id": "t/add", "completion": "    return a + b\n"}, "pass"),
+              ({"id": "sub", "task_id": "t/add", "completion": "    return a - b\n"}, "block"),
+              ({"id": "tmp", "code": HONEST_TMP, "task_id": "t/add"}, "pass"),
+              ({"id": "print", "task_id": "t/add",
+                "completion": "    import sys\n    print('y' * 70000)\n    sys.stderr.write('z' * 70000 + '\\n')\n"
+                              "    return b + a\n"}, "pass"),
+              ({"id": "raise", "task_id": "t/add",
+                "completion": "    if a < 0:\n        raise ValueError('negative a: %d' % a)\n    return a + b\n"}, "block")]
+    alone = write("honest_alone.jsonl", "".join(json.dumps(r) + "\n" for r, want in honest))
+    mixed = []
+    for k, (r, want) in enumerate(honest):
+        mixed += [{"id": f"hostile{k}", "code": HOSTILE_ADD, "task_id": "t/add"}, r]
+    mixed.append({"id": f"hostile{len(honest)}", "code": HOSTILE_ADD, "task_id": "t/add"})
+    mixed = write("honest_mixed.jsonl", "".join(json.dumps(r) + "\n" for r in mixed))
+
+    def audited(path):
+        rc, out, err = run("-j", "1", "--suite", GOLDEN_SUITE, "--property-budget", "40", path)
+        expect(rc == 1, f"exit {rc}, want 1 (some blocked): {err[-400:]}")
+        return out.splitlines()
+
+    a, m = audited(alone), audited(mixed)
+    expect(len(a) == len(honest) and len(m) == 2 * len(honest) + 1, f"{len(a)} and {len(m)} lines")
+    for k in range(0, len(m), 2):  # each hostile record passed the static gate and ran to a pass
+        r = json.loads(m[k])
+        g = r["verdict"]["files"][0].get("golden") or {}
+        expect(r["id"] == f"hostile{k // 2}" and r["status"] == "pass"
+               and r["verdict"]["stages"]["static"]["status"] == "pass" and g.get("status") == "pass"
+               and g.get("cases_run") == g.get("cases_passed") == 3 and g.get("inputs_checked", 0) > 0,
+               f"hostile record {k // 2} did not run to a pass: {r['status']} {r['error']} {json.dumps(g)[:1500]}")
+    for k, (r, want) in enumerate(honest):
+        got = json.loads(a[k])
+        expect(got["id"] == r["id"] and got["status"] == want, f"{r['id']} alone: {got['status']}, want {want}: {a[k][:600]}")
+        x, y = without_place_and_timings(a[k]), without_place_and_timings(m[2 * k + 1])
+        expect(x == y, f"honest record {r['id']!r} judged differently after a hostile one:\nalone: {x}\nafter: {y}")
+
+
 @check
 def jobs_do_not_change_the_output():
     p = write("r200.jsonl", records(200) + BAD)
@@ -466,6 +576,51 @@ def a_stream_answers_each_record_before_the_next():
 
 
 @check
+def a_looping_record_holds_back_no_line():
+    """Issue 24: a record whose candidate never returns is decided at its first timeout (one call,
+    one sandbox-timeout reason), and a regular -o FILE gets each decided line while stdin is still
+    open (it used to get nothing before the end: the looping record ran for minutes and the
+    file's lines sat in the 256 KiB buffer). Only the outer timeout is in seconds."""
+    loop = "def binary_search(nums, target):\n    while True:\n        pass\n"
+    with open(OK_SOL) as f:
+        ok = f.read()
+    recs = [("good1", ok), ("loop", loop), ("good2", ok)]
+    out = os.path.join(TMP, "loop_lines.jsonl")
+    p = subprocess.Popen([SG, "audit", "-o", out, "--quiet", "-j", "2"], stdin=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    try:
+        for rid, code in recs:
+            p.stdin.write(json.dumps({"id": rid, "code": code, "task_id": TASK}).encode() + b"\n")
+        p.stdin.flush()
+        deadline = time.monotonic() + 120
+        done = []
+        while len(done) < len(recs) and time.monotonic() < deadline and p.poll() is None:
+            if os.path.exists(out):
+                with open(out, "rb") as f:
+                    data = f.read()
+                done = data[:data.rfind(b"\n") + 1].splitlines()
+            time.sleep(0.1)
+        expect(p.poll() is None, f"audit ended with stdin open (exit {p.returncode})")
+        expect(len(done) == len(recs), f"{len(done)} of {len(recs)} lines in the file within 120 s, stdin open")
+        rows = lines(b"\n".join(done).decode())
+        got = {r["id"]: r for r in rows}
+        expect([r["id"] for r in rows] == ["good1", "loop", "good2"], f"{[r['id'] for r in rows]}")
+        expect(got["good1"]["status"] == got["good2"]["status"] == "pass", f"{got['good1']['status']}")
+        v = got["loop"]["verdict"]
+        g = v["files"][0]["golden"]
+        crit = [r["criterion"] for r in v["reasons"]]
+        expect(got["loop"]["status"] == "block" and crit == ["sandbox-timeout"] and g["calls"] == 1
+               and "binary_search([1, 2, 2, 2, 5], 2)" in v["reasons"][0]["message"],
+               f"loop record: {got['loop']['status']}, reasons {v['reasons']}, calls {g['calls']}")
+        p.stdin.close()
+        expect(p.wait(timeout=120) == 1, f"exit {p.returncode}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+@check
 def progress_only_on_a_terminal():
     p = write("prog.jsonl", records(300))
     rc, out, err = run("--static-only", "-o", os.path.join(TMP, "prog.out"), p)
@@ -496,6 +651,8 @@ def progress_only_on_a_terminal():
 def main():
     passed = failed = 0
     for fn in CHECKS:
+        if os.environ.get("SG_TEST_ONLY", "") not in fn.__name__:
+            continue
         try:
             fn()
             ok, why = True, ""

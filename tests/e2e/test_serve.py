@@ -220,6 +220,122 @@ def golden_stage_task_id_tests_and_inline_task():
         expect(srv.stop() == 0, "exit status")
 
 
+# A complete program for ADD_TASK that passes the static gate, returns the right answer and aims
+# at the candidates judged after it in the same pooled sandbox (as test_golden's HOSTILE_ADD; the
+# same in test_audit): /tmp (its working directory) left with a file in it, old times and mode 0,
+# and O_NONBLOCK on stdout, stderr and the result pipe (fd 6), then 70 KB printed. It answers right
+# only when each attack took effect (an item after the first of a batch finds its own earlier
+# item's /tmp), so its pass proves it ran them. (Signals, prlimit and the like are blocked by the
+# static gate: test_sandbox's pool tests run those.)
+HOSTILE_ADD = (
+    "import fcntl\n"
+    "import os\n"
+    "\n"
+    "\n"
+    "def add(a, b):\n"
+    "    t = os.stat('/tmp')\n"
+    "    if t.st_mode & 0o7777 == 0o1777:\n"
+    "        with open('/tmp/left_by_hostile', 'w') as f:\n"
+    "            f.write('x' * 4096)\n"
+    "        os.utime('.', (1, 2))\n"
+    "        os.chmod('.', 0)\n"
+    "        t = os.stat('/tmp')\n"
+    "    hit = t.st_mode & 0o7777 == 0 and t.st_mtime == 2\n"
+    "    for fd in (1, 2, 6):\n"
+    "        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)\n"
+    "        hit = hit and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK != 0\n"
+    "    print('x' * 70000)\n"
+    "    return a + b if hit else None\n")
+# an inline task with a reference, so that generated inputs (the differential property) run too
+ADD_TASK = {"task_id": "inline/add", "entry_point": "add", "complete_solution": True,
+            "canonical_solution": "def add(a, b):\n    return a + b\n",
+            "signature": {"args": ["int(-50..50)", "int(-50..50)"], "returns": "int"},
+            "tests": [{"args": [1, 2], "expected": 3}, {"args": [-1, 1], "expected": 0},
+                      {"args": [0, 0], "expected": 0}]}
+# honest candidates: passing and failing ones, one that needs an empty, untouched /tmp when its
+# call starts (checked at import, in each call child) and writes there, one that prints 70 KB on
+# stdout and on stderr at every call
+HONEST_TMP = (
+    "import os\n"
+    "\n"
+    "AT_IMPORT = (os.listdir('/tmp'), oct(os.stat('/tmp').st_mode & 0o7777))\n"
+    "assert AT_IMPORT == ([], '0o1777'), AT_IMPORT\n"
+    "\n"
+    "\n"
+    "def add(a, b):\n"
+    "    t = os.stat('/tmp')\n"
+    "    assert t.st_mode & 0o7777 == 0o1777 and t.st_mtime > 1e9, (oct(t.st_mode), t.st_mtime)\n"
+    "    with open('/tmp/f', 'w') as f:\n"
+    "        f.write(str(a + b))\n"
+    "    assert os.listdir('/tmp') == ['f'], os.listdir('/tmp')\n"
+    "    with open('/tmp/f') as f:\n"
+    "        return int(f.read())\n")
+HONEST_PRINT = ("import sys\n\n\ndef add(a, b):\n    print('y' * 70000)\n"
+                "    sys.stderr.write('z' * 70000 + '\\n')\n    return b + a\n")
+HONEST_RAISE = "def add(a, b):\n    if a < 0:\n        raise ValueError('negative a: %d' % a)\n    return a + b\n"
+# the fields of a verdict document that hold a measured time (serve renders them 0; stripped
+# anyway): every stage's time_ms (stages.* and files[].stages.*) and stats.elapsed_ms
+TIMING_FIELDS = ("time_ms", "elapsed_ms")
+
+
+def without_timings(body):
+    """The response body, bytes as sent, with the value of each timing field replaced by T."""
+    for k in TIMING_FIELDS:
+        body, n = re.subn(rb'"' + k.encode() + rb'":-?[0-9][0-9.eE+-]*', b'"' + k.encode() + b'":T', body)
+        expect(n > 0, f"no {k} in {body[:200]}: has the document's layout changed?")
+    return body
+
+
+@check
+def hostile_request_between_honest_ones_changes_nothing():
+    # Candidates are strangers: on one server with one checker thread (so one pool of sandboxes),
+    # each honest request's answer is the same, byte for byte but its timings, whether it is sent
+    # alone or right after a hostile request.
+    honest = [("ok", {"code": OK_SOL, "task_id": TASK}, "pass"),
+              ("bug", {"code": BUG_SOL, "task_id": TASK}, "block"),
+              ("add", {"code": SAFE, "task": ADD_TASK}, "pass"),
+              ("sub", {"code": "def add(a, b):\n    return a - b\n", "task": ADD_TASK}, "block"),
+              ("tmp", {"code": HONEST_TMP, "task": ADD_TASK}, "pass"),
+              ("print", {"code": HONEST_PRINT, "task": ADD_TASK}, "pass"),
+              ("raise", {"code": HONEST_RAISE, "task": ADD_TASK}, "block"),
+              ("tests", {"code": SAFE, "tests": "assert add(2, 3) == 5\nassert add(-1, 1) == 0\n"}, "pass")]
+    hostile = {"code": HOSTILE_ADD, "task": ADD_TASK}
+    srv = Server("-j", "1", "--property-budget", "40")
+
+    def answer(body):
+        st, h, data = post(srv, body)
+        return st, h.get("content-type"), without_timings(data)
+
+    def ran_and_passed(k, ans):
+        st, ctype, data = ans
+        doc = json.loads(data.replace(b":T", b":0"))
+        g = doc["files"][0].get("golden") or {}
+        expect(st == 200 and doc["verdict"] == "pass" and doc["stages"]["static"]["status"] == "pass"
+               and g.get("status") == "pass" and g.get("cases_run") == g.get("cases_passed") == 3
+               and g.get("inputs_checked", 0) > 0,
+               f"hostile request {k} did not run to a pass: {st} {doc['verdict']} {json.dumps(g)[:1500]}")
+
+    try:
+        alone = [answer(body) for name, body, want in honest]
+        for (name, body, want), (st, ctype, data) in zip(honest, alone):
+            expect(st == 200 and json.loads(data.replace(b":T", b":0"))["verdict"] == want,
+                   f"{name} alone: HTTP {st}, want a {want}: {data[:600]}")
+        for k, ((name, body, want), ref) in enumerate(zip(honest, alone)):
+            ran_and_passed(k, answer(hostile))
+            got = answer(body)
+            expect(got == ref, f"honest request {name!r} answered differently after a hostile one:\n"
+                               f"alone: {ref[0]} {ref[1]} {ref[2].decode(errors='replace')}\n"
+                               f"after: {got[0]} {got[1]} {got[2].decode(errors='replace')}")
+        ran_and_passed(len(honest), answer(hostile))
+        m = metrics(srv)
+        npass = sum(want == "pass" for name, body, want in honest)
+        want = {"pass": 2 * npass + len(honest) + 1, "fail": 2 * (len(honest) - npass), "error": 0, "skipped": 0}
+        got = {k: m[f'snipgate_golden_total{{outcome="{k}"}}'] for k in want}
+        expect(got == want, f"golden runs counted {got}, want {want}")
+    finally:
+        expect(srv.stop() == 0, "exit status")
+
+
 @check
 def bad_requests_are_400_with_a_message():
     srv = Server("-j", "1")
@@ -353,10 +469,55 @@ def full_queue_is_503_with_retry_after():
         expect(codes.count(503) >= 1, f"no 503 with 6 requests, 1 worker, queue 1: {codes}")
         expect(codes.count(200) >= 2, f"accepted requests not answered: {codes}")
         expect(set(codes) <= {200, 503}, f"codes {codes}")
-        expect(all(ra == "1" for st, ra in results if st == 503), f"503 without Retry-After: {results}")
+        expect(all(ra and ra.isdigit() and int(ra) >= 1 for st, ra in results if st == 503),
+               f"503 without Retry-After: {results}")
         m = metrics(srv)
         expect(m['snipgate_requests_total{code="503"}'] == codes.count(503), "503s counted")
         expect(m["snipgate_queue_capacity"] == 1 and m["snipgate_queue_depth"] == 0, "queue gauges")
+    finally:
+        srv.stop()
+
+
+@check
+def work_beyond_the_budget_is_503_not_504():
+    # Requests that the work ahead would keep past the time budget are refused at once (503,
+    # Retry-After: the seconds of work ahead), instead of being accepted and answered 504. The
+    # estimate is the server's recent time per request of the kind (here learnt from one request
+    # that sleeps 1.5 s). How many are accepted depends on this machine's speed (a loaded machine
+    # measures a slower request and takes fewer); what holds on any machine: the first of the
+    # burst (nothing ahead) is accepted, 8 requests of at least 1.5 s cannot all fit 80% of 8 s,
+    # and an accepted request is answered within its budget.
+    srv = Server("-j", "1", "--time-budget", "8000", "--no-properties")
+    sleepy = {"code": "import time\ndef f(x):\n    time.sleep(1.5)\n    return x\n", "tests": "assert f(1) == 1\n"}
+    try:
+        st, h, data = post(srv, sleepy)
+        expect(st == 200 and json.loads(data)["verdict"] == "pass", f"warm-up: {st} {data[:300]}")
+        results, lock = [], threading.Lock()
+
+        def one():
+            st, h, data = post(srv, sleepy, timeout=120)
+            with lock:
+                results.append((st, h.get("retry-after"), data))
+
+        ts = [threading.Thread(target=one) for _ in range(8)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        codes = sorted(r[0] for r in results)
+        expect(set(codes) <= {200, 503}, f"codes {codes}: {[r[2][:200] for r in results if r[0] not in (200, 503)]}")
+        expect(codes.count(200) >= 1, f"none accepted: {codes}")
+        late = [r for r in results if r[0] == 503]
+        expect(late, f"8 requests of 1.5 s or more against an 8 s budget on one worker, none refused: {codes}")
+        for st, ra, data in late:
+            expect("time budget" in json.loads(data)["error"], f"503 for another reason: {data[:200]}")
+            expect(ra is not None and ra.isdigit() and 1 <= int(ra) <= 60, f"Retry-After {ra!r}")
+        expect(all(json.loads(d)["verdict"] == "pass" for st, ra, d in results if st == 200), "an accepted one failed")
+        m = metrics(srv)
+        expect(m["snipgate_refused_budget_total"] == len(late), f"refused counted: {m.get('snipgate_refused_budget_total')}")
+        # an idle server takes a request whatever its estimate
+        st, h, data = post(srv, sleepy)
+        expect(st == 200, f"idle server refused: {st}")
     finally:
         srv.stop()
 

@@ -248,6 +248,23 @@ void sg_tsarena_end(bool began)
     }
 }
 
+unsigned sg_tsarena_suspend(void)
+{
+    tsarena *a = tsarena__tl;
+    if (!a)
+        return 0;
+    unsigned saved = a->depth; /* at depth 0 every allocation goes to the heap */
+    a->depth = 0;
+    return saved;
+}
+
+void sg_tsarena_resume(unsigned saved)
+{
+    tsarena *a = tsarena__tl;
+    if (a)
+        a->depth = saved;
+}
+
 bool sg_tsarena_limit(size_t bytes)
 {
     tsarena *a = tsarena__tl;

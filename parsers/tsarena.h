@@ -42,6 +42,12 @@ bool sg_tsarena_clean(void);
 /* Close the window sg_tsarena_begin() opened (began: what it returned). */
 void sg_tsarena_end(bool began);
 
+/* Inside a window: tree-sitter allocates from the heap until sg_tsarena_resume(), for an object
+ * that must outlive the window (a query compiled on first use during a check, rules/pack.h).
+ * Returns what sg_tsarena_resume() takes; outside a window, or without an arena, both are no-ops. */
+unsigned sg_tsarena_suspend(void);
+void sg_tsarena_resume(unsigned saved);
+
 /* How many bytes the arena of this thread handed out at most in one window (tests, benchmarks). */
 size_t sg_tsarena_high_water(void);
 

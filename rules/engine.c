@@ -73,7 +73,9 @@ static const char *engine__text(engine__cx *cx, TSNode n, size_t *len)
     return cx->src + a;
 }
 
-/* A short, single-line rendering of a node's source for messages. */
+/* A short, single-line rendering of a node's source for messages: its first 60 bytes, and when
+ * that cuts it, without the last UTF-8 sequence (so never half of one), then "...". Only bytes
+ * written to buf are read (a read of buf[60] once made the cut differ from run to run). */
 static const char *engine__excerpt(engine__cx *cx, TSNode n)
 {
     size_t len;
@@ -82,9 +84,6 @@ static const char *engine__excerpt(engine__cx *cx, TSNode n)
     size_t o = 0;
     for (size_t i = 0; i < len && o < 60; i++)
         buf[o++] = (t[i] == '\n' || t[i] == '\r' || t[i] == '\t') ? ' ' : t[i];
-    /* do not cut a UTF-8 sequence */
-    while (o > 0 && o < len && ((unsigned char)buf[o] & 0xc0) == 0x80)
-        o--;
     if (o < len) {
         while (o > 0 && ((unsigned char)buf[o - 1] & 0xc0) == 0x80)
             o--;
@@ -1162,14 +1161,14 @@ static bool engine__capture_text(engine__cx *cx, const TSQueryMatch *m, uint32_t
     return false;
 }
 
-static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMatch *m)
+static bool engine__predicates(engine__cx *cx, const sg_query_prog *p, const TSQueryMatch *m)
 {
     uint32_t n;
-    const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(r->query.query, m->pattern_index, &n);
+    const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(p->query, m->pattern_index, &n);
     uint32_t i = 0;
     while (i < n) {
         uint32_t len;
-        const char *op = ts_query_string_value_for_id(r->query.query, st[i].value_id, &len);
+        const char *op = ts_query_string_value_for_id(p->query, st[i].value_id, &len);
         const char *a;
         size_t al;
         if (i + 2 >= n || !engine__capture_text(cx, m, st[i + 1].value_id, &a, &al))
@@ -1179,11 +1178,11 @@ static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMa
         if (strstr(op, "match?")) {
             uint32_t id = st[i + 2].value_id;
             char buf[512];
-            if (al >= sizeof buf || id >= r->query.nstrings || !r->query.res_set[id])
+            if (al >= sizeof buf || id >= p->nstrings || !p->res_set[id])
                 return false;
             memcpy(buf, a, al);
             buf[al] = 0;
-            ok = regexec(&r->query.res[id], buf, 0, NULL, 0) == 0;
+            ok = regexec(&p->res[id], buf, 0, NULL, 0) == 0;
         } else {
             const char *b;
             size_t bl;
@@ -1192,7 +1191,7 @@ static bool engine__predicates(engine__cx *cx, const sg_rule *r, const TSQueryMa
                     return false;
             } else {
                 uint32_t l2;
-                b = ts_query_string_value_for_id(r->query.query, st[i + 2].value_id, &l2);
+                b = ts_query_string_value_for_id(p->query, st[i + 2].value_id, &l2);
                 bl = l2;
             }
             ok = al == bl && !memcmp(a, b, al);
@@ -1244,8 +1243,17 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
         }
         if (!whole && !nat)
             continue;
-        if (!qc && !(qc = ts_query_cursor_new()))
-            return SG_ERR_NOMEM;
+        /* the source may match: the query is needed now (the built-in pack's are compiled on
+         * first use); one that cannot be had is an error of the check, never a pass */
+        const sg_query_prog *prog;
+        sg_status st = sg_rule_query_prog(r, &prog);
+        if (!st && !qc && !(qc = ts_query_cursor_new()))
+            st = SG_ERR_NOMEM;
+        if (st) {
+            if (qc)
+                ts_query_cursor_delete(qc);
+            return st;
+        }
         ts_query_cursor_set_match_limit(qc, 256);
         uint32_t seen[64]; /* capture starts reported around occurrences (a match around two: once) */
         size_t nseen = 0;
@@ -1254,14 +1262,14 @@ static sg_status engine__queries(engine__cx *cx, TSNode root)
                 ts_query_cursor_set_byte_range(qc, 0, UINT32_MAX);
             else
                 ts_query_cursor_set_byte_range(qc, at[o], at[o] + 1);
-            ts_query_cursor_exec(qc, r->query.query, root);
+            ts_query_cursor_exec(qc, prog->query, root);
             TSQueryMatch m;
             int guard = 0;
             while (ts_query_cursor_next_match(qc, &m) && guard++ < 100000) {
-                if (!engine__predicates(cx, r, &m))
+                if (!engine__predicates(cx, prog, &m))
                     continue;
                 for (uint16_t k = 0; k < m.capture_count; k++)
-                    if (m.captures[k].index == r->query.capture) {
+                    if (m.captures[k].index == prog->capture) {
                         uint32_t start = ts_node_start_byte(m.captures[k].node);
                         bool dup = false;
                         for (size_t q = 0; q < nseen && !dup; q++)

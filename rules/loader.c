@@ -27,6 +27,7 @@ typedef struct pack__ctx {
     yaml_document_t doc;
     const char *pack;
     sg_diag *diag;
+    bool lazy; /* the built-in pack: queries compiled on first use (sg_rules_load_builtin) */
 } pack__ctx;
 
 static sg_status pack__err(pack__ctx *c, const yaml_node_t *node, const char *fmt, ...)
@@ -363,6 +364,9 @@ static sg_status pack__network_map(pack__ctx *c, yaml_node_t *n, sg_rule_network
     return st;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Query rules: compiling, and the prefilters the engine tests before running a query           */
+
 /* A #match? pattern that is an alternation of words, "^(a|b|c)$": one of the words must be in the
  * source for the query to match, which the engine tests before running it. Other patterns: none. */
 static sg_status pack__any_needles(const char *pat, sg_rule_query *r)
@@ -387,6 +391,351 @@ static sg_status pack__any_needles(const char *pat, sg_rule_query *r)
     return SG_OK;
 }
 
+/* One predicate step of a query, as ts_query_predicates_for_pattern() gives it: a string (a
+ * predicate's name, a string or bare-word argument: NUL-terminated text) or a capture. */
+typedef struct pack__pstep {
+    TSQueryPredicateStepType type;
+    const char *s; /* a string step's text; NULL for a capture or the end of a predicate */
+} pack__pstep;
+
+/* The prefilters of a query from the predicate steps of all its patterns, in order: with one
+ * pattern only, the string of every `#eq? @c "s"` (needles: all must occur) and the words of the
+ * first `#match? @c "^(a|b)$"` (any_needles: one must occur). A step list that is not a
+ * well-formed predicate derives nothing. Fails only with SG_ERR_NOMEM. */
+static sg_status pack__prefilter(const pack__pstep *st, size_t n, uint32_t npatterns, sg_rule_query *r)
+{
+    if (npatterns != 1)
+        return SG_OK;
+    bool at_start = true;
+    for (size_t i = 0; i < n; i++) {
+        if (at_start && st[i].type == TSQueryPredicateStepTypeString && i + 2 < n &&
+            st[i + 1].type == TSQueryPredicateStepTypeCapture && st[i + 2].type == TSQueryPredicateStepTypeString) {
+            if (!strcmp(st[i].s, "match?") && !r->nany_needles) {
+                if (pack__any_needles(st[i + 2].s, r))
+                    return SG_ERR_NOMEM;
+            } else if (!strcmp(st[i].s, "eq?")) {
+                /* a match needs this exact text in the source: cheap to test before running */
+                char **nv = realloc(r->needles, (r->nneedles + 1) * sizeof *nv);
+                if (!nv)
+                    return SG_ERR_NOMEM;
+                r->needles = nv;
+                if (!(nv[r->nneedles] = strdup(st[i + 2].s)))
+                    return SG_ERR_NOMEM;
+                r->nneedles++;
+            }
+        }
+        at_start = st[i].type == TSQueryPredicateStepTypeDone;
+    }
+    return SG_OK;
+}
+
+/* The prefilters of a compiled query (its predicates were checked by sg_query_prog_new). */
+static sg_status pack__prefilter_prog(const sg_query_prog *p, sg_rule_query *r)
+{
+    SG_ARRAY(pack__pstep) steps = {0};
+    sg_status st = SG_OK;
+    uint32_t npatterns = ts_query_pattern_count(p->query);
+    for (uint32_t k = 0; k < npatterns && !st; k++) {
+        uint32_t n;
+        const TSQueryPredicateStep *ps = ts_query_predicates_for_pattern(p->query, k, &n);
+        for (uint32_t i = 0; i < n && !st; i++) {
+            uint32_t len;
+            pack__pstep s = {ps[i].type, ps[i].type == TSQueryPredicateStepTypeString
+                                             ? ts_query_string_value_for_id(p->query, ps[i].value_id, &len)
+                                             : NULL};
+            if (sg_array_push(&steps, s, 0))
+                st = SG_ERR_NOMEM;
+        }
+    }
+    if (!st)
+        st = pack__prefilter(steps.items, steps.len, npatterns, r);
+    sg_array_free(&steps);
+    return st;
+}
+
+/* Reading a query's text as ts_query_new() reads it (tree-sitter 0.25, lib/src/query.c:
+ * stream_skip_whitespace, ts_query__parse_pattern, ts_query__parse_predicate,
+ * ts_query__parse_string_literal), as far as the prefilters need: how many patterns, and every
+ * predicate's steps. Conservative: anything it does not follow exactly (a byte outside ASCII, an
+ * escaped NUL, a top-level item other than a parenthesised pattern or an alternation, unbalanced
+ * brackets, a malformed predicate) makes it give up, and the rule is compiled at load. */
+typedef struct pack__qtext {
+    const char *p, *end;
+    SG_ARRAY(pack__pstep) steps;
+    char *buf; /* the steps' texts, unescaped; never moves (sized for the whole query) */
+    size_t used;
+} pack__qtext;
+
+static void pack__qtext_skip(pack__qtext *t)
+{
+    for (;;) {
+        if (t->p < t->end && isspace((unsigned char)*t->p))
+            t->p++;
+        else if (t->p < t->end && *t->p == ';')
+            while (t->p < t->end && *t->p != '\n')
+                t->p++;
+        else
+            break;
+    }
+}
+
+static bool pack__qtext_ident_start(const pack__qtext *t)
+{
+    return t->p < t->end && (isalnum((unsigned char)*t->p) || *t->p == '_' || *t->p == '-');
+}
+
+/* An identifier (the caller checked its first byte) into buf; its text, or NULL (no room). */
+static const char *pack__qtext_ident(pack__qtext *t)
+{
+    char *s = t->buf + t->used;
+    do
+        t->buf[t->used++] = *t->p++;
+    while (t->p < t->end && (isalnum((unsigned char)*t->p) || strchr("_-.?!", *t->p)));
+    t->buf[t->used++] = 0;
+    return s;
+}
+
+/* A string literal at '"' into buf; its text, or NULL when unsure. */
+static const char *pack__qtext_string(pack__qtext *t)
+{
+    char *s = t->buf + t->used;
+    for (t->p++; t->p < t->end; t->p++) {
+        char ch = *t->p;
+        if (ch == '"') {
+            t->p++;
+            t->buf[t->used++] = 0;
+            return s;
+        }
+        if (ch == '\n')
+            return NULL; /* a syntax error */
+        if (ch == '\\') {
+            if (++t->p == t->end)
+                return NULL;
+            ch = *t->p == 'n' ? '\n' : *t->p == 'r' ? '\r' : *t->p == 't' ? '\t' : *t->p;
+            if (*t->p == '0')
+                return NULL; /* "\0" cuts the text short for strdup: not worth following */
+        }
+        t->buf[t->used++] = ch;
+    }
+    return NULL;
+}
+
+/* A predicate after its "(#" or "(.": its name, arguments and end into steps. */
+static sg_status pack__qtext_predicate(pack__qtext *t, bool *ret_ok)
+{
+    *ret_ok = false;
+    if (!pack__qtext_ident_start(t))
+        return SG_OK;
+    pack__pstep name = {TSQueryPredicateStepTypeString, pack__qtext_ident(t)};
+    if (sg_array_push(&t->steps, name, 0))
+        return SG_ERR_NOMEM;
+    pack__qtext_skip(t);
+    for (;;) {
+        pack__pstep s = {TSQueryPredicateStepTypeString, NULL};
+        if (t->p == t->end) {
+            return SG_OK;
+        } else if (*t->p == ')') {
+            t->p++;
+            s.type = TSQueryPredicateStepTypeDone;
+            if (sg_array_push(&t->steps, s, 0))
+                return SG_ERR_NOMEM;
+            *ret_ok = true;
+            return SG_OK;
+        } else if (*t->p == '@') {
+            t->p++;
+            if (!pack__qtext_ident_start(t))
+                return SG_OK;
+            pack__qtext_ident(t);
+            s.type = TSQueryPredicateStepTypeCapture;
+        } else if (*t->p == '"') {
+            if (!(s.s = pack__qtext_string(t)))
+                return SG_OK;
+        } else if (pack__qtext_ident_start(t)) {
+            s.s = pack__qtext_ident(t);
+        } else {
+            return SG_OK;
+        }
+        if (sg_array_push(&t->steps, s, 0))
+            return SG_ERR_NOMEM;
+        pack__qtext_skip(t);
+    }
+}
+
+/* The prefilters of query `src` from its text into r, *ret_sure = true; or nothing set and
+ * *ret_sure = false when the reading gave up. Fails only with SG_ERR_NOMEM. */
+static sg_status pack__prefilter_text(const char *src, sg_rule_query *r, bool *ret_sure)
+{
+    *ret_sure = false;
+    size_t len = strlen(src);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)src[i] >= 0x80)
+            return SG_OK;
+    pack__qtext t = {.p = src, .end = src + len, .buf = malloc(2 * len + 2)};
+    if (!t.buf)
+        return SG_ERR_NOMEM;
+    sg_status st = SG_OK;
+    bool ok = true;
+    uint32_t npatterns = 0;
+    size_t depth = 0;
+    pack__qtext_skip(&t);
+    while (ok && !st && t.p < t.end) {
+        char ch = *t.p;
+        if (ch == '(') {
+            t.p++;
+            pack__qtext_skip(&t);
+            if (t.p < t.end && (*t.p == '#' || *t.p == '.')) {
+                t.p++;
+                if (depth == 0)
+                    ok = false; /* a predicate outside any pattern */
+                else
+                    st = pack__qtext_predicate(&t, &ok);
+            } else {
+                npatterns += depth++ == 0;
+            }
+        } else if (ch == '[') {
+            t.p++;
+            npatterns += depth++ == 0;
+        } else if (ch == ')' || ch == ']') {
+            t.p++;
+            ok = depth-- > 0;
+        } else if (ch == '"' && depth > 0) {
+            ok = pack__qtext_string(&t) != NULL;
+        } else if (ch == '@' && npatterns > 0) {
+            t.p++;
+            if ((ok = pack__qtext_ident_start(&t)))
+                pack__qtext_ident(&t);
+        } else if (depth > 0 || ((ch == '*' || ch == '+' || ch == '?') && npatterns > 0)) {
+            t.p++; /* a node or field name, an anchor, a quantifier...: nothing the prefilters need */
+        } else {
+            ok = false;
+        }
+        pack__qtext_skip(&t);
+    }
+    if (!st && ok && depth == 0 && npatterns > 0) {
+        st = pack__prefilter(t.steps.items, t.steps.len, npatterns, r);
+        *ret_sure = !st;
+    }
+    sg_array_free(&t.steps);
+    free(t.buf);
+    return st;
+}
+
+void sg_query_prog_free(sg_query_prog *p)
+{
+    if (!p)
+        return;
+    if (p->query)
+        ts_query_delete(p->query);
+    for (uint32_t i = 0; i < p->nstrings; i++)
+        if (p->res_set[i])
+            regfree(&p->res[i]);
+    free(p->res);
+    free(p->res_set);
+    free(p);
+}
+
+static sg_status pack__query_fail(sg_query_error *e, bool capture_phase, bool at_capture, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static sg_status pack__query_fail(sg_query_error *e, bool capture_phase, bool at_capture, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    e->capture_phase = capture_phase;
+    e->at_capture = at_capture;
+    return SG_ERR_RULES;
+}
+
+/* The query and its predicates (only those the engine evaluates; #match? patterns compile now). */
+static sg_status pack__query_compile(const char *src, sg_query_prog *p, sg_query_error *e)
+{
+    uint32_t err_off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    p->query = ts_query_new(tree_sitter_python(), src, (uint32_t)strlen(src), &err_off, &err);
+    if (!p->query) {
+        static const char *const names[] = {"none", "syntax", "node type", "field", "capture", "structure", "language"};
+        return pack__query_fail(e, false, false, "'query': %s error at offset %u", err < 7 ? names[err] : "unknown",
+                                err_off);
+    }
+    uint32_t nstr = ts_query_string_count(p->query);
+    p->res = calloc(nstr ? nstr : 1, sizeof *p->res);
+    p->res_set = calloc(nstr ? nstr : 1, sizeof *p->res_set);
+    if (!p->res || !p->res_set)
+        return SG_ERR_NOMEM;
+    p->nstrings = nstr;
+    for (uint32_t k = 0; k < ts_query_pattern_count(p->query); k++) {
+        uint32_t nsteps;
+        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(p->query, k, &nsteps);
+        bool at_start = true;
+        for (uint32_t i = 0; i < nsteps; i++) {
+            if (at_start && steps[i].type == TSQueryPredicateStepTypeString) {
+                uint32_t len;
+                const char *name = ts_query_string_value_for_id(p->query, steps[i].value_id, &len);
+                if (strcmp(name, "eq?") && strcmp(name, "not-eq?") && strcmp(name, "match?") &&
+                    strcmp(name, "not-match?"))
+                    return pack__query_fail(e, false, false,
+                                            "'query': unsupported predicate #%s (supported: #eq?, #not-eq?, "
+                                            "#match?, #not-match?)", name);
+                if (strstr(name, "match?")) {
+                    if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
+                        steps[i + 2].type != TSQueryPredicateStepTypeString)
+                        return pack__query_fail(e, false, false, "'query': #%s takes a capture and a pattern string",
+                                                name);
+                    uint32_t id = steps[i + 2].value_id, plen;
+                    const char *pat = ts_query_string_value_for_id(p->query, id, &plen);
+                    if (id < nstr && !p->res_set[id]) {
+                        int rc = regcomp(&p->res[id], pat, REG_EXTENDED | REG_NOSUB);
+                        if (rc)
+                            return pack__query_fail(e, false, false, "'query': bad #match? pattern '%s'", pat);
+                        p->res_set[id] = true;
+                    }
+                } else if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
+                           steps[i + 2].type == TSQueryPredicateStepTypeDone) {
+                    return pack__query_fail(e, false, false, "'query': #%s takes a capture and a capture or string",
+                                            name);
+                }
+            }
+            at_start = steps[i].type == TSQueryPredicateStepTypeDone;
+        }
+    }
+    return SG_OK;
+}
+
+sg_status sg_query_prog_new(const char *src, const char *capture, sg_query_prog **ret_prog, sg_query_error *e)
+{
+    sg_query_prog *p = calloc(1, sizeof *p);
+    if (!p)
+        return SG_ERR_NOMEM;
+    sg_status st = pack__query_compile(src, p, e);
+    if (!st && capture) {
+        uint32_t n = ts_query_capture_count(p->query);
+        bool found = false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t len;
+            const char *name = ts_query_capture_name_for_id(p->query, i, &len);
+            if (!strcmp(name, capture)) {
+                p->capture = i;
+                found = true;
+            }
+        }
+        if (!found)
+            st = pack__query_fail(e, true, true, "'capture': the query has no capture @%s", capture);
+    } else if (!st && ts_query_capture_count(p->query) == 0) {
+        st = pack__query_fail(e, true, false, "'query' needs at least one @capture to locate findings");
+    }
+    if (st) {
+        sg_query_prog_free(p);
+        return st;
+    }
+    *ret_prog = p;
+    return SG_OK;
+}
+
+/* A query rule's query and capture: compiled now (a pack from a file: its errors are load errors),
+ * or, for the built-in pack (c->lazy), on first use when its prefilters can be read from the text
+ * (else now as well). */
 static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap, sg_rule_query *r)
 {
     const char *src = pack__scalar(q);
@@ -394,88 +743,34 @@ static sg_status pack__query_src(pack__ctx *c, yaml_node_t *q, yaml_node_t *cap,
         return pack__err(c, q, "'query' must be a string");
     if (!(r->src = strdup(src)))
         return SG_ERR_NOMEM;
-    uint32_t err_off = 0;
-    TSQueryError err = TSQueryErrorNone;
-    r->query = ts_query_new(tree_sitter_python(), src, (uint32_t)strlen(src), &err_off, &err);
-    if (!r->query) {
-        static const char *const names[] = {"none", "syntax", "node type", "field", "capture", "structure", "language"};
-        return pack__err(c, q, "'query': %s error at offset %u", err < 7 ? names[err] : "unknown", err_off);
-    }
-    /* Only the predicates the engine evaluates are allowed; #match? patterns compile now. */
-    uint32_t nstr = ts_query_string_count(r->query);
-    r->res = calloc(nstr ? nstr : 1, sizeof *r->res);
-    r->res_set = calloc(nstr ? nstr : 1, sizeof *r->res_set);
-    if (!r->res || !r->res_set)
+    const char *cs = pack__scalar(cap);
+    if (cs && !(r->capture_name = strdup(cs)))
         return SG_ERR_NOMEM;
-    r->nstrings = nstr;
-    for (uint32_t p = 0; p < ts_query_pattern_count(r->query); p++) {
-        uint32_t nsteps;
-        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(r->query, p, &nsteps);
-        bool at_start = true;
-        for (uint32_t i = 0; i < nsteps; i++) {
-            if (at_start && steps[i].type == TSQueryPredicateStepTypeString) {
-                uint32_t len;
-                const char *name = ts_query_string_value_for_id(r->query, steps[i].value_id, &len);
-                if (strcmp(name, "eq?") && strcmp(name, "not-eq?") && strcmp(name, "match?") &&
-                    strcmp(name, "not-match?"))
-                    return pack__err(c, q, "'query': unsupported predicate #%s (supported: #eq?, #not-eq?, "
-                                           "#match?, #not-match?)", name);
-                if (strstr(name, "match?")) {
-                    if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
-                        steps[i + 2].type != TSQueryPredicateStepTypeString)
-                        return pack__err(c, q, "'query': #%s takes a capture and a pattern string", name);
-                    uint32_t id = steps[i + 2].value_id, plen;
-                    const char *pat = ts_query_string_value_for_id(r->query, id, &plen);
-                    if (!strcmp(name, "match?") && ts_query_pattern_count(r->query) == 1 && !r->nany_needles &&
-                        pack__any_needles(pat, r))
-                        return SG_ERR_NOMEM;
-                    if (id < nstr && !r->res_set[id]) {
-                        int rc = regcomp(&r->res[id], pat, REG_EXTENDED | REG_NOSUB);
-                        if (rc)
-                            return pack__err(c, q, "'query': bad #match? pattern '%s'", pat);
-                        r->res_set[id] = true;
-                    }
-                } else if (i + 2 >= nsteps || steps[i + 1].type != TSQueryPredicateStepTypeCapture ||
-                           steps[i + 2].type == TSQueryPredicateStepTypeDone) {
-                    return pack__err(c, q, "'query': #%s takes a capture and a capture or string", name);
-                } else if (!strcmp(name, "eq?") && steps[i + 2].type == TSQueryPredicateStepTypeString &&
-                           ts_query_pattern_count(r->query) == 1) {
-                    /* A match needs this exact text in the source: cheap to test before running. */
-                    uint32_t vlen;
-                    const char *v = ts_query_string_value_for_id(r->query, steps[i + 2].value_id, &vlen);
-                    char **nv = realloc(r->needles, (r->nneedles + 1) * sizeof *nv);
-                    if (!nv)
-                        return SG_ERR_NOMEM;
-                    r->needles = nv;
-                    if (!(nv[r->nneedles] = strndup(v, vlen)))
-                        return SG_ERR_NOMEM;
-                    r->nneedles++;
-                }
-            }
-            at_start = steps[i].type == TSQueryPredicateStepTypeDone;
-        }
-    }
-    r->capture = 0;
-    if (cap) {
-        const char *cs = pack__scalar(cap);
-        if (!cs)
+    if (pthread_mutex_init(&r->lock, NULL))
+        return SG_ERR_NOMEM;
+    r->lock_ready = true;
+    sg_status st;
+    if (c->lazy) {
+        if (cap && !cs)
             return pack__err(c, cap, "'capture' must be a string");
-        uint32_t n = ts_query_capture_count(r->query);
-        bool found = false;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t len;
-            const char *name = ts_query_capture_name_for_id(r->query, i, &len);
-            if (!strcmp(name, cs)) {
-                r->capture = i;
-                found = true;
-            }
-        }
-        if (!found)
-            return pack__err(c, cap, "'capture': the query has no capture @%s", cs);
-    } else if (ts_query_capture_count(r->query) == 0) {
-        return pack__err(c, q, "'query' needs at least one @capture to locate findings");
+        bool sure;
+        if ((st = pack__prefilter_text(src, r, &sure)) || sure)
+            return st;
     }
-    return SG_OK;
+    sg_query_prog *p = NULL;
+    sg_query_error e;
+    st = sg_query_prog_new(src, cs, &p, &e);
+    if (cap && !cs && (!st || (st == SG_ERR_RULES && e.capture_phase))) {
+        /* the query itself is sound: the error is the key's type, as the loader always said */
+        sg_query_prog_free(p);
+        return pack__err(c, cap, "'capture' must be a string");
+    }
+    if (st == SG_ERR_RULES)
+        return pack__err(c, e.at_capture ? cap : q, "%s", e.message);
+    if (st)
+        return st;
+    atomic_store_explicit(&r->prog, p, memory_order_relaxed); /* published with the set */
+    return pack__prefilter_prog(p, r);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -853,16 +1148,21 @@ static sg_status pack__load_doc(pack__ctx *c, sg_rules *staged)
 }
 
 static sg_status loader__load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, size_t max,
-                                     bool replace_all, sg_diag *diag);
+                                     bool replace_all, bool lazy, sg_diag *diag);
 
 sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, bool replace_all,
                                sg_diag *diag)
 {
-    return loader__load_buffer(rules, name, buf, len, PACK_MAX_BYTES, replace_all, diag);
+    return loader__load_buffer(rules, name, buf, len, PACK_MAX_BYTES, replace_all, false, diag);
+}
+
+sg_status sg_rules_load_builtin(sg_rules *rules, const char *name, const char *buf, size_t len, sg_diag *diag)
+{
+    return loader__load_buffer(rules, name, buf, len, PACK_MAX_BYTES, false, true, diag);
 }
 
 static sg_status loader__load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, size_t max,
-                                     bool replace_all, sg_diag *diag)
+                                     bool replace_all, bool lazy, sg_diag *diag)
 {
     if (!rules || !buf)
         return SG_ERR_INVALID_ARG;
@@ -871,7 +1171,7 @@ static sg_status loader__load_buffer(sg_rules *rules, const char *name, const ch
         return st;
     if (len > max)
         return sg_diag_set(diag, SG_ERR_TOO_LARGE, name, 0, 0, -1, 0, "rule pack is %zu bytes, larger than the limit of %zu bytes (see --max-bytes)", len, max);
-    pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag};
+    pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag, .lazy = lazy};
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return SG_ERR_NOMEM;
@@ -933,7 +1233,7 @@ sg_status sg_rules_load_file_max(sg_rules *rules, const char *path, size_t max_b
         free(buf);
         return sg_diag_set(diag, SG_ERR_RULES, path, 0, 0, -1, 0, "rule pack contains a NUL byte");
     }
-    st = loader__load_buffer(rules, path, buf, len, max, replace_all, diag);
+    st = loader__load_buffer(rules, path, buf, len, max, replace_all, false, diag);
     free(buf);
     return st;
 }

@@ -6,12 +6,16 @@
  * private header.
  * Ownership: an sg_rules set owns its rules and every string in them. After sg_rules_freeze()
  * (done by sg_checker_new) the set is read-only and may be shared between threads: every
- * function that changes a set refuses a frozen one.
+ * function that changes a set refuses a frozen one. The one exception is a query rule of the
+ * built-in pack, compiled on first use: sg_rule_query_prog() compiles it once under the rule's
+ * lock and publishes it through an atomic pointer; the rule owns it and frees it with itself.
  */
 #ifndef SG_PACK_H
 #define SG_PACK_H
 
+#include <pthread.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <tree_sitter/api.h>
 
 #include "base/util.h"
@@ -103,20 +107,31 @@ typedef struct sg_rule_credentials {
     size_t min_length;
 } sg_rule_credentials;
 
-/* query: a tree-sitter query. */
-typedef struct sg_rule_query {
+/* A query rule's compiled form: read-only once made, owned by its rule. */
+typedef struct sg_query_prog {
     TSQuery *query;
-    char *src;
     uint32_t capture; /* index of the capture that locates the finding */
     regex_t *res;     /* compiled #match? patterns, indexed by query string id */
     bool *res_set;
     uint32_t nstrings;
-    char **needles; /* strings a positive #eq? requires in the source; all must occur */
+} sg_query_prog;
+
+/* query: a tree-sitter query. A pack loaded from a file is compiled at load (its errors are load
+ * errors); the built-in pack's queries on first use (sg_rule_query_prog), after the prefilters
+ * below, read from the query's text, said that the source may match (a unit test compiles them
+ * all). */
+typedef struct sg_rule_query {
+    char *src;
+    char *capture_name;            /* the 'capture' key; NULL: the query's first capture */
+    _Atomic(sg_query_prog *) prog; /* NULL until compiled; published once, with `lock` held */
+    pthread_mutex_t lock;
+    bool lock_ready; /* `lock` was initialised (sg_rule_free destroys it) */
+    char **needles;  /* strings a positive #eq? requires in the source; all must occur */
     size_t nneedles;
     char **any_needles; /* the words of a positive #match? "^(a|b)$": one of them must occur */
     size_t nany_needles;
-    char **in_match;    /* text_any: every match holds one of these texts; the query runs only
-                           around their occurrences */
+    char **in_match; /* text_any: every match holds one of these texts; the query runs only
+                        around their occurrences */
     size_t nin_match;
 } sg_rule_query;
 
@@ -140,6 +155,12 @@ typedef struct sg_rule {
         sg_rule_builtin builtin;         /* SG_KIND_BUILTIN */
     };
 } sg_rule;
+
+/* The compiled form of query rule `r` into *ret_prog, compiling it on first use: at most once per
+ * rule whichever thread asks first, the others wait for it and then share it (read-only). Its
+ * memory is tree-sitter's heap, never a check's arena (tsarena.h). Fails with SG_ERR_NOMEM, or
+ * SG_ERR_INTERNAL when the query does not compile: the check is then an error, never a pass. */
+sg_status sg_rule_query_prog(const sg_rule *r, const sg_query_prog **ret_prog);
 
 /* The name patterns of a rule (calls, network, imports, attributes; a builtin's modules), or
  * NULL for a kind without any. */

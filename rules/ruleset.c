@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "parsers/tsarena.h"
+
 /* ------------------------------------------------------------------------------------------ */
 /* Rules                                                                                        */
 
@@ -80,13 +82,10 @@ void sg_rule_free(sg_rule *r)
         sg_strv_free(q->needles, q->nneedles);
         sg_strv_free(q->any_needles, q->nany_needles);
         sg_strv_free(q->in_match, q->nin_match);
-        if (q->query)
-            ts_query_delete(q->query);
-        for (uint32_t i = 0; i < q->nstrings; i++)
-            if (q->res_set[i])
-                regfree(&q->res[i]);
-        free(q->res);
-        free(q->res_set);
+        sg_query_prog_free(atomic_load_explicit(&q->prog, memory_order_acquire));
+        if (q->lock_ready)
+            pthread_mutex_destroy(&q->lock);
+        free(q->capture_name);
         free(q->src);
         break;
     }
@@ -95,6 +94,41 @@ void sg_rule_free(sg_rule *r)
         break;
     }
     free(r);
+}
+
+sg_status sg_rule_query_prog(const sg_rule *r, const sg_query_prog **ret_prog)
+{
+    if (!r || r->kind != SG_KIND_QUERY)
+        return SG_ERR_INTERNAL;
+    /* A shared rule is read-only but for this: its compiled form, made once under its lock and
+     * published with release order, so a thread that sees the pointer sees the whole prog. */
+    sg_rule_query *q = (sg_rule_query *)&r->query;
+    sg_query_prog *p = atomic_load_explicit(&q->prog, memory_order_acquire);
+    if (p) {
+        *ret_prog = p;
+        return SG_OK;
+    }
+    if (!q->lock_ready)
+        return SG_ERR_INTERNAL;
+    sg_status st = SG_OK;
+    pthread_mutex_lock(&q->lock);
+    p = atomic_load_explicit(&q->prog, memory_order_acquire);
+    if (!p) {
+        /* from the heap, not from the arena of the check that asked first: the query outlives it */
+        unsigned saved = sg_tsarena_suspend();
+        sg_query_error e;
+        st = sg_query_prog_new(q->src, q->capture_name, &p, &e);
+        sg_tsarena_resume(saved);
+        if (!st)
+            atomic_store_explicit(&q->prog, p, memory_order_release);
+        else if (st != SG_ERR_NOMEM)
+            st = SG_ERR_INTERNAL; /* only a built-in query is compiled here: a unit test compiles them */
+    }
+    pthread_mutex_unlock(&q->lock);
+    if (st)
+        return st;
+    *ret_prog = p;
+    return SG_OK;
 }
 
 const sg_patterns *sg_rule_patterns(const sg_rule *r)
@@ -189,7 +223,7 @@ sg_status sg_rules_new_default(sg_rules **ret_rules)
         return st;
     sg_diag d;
     sg_diag_init(&d);
-    st = sg_rules_load_buffer(r, "default", (const char *)sg_default_rules_yml, sg_default_rules_yml_len, false, &d);
+    st = sg_rules_load_builtin(r, "default", (const char *)sg_default_rules_yml, sg_default_rules_yml_len, &d);
     if (st) {
         sg_rules_free(r);
         return st == SG_ERR_NOMEM ? SG_ERR_NOMEM : SG_ERR_INTERNAL;

@@ -47,8 +47,29 @@ fi
 echo "== warm calls through the persistent worker"
 CC=${CC:-cc}
 # shellcheck disable=SC2046
+# The static library's dependencies from the build's own snipgate.pc (Requires.private and
+# Libs.private), so that this line follows the library's (-lsnipgate itself is the .a above).
+LIBS=$(PKG_CONFIG_PATH="$BUILD" pkg-config --static --libs snipgate | sed 's/-lsnipgate//; s/-L[^ ]*//')
 $CC -O2 -D_GNU_SOURCE -I"$SRC" -I"$SRC/include" -I"$BUILD/include" "$SRC/bench/sandbox_worker_bench.c" "$BUILD/libsnipgate.a" \
-    $(pkg-config --libs libseccomp jansson tree-sitter yaml-0.1) -lpthread -o "$TMP/wb"
+    $LIBS -lpthread -o "$TMP/wb"
 "$TMP/wb" phases 50 | sed 's/^/  /'
 "$TMP/wb" warm "${CALLS:-3000}" | sed 's/^/  /'
 "$TMP/wb" batch "${CALLS:-3000}" | sed 's/^/  /'
+
+echo "== a new candidate ready for its first call, beside a plain fork of a warm python3 (same run)"
+"$PY" -I -S - "${FORKS:-300}" <<'PYEOF'
+import os, sys, time
+n = int(sys.argv[1])
+t = []
+for i in range(n + 20):
+    a = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    if i >= 20:
+        t.append((time.perf_counter() - a) * 1e3)
+t.sort()
+print("  plain os.fork() + exit + wait of a warm python3: n=%d median=%.3f ms p90=%.3f ms" % (n, t[n // 2], t[int(0.9 * (n - 1))]))
+PYEOF
+"$TMP/wb" pool "${CANDIDATES:-300}" | sed 's/^/  /'

@@ -5,6 +5,12 @@
  *   batch N    one persistent worker, N calls of a trivial function in batches of 64
  *              (sg_worker_call_batch): per-item cost and items/s
  *   phases N   N cold runs of `pass` through the API, timing sandbox_new, start+import, finish
+ *   pool N     one pooled worker (the golden stage's pool): N different candidates, each made
+ *              current (sg_worker_rebind) and given its first call; the time from the rebind to
+ *              the call's outcome is "a new candidate ready to take its first call" (issue 24):
+ *              a private sandbox forked from the template (its own user, pid, mount and IPC
+ *              namespaces, /tmp and /proc, the candidate's process forked from its init), the
+ *              candidate's import and one call
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +120,36 @@ int main(int argc, char **argv)
         double total = now_ms() - start;
         printf("batched calls (64 per child): n=%d median=%.3f ms/item items/s=%.0f restarts=%u\n", n,
                pct(t, batches, 0.5), n / (total / 1e3), sg_worker_starts(w) - 1);
+        sg_worker_free(w);
+    } else if (!strcmp(mode, "pool")) {
+        sg_worker *w = NULL;
+        sg_outcome *o = NULL;
+        sg_worker_opts opts;
+        sg_worker_opts_init(&opts);
+        opts.pooled = true;
+        if (sg_worker_new(sb, "", 0, NULL, &opts, &w, NULL, &d) != SG_OK) {
+            fprintf(stderr, "pooled worker: %s\n", d.message);
+            return 3;
+        }
+        char src[96];
+        for (int i = -20; i < n; i++) { /* 20 to warm up */
+            int len = snprintf(src, sizeof src, "def f(a, b):\n    return a + b + %d\n", i);
+            double a = now_ms();
+            if (sg_worker_rebind(w, src, (size_t)len, &opts, &d) != SG_OK ||
+                sg_worker_call(w, "f(1, 2)", NULL, &o, &d) != SG_OK) {
+                fprintf(stderr, "pooled call: %s\n", d.message);
+                return 1;
+            }
+            if (sg_outcome_info_get(o)->kind != SG_OUTCOME_OK) {
+                fprintf(stderr, "candidate %d: not ok: %s\n", i, sg_outcome_info_get(o)->detail);
+                return 1;
+            }
+            sg_outcome_free(o);
+            if (i >= 0)
+                t[i] = now_ms() - a;
+        }
+        printf("new candidate, first call (pooled): n=%d median=%.3f ms p90=%.3f ms restarts=%u\n", n,
+               pct(t, n, 0.5), pct(t, n, 0.9), sg_worker_starts(w) - 1);
         sg_worker_free(w);
     } else {
         double *t_new = calloc((size_t)n, sizeof *t), *t_imp = calloc((size_t)n, sizeof *t);

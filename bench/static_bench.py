@@ -4,9 +4,11 @@
 Corpus: the machine's CPython standard library (every .py under /usr/lib/python3.11 outside
 site-/dist-packages). Peers: Bandit (Debian's package), Ruff's flake8-bandit S rules through
 @astral-sh/ruff-wasm-nodejs (2 worker threads), and tree-sitter-python parse-only (the floor).
-Also: one 200-byte snippet through the CLI (hyperfine) and through the C API.
+Also: one 200-byte snippet through the CLI (hyperfine) and through the C API; and start-up:
+`snipgate check FILE` of a 4-line file and of a file that every query rule matches, beside
+/bin/true in the same hyperfine run (--startup-only: that alone, a few seconds).
 
-Usage: python3 bench/static_bench.py [--build build] [--repeat 3] [--baseline-build DIR]
+Usage: python3 bench/static_bench.py [--build build] [--repeat 3] [--baseline-build DIR] [--startup-only]
 --baseline-build: also run another build's `snipgate check -j 1` (e.g. a Release build of an older
 commit) against this one, interleaved A/B/A/B so that load drift hits both alike, and print the
 change in CPU time (user + sys) per pair: a rule change's cost, as issue budgets state it. For a
@@ -23,6 +25,47 @@ SNIPPET = (
     '    """Return the k largest values, largest first."""\n'
     "    if k <= 0:\n        return []\n    return sorted(xs, reverse=True)[:k]\n"
 )
+# Start-up: a file no query rule can match (their prefilters exclude it: none is compiled), and one
+# that each query rule of the default pack matches (SG108, SG212, SG213: each compiled once).
+STARTUP_SMALL = "import os\ndef f(x):\n    return x + 1\nprint(f(2))\n"
+STARTUP_QUERIES = (
+    "import logging.config\n"
+    'logging.config.dictConfig({"version": 1, "handlers": {"h": {"()": "os.system", "command": "id"}}})\n'
+    "async def main(loop):\n"
+    '    await loop.subprocess_shell(None, "id")\n'
+    "def remote(client):\n"
+    '    client.exec_command("id")\n'
+)
+
+
+def startup(builds, runs=50):
+    """Median wall time of `snipgate check FILE` per build (name -> directory) for the two start-up
+    files, with /bin/true in the same hyperfine run as the yardstick; prints ms and x /bin/true."""
+    if not shutil.which("hyperfine"):
+        print("start-up: hyperfine not installed, skipped")
+        return {}
+    tmp = tempfile.mkdtemp(prefix="sgstart.")
+    files = {"4-line file": STARTUP_SMALL, "every query rule": STARTUP_QUERIES}
+    cmds, labels = ["/bin/true"], ["/bin/true"]
+    for what, text in files.items():
+        path = os.path.join(tmp, what.split()[0] + ".py")
+        with open(path, "w") as f:
+            f.write(text)
+        for name, d in builds.items():
+            cmds.append(f"{os.path.join(d, 'snipgate')} check {path}")
+            labels.append(f"{name}: check {what}")
+        if shutil.which("bandit"):
+            cmds.append(f"bandit -q {path}")
+            labels.append(f"bandit: {what}")
+    out = os.path.join(tmp, "h.json")
+    subprocess.run(["hyperfine", "-N", "-i", "--warmup", "5", "--runs", str(runs), "--export-json", out, *cmds],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    res = [r["median"] * 1e3 for r in json.load(open(out))["results"]]
+    print(f"start-up (hyperfine -N, {runs} runs, medians, one run; load average {os.getloadavg()[0]:.1f}):")
+    for label, ms in zip(labels, res):
+        print(f"  {label:42} {ms:8.2f} ms  {ms / res[0]:6.1f}x /bin/true")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return dict(zip(labels, res))
 
 
 def corpus():
@@ -51,8 +94,15 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--baseline-build", help="a build directory whose snipgate is compared with this one")
+    ap.add_argument("--startup-only", action="store_true", help="only the start-up measurement")
     a = ap.parse_args()
     sg = os.path.join(a.build, "snipgate")
+    builds = {"this build": a.build}
+    if a.baseline_build:
+        builds["baseline"] = a.baseline_build
+    if a.startup_only:
+        startup(builds)
+        return
     files = corpus()
     mb = sum(os.path.getsize(f) for f in files) / 1e6
     tmp = tempfile.mkdtemp(prefix="sgbench.")
@@ -164,6 +214,12 @@ def main():
     print(f"  target: C API < 100 us: {'met' if api_us < 100 else 'MISSED'}")
     targets.append(api_us < 100)
     shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    su = startup(builds)
+    if su:
+        ms = su["this build: check 4-line file"]
+        print(f"  target: a 4-line file < 5 ms: {'met' if ms < 5 else 'MISSED'}")
+        targets.append(ms < 5)
     print(f"\ntargets met: {sum(targets)}/{len(targets)}")
 
 

@@ -90,6 +90,13 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
      * OOM killer, an operator): the gate could not judge this call. */
     if (sig == SIGKILL && !facts->supervisor_killed && !facts->protocol_error)
         return SG_OUTCOME_SETUP_ERROR;
+    /* Nothing inside the sandbox can send SIGILL (seccomp) and CPython executes no illegal
+     * instruction: the kernel sent it, for `uretprobe` (which kernels from 6.11 run without
+     * consulting seccomp; outside a uprobe trampoline it ends its caller with SIGILL) or for
+     * native code the candidate made (ctypes). Either is outside what the allow-list lets a
+     * candidate do. */
+    if (sig == SIGILL)
+        return SG_OUTCOME_FORBIDDEN_SYSCALL;
     if (sig)
         return SG_OUTCOME_SIGNAL;
     if (facts->protocol_error)
@@ -223,12 +230,19 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
     o->stderr_data = outcome__dup(err ? err : "", err_len);
     if (!o->stdout_data || !o->stderr_data)
         goto fail;
-    if (facts->forbidden && !(o->syscall = outcome__dup(facts->syscall, strlen(facts->syscall))))
+    /* a forbidden call the supervisor did not see notified is the SIGILL of sg_outcome_classify */
+    const char *sysname = facts->forbidden ? facts->syscall : "uretprobe";
+    if (o->info.kind == SG_OUTCOME_FORBIDDEN_SYSCALL && !(o->syscall = outcome__dup(sysname, strlen(sysname))))
         goto fail;
     char detail[256] = "";
     switch (o->info.kind) {
     case SG_OUTCOME_FORBIDDEN_SYSCALL:
-        snprintf(detail, sizeof detail, "forbidden syscall: %s", facts->syscall);
+        if (facts->forbidden)
+            snprintf(detail, sizeof detail, "forbidden syscall: %s", facts->syscall);
+        else
+            snprintf(detail, sizeof detail, "forbidden syscall: uretprobe (killed by SIGILL, which only the "
+                                            "kernel sends here: for uretprobe, which skips seccomp, or an "
+                                            "illegal instruction in native code)");
         break;
     case SG_OUTCOME_TIMEOUT:
         snprintf(detail, sizeof detail, "%s time limit of %llu ms exceeded", tkind,

@@ -112,10 +112,13 @@ static sg_status seccomp__allow_arg1(scmp_filter_ctx ctx, int nr, const unsigned
 }
 
 /*
- * kill, tkill and tgkill with any signal number 0..64 but SIGKILL (its argument `arg`): SIGKILL
- * comes only from outside the sandbox (the supervisor, the cgroup's OOM killer, or the host), so
- * a call that died of it and was not killed by the supervisor was killed from outside (a gate
- * error, not the candidate's doing: sg_outcome_classify). A SIGKILL sent from inside is a
+ * kill, tkill and tgkill with any signal number 0..64 but SIGILL and SIGKILL (its argument
+ * `arg`): SIGKILL comes only from outside the sandbox (the supervisor, the cgroup's OOM killer,
+ * or the host), so a call that died of it and was not killed by the supervisor was killed from
+ * outside (a gate error, not the candidate's doing: sg_outcome_classify). SIGILL comes only from
+ * the kernel: from `uretprobe`, which kernels from 6.11 run without consulting seccomp and which
+ * outside a uprobe trampoline ends its caller with SIGILL, or from an illegal machine
+ * instruction; sg_outcome_classify reports it as a forbidden call. Either sent from inside is a
  * forbidden call. The ranges are masks over all 64 bits: garbage in the upper half (the kernel
  * reads an int) matches none of them.
  */
@@ -131,7 +134,9 @@ static sg_status seccomp__allow_signals(scmp_filter_ctx ctx, int nr, unsigned ar
     static const struct {
         uint64_t mask, datum;
     } ranges[] = {
-        {~(uint64_t)7, 0},   /* 0..7 */
+        {~(uint64_t)3, 0},   /* 0..3 (4 is SIGILL) */
+        {~(uint64_t)0, 5},   /* 5 */
+        {~(uint64_t)1, 6},   /* 6, 7 */
         {~(uint64_t)0, 8},   /* 8 (9 is SIGKILL) */
         {~(uint64_t)1, 10},  /* 10, 11 */
         {~(uint64_t)3, 12},  /* 12..15 */
@@ -139,7 +144,7 @@ static sg_status seccomp__allow_signals(scmp_filter_ctx ctx, int nr, unsigned ar
         {~(uint64_t)31, 32}, /* 32..63 */
         {~(uint64_t)0, 64},  /* 64 */
     };
-    _Static_assert(SIGKILL == 9, "the ranges leave out 9");
+    _Static_assert(SIGKILL == 9 && SIGILL == 4, "the ranges leave out 4 and 9");
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
                                   SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, ranges[i].mask, ranges[i].datum));

@@ -156,6 +156,10 @@ static void test_classify(void **state)
         {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 10, .supervisor_killed = true}, SG_OUTCOME_SIGNAL, none},
         {{.have_status = true, .wstatus = SIGKILL, .cpu_ms = 10}, SG_OUTCOME_SETUP_ERROR, none},
         {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGKILL}, SG_OUTCOME_SETUP_ERROR, none},
+        /* SIGILL: nothing in the sandbox may send it; the kernel's answer to uretprobe (which
+         * skips seccomp) or an illegal instruction: a forbidden call */
+        {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGILL}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
+        {{.have_status = true, .wstatus = SIGILL, .cpu_ms = 10}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
         {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGTERM}, SG_OUTCOME_SIGNAL, none},
         {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGSEGV}, SG_OUTCOME_SIGNAL, none},
         {{.result = &ok, .is_call = true, .protocol_error = true}, SG_OUTCOME_EXCEPTION, none},
@@ -362,9 +366,10 @@ static void test_seccomp_policy(void **state)
         assert_int_equal(act(X64, SYS_setrlimit, RLIMIT_CPU, 0x1000), SECCOMP_RET_USER_NOTIF);
         assert_int_equal(act(X64, SYS_setrlimit, RLIM_NLIMITS, 0x1000), SECCOMP_RET_USER_NOTIF);
     }
-    /* signals: any but SIGKILL (0..64), for kill, tkill (second argument) and tgkill (third) */
+    /* signals: any but SIGILL and SIGKILL (0..64), for kill, tkill (second argument) and tgkill
+     * (third) */
     for (uint64_t sig = 0; sig <= 66; sig++) {
-        uint32_t want = sig == SIGKILL || sig > 64 ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW;
+        uint32_t want = sig == SIGKILL || sig == SIGILL || sig > 64 ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW;
         uint64_t tg[6] = {2, 2, sig, 0, 0, 0}, tghi[6] = {2, 2, sig | 0x100000000ull, 0, 0, 0};
         if (act(X64, SYS_kill, 2, sig) != want || act(X64, SYS_tkill, 2, sig) != want ||
             (sg_seccomp_eval(&policy, X64, SYS_tgkill, tg) & SECCOMP_RET_ACTION_FULL) != want)

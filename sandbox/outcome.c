@@ -97,10 +97,12 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
      * candidate do. */
     if (sig == SIGILL)
         return SG_OUTCOME_FORBIDDEN_SYSCALL;
-    if (sig)
-        return SG_OUTCOME_SIGNAL;
+    /* before the signal: a protocol error makes the supervisor kill the sandbox, and whether
+     * that SIGKILL's status is in by now is a race */
     if (facts->protocol_error)
         return SG_OUTCOME_EXCEPTION;
+    if (sig)
+        return SG_OUTCOME_SIGNAL;
     if (sg_frame_is(r, "exception")) {
         /* A MemoryError is the memory limit only when the cgroup saw the limit hit; a class of
          * that name raised by the snippet is just an exception. */

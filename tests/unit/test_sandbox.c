@@ -163,6 +163,11 @@ static void test_classify(void **state)
         {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGTERM}, SG_OUTCOME_SIGNAL, none},
         {{.result = &ok, .is_call = true, .have_status = true, .wstatus = SIGSEGV}, SG_OUTCOME_SIGNAL, none},
         {{.result = &ok, .is_call = true, .protocol_error = true}, SG_OUTCOME_EXCEPTION, none},
+        /* the supervisor's kill after a protocol error, whether or not its status came in first */
+        {{.result = &ok, .is_call = true, .protocol_error = true, .supervisor_killed = true, .have_status = true,
+          .wstatus = SIGKILL},
+         SG_OUTCOME_EXCEPTION, none},
+        {{.is_call = true, .protocol_error = true, .have_status = true, .wstatus = SIGSEGV}, SG_OUTCOME_EXCEPTION, none},
         {{.result = &ready, .forbidden = true, .wall_timeout = true}, SG_OUTCOME_FORBIDDEN_SYSCALL, none},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

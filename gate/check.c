@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <tree_sitter/api.h>
 
+#include "parsers/doctest.h"
 #include "parsers/extract.h"
 #include "parsers/prescan.h"
 #include "parsers/resolve.h"
@@ -168,7 +169,12 @@ static sg_status check__add_ex(sg_checker *c, sg_report *rep, sg_doc *doc, const
     f.severity = r->info.severity;
     f.confidence = sg_arena_strdup(a, h->confidence ? h->confidence : r->info.confidence);
     f.cwe = r->info.cwe;
-    f.message = sg_arena_strdup(a, h->message ? h->message : r->info.message);
+    if (cb->b->doctest_line > 0)
+        f.message = sg_arena_printf(a, "%s (in a doctest example of the docstring at line %ld: doctest runs it)",
+                                    h->message ? h->message : r->info.message,
+                                    cb->b->doctest_line + c->opts.line_offset);
+    else
+        f.message = sg_arena_strdup(a, h->message ? h->message : r->info.message);
     f.fix = sg_arena_strdup(a, r->info.fix ? r->info.fix : "");
     const char *ls;
     size_t ll;
@@ -459,6 +465,9 @@ static sg_status check__run(sg_checker *c, TSParser *parser, bool in_arena, sg_r
     sg_rules_names(c->rules, &names);
     sg_resolver *res = sg_resolver_new(&names, c->opts.max_depth);
     sg_engine_out out = {0};
+    sg_doctests dts = {0};
+    bool doctests_clean = true; /* every docstring's examples parsed (doctest.h) */
+    size_t ncbs = nb;
     if (!cbs || !res) {
         st = SG_ERR_NOMEM;
         goto out_free;
@@ -512,6 +521,51 @@ static sg_status check__run(sg_checker *c, TSParser *parser, bool in_arena, sg_r
         for (size_t i = 0; i < used; i++)
             rep->checked_blocks[i] = (size_t)(cbs[i].b - doc->blocks.items);
     }
+    /* The docstrings' doctest examples are code (parsers/doctest.h): one more block each, after
+     * the document's own, checked like them; one that does not parse adds no finding (doctest
+     * would stop at it) but a doctest runner then stays blocked (SG106). */
+    for (size_t i = 0; i < used; i++)
+        if (cbs[i].tree && (st = sg_doctest_extract(cbs[i].b, cbs[i].line_starts, cbs[i].nlines,
+                                                    ts_tree_root_node(cbs[i].tree), &dts)))
+            goto out_free;
+    if (dts.blocks.len) {
+        check__block *more = calloc(used + dts.blocks.len, sizeof *more);
+        if (!more) {
+            st = SG_ERR_NOMEM;
+            goto out_free;
+        }
+        memcpy(more, cbs, used * sizeof *cbs);
+        free(cbs);
+        cbs = more;
+        ncbs = used + dts.blocks.len;
+        for (size_t i = 0; i < dts.blocks.len; i++) {
+            check__block *cb = &cbs[used];
+            cb->b = &dts.blocks.items[i];
+            sg_prescan ps;
+            sg_python_prescan(cb->b->text, cb->b->len, SG_MAX_BRACKET_DEPTH, &ps);
+            cb->tree = ps.kind != SG_PRESCAN_OK ? NULL
+                                                : check__parse(c, parser, cb->b->text, cb->b->len, &cb->cut,
+                                                               &cb->error_at);
+            if (!cb->tree || !sg_doctest_python3(ts_tree_root_node(cb->tree))) {
+                doctests_clean = false;
+                if (cb->tree)
+                    ts_tree_delete(cb->tree);
+                memset(cb, 0, sizeof *cb);
+                continue;
+            }
+            if (!(cb->line_starts = check__line_starts(cb->b->text, cb->b->len, &cb->nlines))) {
+                st = SG_ERR_NOMEM;
+                goto out_free;
+            }
+            used++;
+        }
+    }
+    out.own_doctests = doctests_clean && !dts.dynamic ? &dts : NULL;
+    if (!doctests_clean)
+        out.own_doctests_why = "a doctest example does not parse";
+    else if (dts.dynamic)
+        out.own_doctests_why = sg_arena_printf(rep->arena, "`%s` can give an object a docstring at run time",
+                                               dts.dynamic_why);
     sg_engine_interest(res);
     size_t bound = 0;
     for (size_t i = 0; i < used; i++) {
@@ -656,7 +710,7 @@ out_free:
     if (cbs) {
         /* in a clean arena window the trees go back with the arena at its end (tsarena.h) */
         bool keep_trees = in_arena && sg_tsarena_clean();
-        for (size_t i = 0; i < nb; i++) {
+        for (size_t i = 0; i < ncbs; i++) {
             if (cbs[i].tree && !keep_trees)
                 ts_tree_delete(cbs[i].tree);
             free(cbs[i].line_starts);
@@ -664,6 +718,7 @@ out_free:
         free(cbs);
     }
     sg_resolver_free(res);
+    sg_doctests_free(&dts);
     if (st == SG_ERR_NOMEM)
         sg_diag_set(diag, st, rep->path, 0, 0, -1, 0, "out of memory");
     else if (st && st != SG_ERR_EMPTY && diag && diag->status == SG_OK)

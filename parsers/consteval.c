@@ -109,6 +109,11 @@ static void const__unescape(sg_buf *b, const char *s, size_t n)
     }
 }
 
+void sg_py_unescape(sg_buf *out, const char *s, size_t n)
+{
+    const__unescape(out, s, n);
+}
+
 /* A single string literal appended to out; an f-string only when every interpolation is a constant
  * without conversion or format (f"{'sys'}tem"). */
 static bool const__string(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_buf *out, int depth)

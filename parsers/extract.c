@@ -89,7 +89,7 @@ static int extract__lang(const char *info, size_t n)
     return -1;
 }
 
-static void extract__block_free(sg_block *b)
+void sg_block_free(sg_block *b)
 {
     free(b->text);
     free(b->line_map);
@@ -101,7 +101,7 @@ void sg_doc_free(sg_doc *doc)
     if (!doc)
         return;
     for (size_t i = 0; i < doc->blocks.len; i++)
-        extract__block_free(&doc->blocks.items[i]);
+        sg_block_free(&doc->blocks.items[i]);
     sg_array_free(&doc->blocks);
     free(doc->line_starts);
     doc->line_starts = NULL;
@@ -135,7 +135,7 @@ static sg_status extract__whole(sg_doc *doc, const char *path, sg_diag *diag)
         goto out_nomem;
     return SG_OK;
 out_nomem:
-    extract__block_free(&b);
+    sg_block_free(&b);
     return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory");
 }
 
@@ -196,7 +196,7 @@ static sg_status extract__markdown(sg_doc *doc, const char *path, sg_diag *diag)
             sg_block b = {.text = text.data, .len = text.len, .line_map = map.items, .col_shift = shift.items,
                           .nlines = map.len, .unlabeled = lang == 0};
             if (sg_array_push(&doc->blocks, b, 0)) {
-                extract__block_free(&b);
+                sg_block_free(&b);
                 return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory");
             }
         }

@@ -18,6 +18,8 @@ typedef struct sg_block {
     unsigned *col_shift; /* bytes of indentation removed from block line i */
     size_t nlines;
     bool unlabeled;      /* came from a fence with no info string */
+    long doctest_line;   /* > 0: the doctest examples of the docstring at this document line
+                            (parsers/doctest.h) */
 } sg_block;
 
 typedef struct sg_doc {
@@ -35,6 +37,8 @@ typedef struct sg_doc {
 sg_status sg_doc_extract(const char *path, const char *buf, size_t len, sg_input_kind kind, sg_doc *doc,
                          sg_diag *diag);
 void sg_doc_free(sg_doc *doc);
+/* Free what a block owns (not the block itself). */
+void sg_block_free(sg_block *b);
 
 /* The document's line `line` (1-based): start pointer and length without the newline.
  * SG_ERR_INVALID_ARG if there is no such line, SG_ERR_NOMEM if the line index cannot be built. */

@@ -106,6 +106,9 @@ int sg_const_argv(sg_resolver *res, sg_scope *scope, TSNode expr, const char **i
 /* True if the expression is text: a literal or f-string, a concatenation or formatting of one, a call
  * returning text (format, join, read, input, str...), or a name bound to one of these. */
 bool sg_is_stringish(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* Python's escape sequences in the text of a (non-raw) string literal, decoded and appended to
+ * out (\N{...} and unknown escapes are kept as written). */
+void sg_py_unescape(sg_buf *out, const char *s, size_t n);
 /* For an f-string: the constant text before its first interpolation (arena), or NULL. */
 const char *sg_fstring_prefix(sg_resolver *res, TSNode expr);
 

@@ -46,6 +46,9 @@
     X(string, "string", true)                                                                          \
     X(string_start, "string_start", true)                                                              \
     X(string_content, "string_content", true)                                                          \
+    X(string_end, "string_end", true)                                                                  \
+    X(comparison_operator, "comparison_operator", true)                                                \
+    X(expression_statement, "expression_statement", true)                                              \
     X(interpolation, "interpolation", true)                                                            \
     X(concatenated_string, "concatenated_string", true)                                                \
     X(binary_operator, "binary_operator", true)                                                        \

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "parsers/doctest.h"
 #include "parsers/pynames.h"
 
 #define ENGINE_MAX_ARGS 32
@@ -522,6 +523,41 @@ static const sg_rule *engine__attr_rule(engine__cx *cx, const char *name)
     return NULL;
 }
 
+/* The argument at `position` / `keyword` is absent or None. */
+static bool engine__none_or_absent(engine__cx *cx, const engine__args *a, int position, const char *keyword)
+{
+    TSNode v = engine__arg(a, position, keyword);
+    return ts_node_is_null(v) || ts_node_symbol(v) == cx->sy->none;
+}
+
+/* A doctest runner over the snippet's own docstrings, whose examples were all read and checked
+ * (sg_engine_out.own_doctests): testmod() and DocTestSuite() of the calling module with its own
+ * globals, run_docstring_examples(f, globals()) of a function or class the snippet defines.
+ * Anything else (another module, other globals, a file, a string) runs code the gate has not
+ * seen, and SG106 reports it. */
+static bool engine__own_doctest_runner(engine__cx *cx, const char *q, const engine__args *a)
+{
+    if (!cx->out->own_doctests || a->pos_open || a->kw_open)
+        return false;
+    if (!strcmp(q, "doctest.testmod"))
+        return engine__none_or_absent(cx, a, 0, "m") && engine__none_or_absent(cx, a, 2, "globs") &&
+               engine__none_or_absent(cx, a, 6, "extraglobs");
+    if (!strcmp(q, "doctest.DocTestSuite"))
+        return engine__none_or_absent(cx, a, 0, "module") && engine__none_or_absent(cx, a, 1, "globs") &&
+               engine__none_or_absent(cx, a, 2, "extraglobs") && engine__none_or_absent(cx, a, 3, "test_finder");
+    if (!strcmp(q, "doctest.run_docstring_examples")) {
+        TSNode f = engine__arg(a, 0, "f"), g = engine__arg(a, 1, "globs");
+        if (ts_node_is_null(f) || ts_node_symbol(f) != cx->sy->identifier || ts_node_is_null(g) ||
+            ts_node_symbol(g) != cx->sy->call)
+            return false;
+        size_t fl, gl;
+        const char *ft = engine__text(cx, f, &fl);
+        const char *gt = engine__text(cx, g, &gl);
+        return sg_doctest_own_name(cx->out->own_doctests, ft, fl) && gl == 9 && !memcmp(gt, "globals()", 9);
+    }
+    return false;
+}
+
 /* Match the calls and network rules against one call (or what stands for one): `c` the callee's
  * names, `a` its arguments, reported at [start, end). `text` is how the callee is written, `how` a
  * description replacing "called as" (an assignment), and `forwarded` marks a callable handed to a
@@ -547,6 +583,8 @@ static void engine__match_call(engine__cx *cx, sg_scope *scope, const sg_cands *
             bool unsure = false;
             if (!engine__where(cx, scope, r, a, &unsure))
                 continue;
+            if (!how && !forwarded && engine__own_doctest_runner(cx, c->q[k], a))
+                continue;
             if (!fn_text)
                 fn_text = engine__excerpt(cx, text);
             const char *msg;
@@ -561,6 +599,11 @@ static void engine__match_call(engine__cx *cx, sg_scope *scope, const sg_cands *
                 msg = unsure ? sg_arena_printf(cx->arena, "%s%s", r->info.message, why) : r->info.message;
             else
                 msg = sg_arena_printf(cx->arena, "%s: %s() called as `%s`%s", r->info.message, c->q[k], fn_text, why);
+            if (cx->out->own_doctests_why && msg && !how && !forwarded &&
+                (!strcmp(c->q[k], "doctest.testmod") || !strcmp(c->q[k], "doctest.DocTestSuite") ||
+                 !strcmp(c->q[k], "doctest.run_docstring_examples")))
+                msg = sg_arena_printf(cx->arena, "%s (the snippet's own doctests cannot all be checked: %s)", msg,
+                                      cx->out->own_doctests_why);
             sg_engine_hit(cx->out, r, start, end, msg, unsure ? "medium" : NULL);
             break;
         }

@@ -21,6 +21,11 @@ typedef struct sg_engine_out {
     SG_ARRAY(TSPoint) suppressions; /* where # nosec / # noqa comments start (block coordinates) */
     bool truncated; /* more than SG_ENGINE_MAX_HITS hits: the rest were dropped (the report says so) */
     bool failed;    /* a hit could not be recorded (out of memory), sticky: the check is an error */
+    /* in: the docstrings' doctest examples of the whole document, when every one was read and
+     * parsed and nothing can make a docstring at run time (parsers/doctest.h); NULL otherwise.
+     * Then a doctest runner over the snippet's own objects runs only checked code (SG106). */
+    const struct sg_doctests *own_doctests;
+    const char *own_doctests_why; /* in, when own_doctests is NULL: why (for SG106's message) */
 } sg_engine_out;
 
 #define SG_ENGINE_MAX_HITS 10000

@@ -212,6 +212,42 @@ def run_text_output_sanitised():
     expect("\r\x1b[2Koutcome: ok" in j["stdout"], "JSON keeps the candidate's bytes as data")
 
 
+@check()
+def doctest_examples_are_checked_where_they_stand():
+    # Docstring examples are code doctest runs: a finding there has the document's own line and
+    # column (also in Markdown, and after an escaped newline) and says it is a doctest example;
+    # testmod() over clean examples passes, and a runner the gate cannot trust names the reason.
+    p = write("dt_col.py", 'import doctest\n'
+              'import subprocess as sp\n'
+              'def f():\n'
+              '    """Run.\n'
+              '\n'
+              '    >>> x = 1\n'
+              '    >>> if x:\n'
+              '    ...     sp.call("id", shell=True)\n'
+              '    """\n'
+              'def g():\n'
+              '    ">>> 1\\n>>> eval(\'2\')"\n'
+              'doctest.testmod()\n')
+    rc, j, _ = check_json(p)
+    got = sorted((x["rule_id"], x["line"], x["column"]) for x in j["files"][0]["findings"])
+    expect(rc == 1 and got == [("SG101", 11, 17), ("SG206", 8, 13)], f"exit {rc}, findings {got}")
+    msgs = [x["message"] for x in j["files"][0]["findings"]]
+    expect(all("in a doctest example of the docstring at line" in m for m in msgs), f"messages {msgs}")
+    md = write("dt.md", "Text.\n\n```python\n" + open(p).read() + "```\n")
+    rc, j, _ = check_json(md)
+    got = sorted((x["rule_id"], x["line"], x["column"]) for x in j["files"][0]["findings"])
+    expect(got == [("SG101", 14, 17), ("SG206", 11, 13)], f"markdown: findings {got}")
+    ok = write("dt_ok.py", 'def add(a, b):\n    """\n    >>> add(1, 2)\n    3\n    """\n    return a + b\n'
+               'if __name__ == "__main__":\n    import doctest\n    doctest.testmod()\n')
+    rc, j, _ = check_json(ok)
+    expect(rc == 0 and not j["files"][0]["findings"], f"clean doctests: exit {rc} {j['files'][0]['findings']}")
+    dyn = write("dt_dyn.py", open(ok).read() + 'setattr(add, "__d" + "oc__", ">>> 1")\n')
+    rc, out, err = run("check", dyn)
+    expect(rc == 1 and "SG106" in out and "`setattr` can give an object a docstring at run time" in out,
+           f"dynamic docstring: exit {rc}: {out[:400]}")
+
+
 # ------------------------------------------------------------------------------ the worked example
 
 @check()

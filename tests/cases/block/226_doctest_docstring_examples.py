@@ -1,4 +1,4 @@
-# expect: block SG106@5
+# expect: block SG104@4 SG201@4 SG106@5
 import doctest
 def f():
     """>>> __import__('os').system('id')"""

@@ -32,6 +32,58 @@
 #include "cli.h"
 #include "cli_pipeline.h"
 
+/* libmicrohttpd is opened when `serve` starts, not linked into the executable: loading it and
+ * what it needs (GnuTLS, whose constructor initialises its crypto and reads its configuration,
+ * p11-kit, nettle, gmp, idn2, unistring, ffi) cost every other command (check, run, audit) about
+ * 1.3 ms of a 1.9 ms start (docs/design.md, "Libraries, and why"). The header still gives the
+ * types; the calls below go through this table (serve__mhd_open fills all of it or fails). */
+#include <dlfcn.h>
+#ifndef SG_MHD_SONAME
+#define SG_MHD_SONAME "libmicrohttpd.so.12"
+#endif
+#define SERVE__MHD_FUNCS(X)                                                                          \
+    X(MHD_add_response_header) X(MHD_create_response_from_buffer) X(MHD_destroy_response)           \
+    X(MHD_get_daemon_info) X(MHD_lookup_connection_value) X(MHD_queue_response)                      \
+    X(MHD_quiesce_daemon) X(MHD_resume_connection) X(MHD_start_daemon) X(MHD_stop_daemon)            \
+    X(MHD_suspend_connection)
+#define SERVE__MHD_MEMBER(f) __typeof__(f) *f;
+static struct {
+    SERVE__MHD_FUNCS(SERVE__MHD_MEMBER)
+} serve__mhd;
+#undef SERVE__MHD_MEMBER
+
+/* Open the library and take every function the server calls; false with a message on stderr. */
+static bool serve__mhd_open(void)
+{
+    void *h = dlopen(SG_MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        sg_cli_error("serve", "the HTTP server library %s cannot be loaded (%s): install libmicrohttpd12",
+                     SG_MHD_SONAME, e ? e : "unknown error");
+        return false;
+    }
+#define SERVE__MHD_TAKE(f)                                                                           \
+    if (!(*(void **)&serve__mhd.f = dlsym(h, #f))) {                                                 \
+        sg_cli_error("serve", "the HTTP server library %s has no %s", SG_MHD_SONAME, #f);           \
+        return false;                                                                                \
+    }
+    SERVE__MHD_FUNCS(SERVE__MHD_TAKE)
+#undef SERVE__MHD_TAKE
+    return true; /* kept open for the process's life */
+}
+
+#define MHD_add_response_header (*serve__mhd.MHD_add_response_header)
+#define MHD_create_response_from_buffer (*serve__mhd.MHD_create_response_from_buffer)
+#define MHD_destroy_response (*serve__mhd.MHD_destroy_response)
+#define MHD_get_daemon_info (*serve__mhd.MHD_get_daemon_info)
+#define MHD_lookup_connection_value (*serve__mhd.MHD_lookup_connection_value)
+#define MHD_queue_response (*serve__mhd.MHD_queue_response)
+#define MHD_quiesce_daemon (*serve__mhd.MHD_quiesce_daemon)
+#define MHD_resume_connection (*serve__mhd.MHD_resume_connection)
+#define MHD_start_daemon (*serve__mhd.MHD_start_daemon)
+#define MHD_stop_daemon (*serve__mhd.MHD_stop_daemon)
+#define MHD_suspend_connection (*serve__mhd.MHD_suspend_connection)
+
 #define SERVE_MAX_JOBS 256
 /* A request is accepted while the estimate of its finish stays within this share of the time
  * budget: an estimate is an average, and the margin keeps an accepted request from a 504. */
@@ -1036,6 +1088,10 @@ int sg_cli_serve(int argc, char **argv)
     }
     if (!listen_addr) {
         sg_cli_error("serve", "--listen HOST:PORT or unix:/PATH is required");
+        goto out_free;
+    }
+    if (!serve__mhd_open()) {
+        rc = SG_EXIT_INTERNAL;
         goto out_free;
     }
     /* the static gate's parse gets the request's budget at most */

@@ -213,6 +213,20 @@ def run_text_output_sanitised():
 
 
 @check()
+def only_serve_loads_the_http_library():
+    # libmicrohttpd (and GnuTLS behind it) is opened by `serve` alone: loading it cost every
+    # other command ~1.3 ms of its start. The dynamic loader says what it loads.
+    p = write("plain.py", "x = 1\n")
+    for args in (("--version",), ("check", p)):
+        r = subprocess.run([SG, *args], capture_output=True, env=dict(os.environ, LD_DEBUG="libs"), timeout=60)
+        loaded = r.stderr.decode("utf-8", "replace")
+        expect(r.returncode == 0, f"{args}: exit {r.returncode}: {loaded[-300:]}")
+        expect("calling init" in loaded, f"{args}: LD_DEBUG=libs printed nothing to judge by")
+        for lib in ("libmicrohttpd", "libgnutls"):
+            expect(lib not in loaded, f"snipgate {' '.join(args)} loads {lib}")
+
+
+@check()
 def doctest_examples_are_checked_where_they_stand():
     # Docstring examples are code doctest runs: a finding there has the document's own line and
     # column (also in Markdown, and after an escaped newline) and says it is a doctest example;

@@ -875,8 +875,11 @@ static void engine__assign_target(engine__cx *cx, sg_scope *scope, TSNode target
     sg_cands base;
     sg_resolve_expr(cx->res, scope, obj, &base);
     bool any = false;
-    for (int i = 0; i < base.n && !any; i++)
-        any = engine__root_known(cx, base.q[i]) || sg_pyname_special_root(base.q[i], strcspn(base.q[i], "."));
+    for (int i = 0; i < base.n && !any; i++) {
+        /* an object some rule's call made ("()requests.Session": resolve.c) counts by its maker */
+        const char *q = strncmp(base.q[i], "()", 2) ? base.q[i] : base.q[i] + 2;
+        any = engine__root_known(cx, q) || sg_pyname_special_root(q, strcspn(q, "."));
+    }
     if (!any)
         return;
     engine__args a;

@@ -1,0 +1,4 @@
+# expect: pass
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("org/model", trust_remote_code=False)

@@ -44,6 +44,67 @@ static void bind__init_flags(void)
 
 static void bind__local_ids(sg_res_cx *cx, sg_scope *scope, TSNode target);
 
+/* Record a site (a call or a store) under its name; out of memory fails the resolver. */
+static void bind__site(sg_res_cx *cx, sg_res_site **buckets, sg_scope *scope, const char *name, uint32_t len,
+                       bool attr, TSNode args)
+{
+    sg_resolver *res = cx->res;
+    sg_res_site *site = sg_arena_alloc(res->arena, sizeof *site);
+    if (!site) {
+        sg_res_fail(res);
+        return;
+    }
+    uint32_t b = sg_res_site_bucket(name, len);
+    *site = (sg_res_site){name, len, attr, args, scope, cx->src, res->cur_seq, buckets[b]};
+    buckets[b] = site;
+}
+
+/* `self.name = value` in a method (self: its first parameter): what `self.name` may be in any
+ * method (resolve.c). */
+static void bind__self_store(sg_res_cx *cx, sg_scope *scope, TSNode target, TSNode value)
+{
+    const sg_syms *sy = cx->res->sy;
+    TSNode obj = sg_node_unparen(sg_node_field(target, sy->f_object));
+    if (!sg_node_is(obj, sy->identifier))
+        return;
+    size_t n;
+    const char *t = sg_res_ident(cx, obj, &n);
+    sg_scope *owner = NULL;
+    sg_binding *b = sg_scope_find(scope, t, (uint32_t)n, &owner);
+    if (!b || b->kind != RES_PARAM || b->param_index != 0 || !b->func || !b->func->cls)
+        return;
+    size_t al;
+    const char *a = sg_res_ident(cx, sg_node_field(target, sy->f_attribute), &al);
+    if (a)
+        bind__site(cx, cx->res->stores, scope, a, (uint32_t)al, true, value);
+}
+
+/* A call whose callee is a name or an attribute: a site of the functions of that name. */
+static void bind__call_site(sg_res_cx *cx, sg_scope *scope, TSNode call)
+{
+    const sg_syms *sy = cx->res->sy;
+    TSNode fn = sg_node_unparen(sg_node_field(call, sy->f_function));
+    TSNode args = sg_node_field(call, sy->f_arguments);
+    if (!sg_node_is(args, sy->argument_list))
+        return;
+    bool attr = sg_node_is(fn, sy->attribute);
+    TSNode name = attr ? sg_node_field(fn, sy->f_attribute) : fn;
+    if (!sg_node_is(name, sy->identifier))
+        return;
+    size_t n;
+    const char *t = sg_res_ident(cx, name, &n);
+    if (t)
+        bind__site(cx, cx->res->calls, scope, t, (uint32_t)n, attr, args);
+}
+
+/* The binding just made for `name` in `scope` if it is of `kind` at `node`, else NULL. */
+static sg_binding *bind__made(sg_scope *scope, const char *name, uint32_t n, sg_binding_kind kind, TSNode node)
+{
+    sg_binding *b = sg_scope_lookup(scope, name, n);
+    b = b ? b->tail : NULL;
+    return b && b->kind == kind && ts_node_eq(b->node, node) ? b : NULL;
+}
+
 static void bind__target(sg_res_cx *cx, sg_scope *scope, TSNode target, TSNode value)
 {
     sg_resolver *res = cx->res;
@@ -76,6 +137,8 @@ static void bind__target(sg_res_cx *cx, sg_scope *scope, TSNode target, TSNode v
     }
     if (s == sy->list_splat_pattern || s == sy->list_splat)
         bind__local_ids(cx, scope, target);
+    if (s == sy->attribute && !ts_node_is_null(value))
+        bind__self_store(cx, scope, target, value);
 }
 
 /* Every identifier in a target pattern becomes a local (not those under attribute/subscript). */
@@ -294,21 +357,74 @@ static void bind__match(sg_res_cx *cx, sg_scope *scope, TSNode n)
     cx->res->cond--;
 }
 
-static void bind__params(sg_res_cx *cx, sg_scope *scope, TSNode params)
+/* A def's parameters in its scope `scope`; `outer` is where the def stands (its defaults are
+ * resolved there) and `f` its record (NULL for a lambda: its parameters stay opaque). */
+static void bind__params(sg_res_cx *cx, sg_scope *outer, sg_scope *scope, TSNode params, sg_res_func *f)
 {
     sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
     uint32_t k = sg_node_nnamed(params);
+    int index = 0;
     for (uint32_t i = 0; i < k; i++) {
         TSNode p = sg_node_named(params, i);
         TSSymbol s = ts_node_symbol(p);
-        if (s == sy->default_parameter || s == sy->typed_default_parameter)
-            bind__local_ids(cx, scope, sg_node_field(p, sy->f_name));
-        else if (s == sy->typed_parameter)
-            bind__local_ids(cx, scope, sg_node_named(p, 0));
-        else
-            bind__local_ids(cx, scope, p);
+        TSNode name = p, def = {0};
+        if (s == sy->default_parameter || s == sy->typed_default_parameter) {
+            name = sg_node_field(p, sy->f_name);
+            def = sg_node_field(p, sy->f_value);
+        } else if (s == sy->typed_parameter) {
+            name = sg_node_named(p, 0);
+        }
+        if (sg_node_is(name, sy->list_splat_pattern) || !strcmp(ts_node_type(name), "keyword_separator"))
+            index = -1; /* what follows is keyword only */
+        if (!f || !sg_node_is(name, sy->identifier)) {
+            bind__local_ids(cx, scope, name);
+            continue;
+        }
+        size_t n;
+        const char *t = sg_res_ident(cx, name, &n);
+        if (!t)
+            continue;
+        sg_scope_bind(res, scope, t, (uint32_t)n, RES_PARAM, NULL, name, cx->src);
+        sg_binding *b = bind__made(scope, t, (uint32_t)n, RES_PARAM, name);
+        if (b) {
+            b->func = f;
+            b->param_index = index;
+            b->node = def; /* the default, if any, resolved in `outer` */
+            b->inner = outer;
+        }
+        if (index >= 0)
+            index++;
     }
+}
+
+/* A def's record: its name, its class (a method), where its returns are collected. */
+static sg_res_func *bind__func(sg_res_cx *cx, sg_scope *scope, sg_scope *inner, TSNode def)
+{
+    sg_resolver *res = cx->res;
+    const sg_syms *sy = res->sy;
+    sg_res_func *f = sg_arena_alloc(res->arena, sizeof *f);
+    if (!f) {
+        sg_res_fail(res);
+        return NULL;
+    }
+    memset(f, 0, sizeof *f);
+    size_t n = 0;
+    TSNode name = sg_node_field(def, sy->f_name);
+    f->name = sg_node_is(name, sy->identifier) ? sg_res_ident(cx, name, &n) : NULL;
+    f->name_len = (uint32_t)n;
+    if (scope->is_class) {
+        TSNode c = ts_node_parent(def);
+        for (int guard = 0; !ts_node_is_null(c) && !sg_node_is(c, sy->class_definition) && guard < 4; guard++)
+            c = ts_node_parent(c);
+        TSNode cn = sg_node_is(c, sy->class_definition) ? sg_node_field(c, sy->f_name) : (TSNode){0};
+        size_t cl = 0;
+        f->cls = sg_node_is(cn, sy->identifier) ? sg_res_ident(cx, cn, &cl) : NULL;
+        f->cls_len = (uint32_t)cl;
+    }
+    if (inner)
+        inner->func = f;
+    return f;
 }
 
 /* What a node does to the scope stack: 0 nothing, 1 opens a function-like scope, 2 a class. */
@@ -407,12 +523,22 @@ static void bind__node(sg_res_cx *cx, TSNode n, TSSymbol s, sg_scope *scope, sg_
                 }
         }
     } else if (s == sy->function_definition) {
-        bind__local_ids(cx, scope, sg_node_field(n, sy->f_name));
-        bind__params(cx, inner, sg_node_field(n, sy->f_parameters));
+        sg_res_func *f = bind__func(cx, scope, inner, n);
+        TSNode name = sg_node_field(n, sy->f_name);
+        if (f && f->name) {
+            sg_scope_bind(res, scope, f->name, f->name_len, RES_FUNC, NULL, name, cx->src);
+            sg_binding *b = bind__made(scope, f->name, f->name_len, RES_FUNC, name);
+            if (b)
+                b->func = f;
+        } else {
+            bind__local_ids(cx, scope, name);
+        }
+        if (inner)
+            bind__params(cx, scope, inner, sg_node_field(n, sy->f_parameters), f);
     } else if (s == sy->lambda) {
         TSNode p = sg_node_field(n, sy->f_parameters);
-        if (!ts_node_is_null(p))
-            bind__params(cx, inner, p);
+        if (!ts_node_is_null(p) && inner)
+            bind__params(cx, scope, inner, p, NULL);
     }
 }
 
@@ -461,6 +587,17 @@ sg_status sg_resolver_bind(sg_resolver *res, TSNode root, const char *src)
         }
         if (flags & BIND_F_BINDS)
             bind__node(&cx, n, s, cur, inner);
+        if (s == sy->call) {
+            bind__call_site(&cx, cur, n);
+        } else if (s == sy->return_statement && cur->func && sg_node_nnamed(n) == 1) {
+            sg_res_ret *r = sg_arena_alloc(res->arena, sizeof *r);
+            if (!r) {
+                st = SG_ERR_NOMEM;
+                break;
+            }
+            *r = (sg_res_ret){sg_node_named(n, 0), cur, src, res->cur_seq, cur->func->returns};
+            cur->func->returns = r;
+        }
         if (s < sizeof res->interest && res->interest[s]) {
             struct sg_res_visit v = {n, cur};
             if (sg_array_push(&res->visits, v, 0)) {

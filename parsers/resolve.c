@@ -28,6 +28,11 @@ static bool res__getter_call(sg_res_cx *cx, sg_scope *scope, TSNode inner, const
 /* The analysis is incomplete: the caller blocks the snippet (SG002) at `where` in block `seq`. */
 void sg_res_limit(sg_resolver *res, uint32_t seq, TSPoint where, const char *reason)
 {
+    if (res->across_nest) {
+        /* following a value across a function boundary, which is best effort: cut short */
+        res->truncated = true;
+        return;
+    }
     if (res->limit_hit)
         return;
     res->limit_hit = true;
@@ -151,9 +156,11 @@ static void res__add(sg_resolver *res, sg_cands *out, const char *q)
             return;
     if (out->n >= SG_MAX_CANDS) {
         /* Dropping a candidate could drop the dangerous one (a name bound to eight os functions,
-         * then to os.system): the analysis is incomplete, which blocks. */
-        sg_res_limit(res, res->query_seq, res->query_where,
-                   "an expression may stand for more names than the analysis follows");
+         * then to os.system): the analysis is incomplete, which blocks. Across a function
+         * boundary (best effort: res__at_site) the rest is dropped instead. */
+        if (!res->across_nest)
+            sg_res_limit(res, res->query_seq, res->query_where,
+                         "an expression may stand for more names than the analysis follows");
         return;
     }
     out->q[out->n++] = q;
@@ -247,7 +254,7 @@ static void res__alias(sg_resolver *res, sg_binding *b, sg_cands *out, int depth
         res->alias_n--;
     res->cur_seq = seq;
     b->busy = false;
-    if (!res->truncated && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
+    if (!res->truncated && !res->across_nest && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
         *b->cache = tmp;
         b->cached = true;
     }
@@ -277,6 +284,193 @@ static void res__unbound(sg_res_cx *cx, sg_scope *scope, const char *name, size_
 }
 
 static void res__chain(sg_res_cx *cx, sg_scope *scope, sg_binding *b, sg_cands *out, int depth);
+static TSNode res__arg(sg_res_cx *cx, TSNode args, int pos, const char *kw);
+
+#define RES_MAX_SITES 64 /* calls of one function, or stores of one attribute name, followed */
+
+#define RES_ACROSS_BUDGET 1024 /* steps for one question's following across boundaries */
+#define RES_ACROSS_NEST 1        /* boundaries crossed within one question */
+
+/* Resolve `n` as it stands at a site (its scope, block and text), across a function boundary:
+ * with a budget of its own taken from the question's, candidates past the cap dropped rather than
+ * reported as a limit (resolve_int.h, across_nest). */
+static void res__at_site(sg_resolver *res, const sg_res_site *site, TSNode n, sg_cands *out, int depth)
+{
+    if (ts_node_is_null(n))
+        return;
+    /* one boundary, by design (the same answer for every question: memoisable); a budget that
+     * ran out cuts the answer short (nothing above it is memoised) */
+    if (res->across_nest >= RES_ACROSS_NEST)
+        return;
+    if (res->budget <= 0) {
+        res->truncated = true;
+        return;
+    }
+    uint32_t seq = res->cur_seq;
+    int saved = res->budget;
+    int mine = saved < RES_ACROSS_BUDGET ? saved : RES_ACROSS_BUDGET;
+    res->budget = mine;
+    bool was_truncated = res->truncated;
+    res->cur_seq = site->seq;
+    res->across_nest++;
+    sg_res_cx inner = {res, site->src};
+    sg_res_expr(&inner, site->scope, n, out, depth + 1);
+    res->across_nest--;
+    res->cur_seq = seq;
+    int used = mine - (res->budget > 0 ? res->budget : 0);
+    res->budget = saved - used;
+    res->truncated |= was_truncated;
+}
+
+#define RES_ACROSS_KEEP 8 /* candidates one boundary crossing adds at most */
+
+/* Merge what was found across a boundary: only names a rule matches (what makes a call or a
+ * value dangerous: subprocess.call, os.system), at most RES_ACROSS_KEEP; a helper that receives
+ * forty different os.path functions, a module or a file object adds nothing. */
+static void res__across_merge(sg_resolver *res, const sg_cands *tmp, sg_cands *out)
+{
+    int kept = 0;
+    for (int i = 0; i < tmp->n; i++) {
+        const char *q = tmp->q[i];
+        /* an object (a call's result, "()q") is left out: its methods and their results would
+         * multiply through every rebinding of a name that holds it */
+        if (res__strip_instance(q) != q || !res->names->knows(res->names->ctx, q))
+            continue;
+        if (kept++ >= RES_ACROSS_KEEP) {
+            res->truncated = true;
+            return;
+        }
+        if (out->n < SG_MAX_CANDS)
+            res__add(res, out, q);
+    }
+}
+
+/* A parameter: its default, and the argument given for it at every call of its function found in
+ * the document (by name: `f(...)` for a function; `obj.m(...)` for a method m, and `Cls(...)` or
+ * `super().__init__(...)` for __init__, whose first parameter is the object). Flow-insensitive:
+ * a helper called with subprocess.call at one site runs it as far as the gate knows. */
+static void res__param(sg_resolver *res, sg_binding *b, sg_cands *out, int depth)
+{
+    const sg_res_func *f = b->func;
+    /* a parameter the function rebinds (x = x.__func__; path = os.fspath(path)) is normalised
+     * there: followed across, each rebinding would multiply what it may be */
+    if (b->cached) {
+        for (int i = 0; i < b->cache->n; i++)
+            res__add(res, out, b->cache->q[i]);
+        return;
+    }
+    if (b->busy || depth >= RES_MAX_ALIAS_DEPTH || b->next)
+        return;
+    b->busy = true;
+    bool was_truncated = res->truncated;
+    res->truncated = false;
+    sg_cands acc = {0}; /* everything found across, merged once (res__across_merge) */
+    if (!ts_node_is_null(b->node)) {
+        sg_res_site def = {.scope = b->inner, .src = b->src, .seq = b->seq};
+        res__at_site(res, &def, b->node, &acc, depth);
+    }
+    bool method = f->cls != NULL;
+    if (f->name && b->name_len < 128 && !(method && b->param_index == 0)) {
+        char kw[128];
+        memcpy(kw, b->name, b->name_len);
+        kw[b->name_len] = 0;
+        bool init = method && f->name_len == 8 && !memcmp(f->name, "__init__", 8);
+        int followed = 0;
+        for (int pass = 0; pass < (init ? 2 : 1); pass++) {
+            const char *name = pass ? f->cls : f->name;
+            uint32_t len = pass ? f->cls_len : f->name_len;
+            if (!name)
+                continue;
+            for (const sg_res_site *c = res->calls[sg_res_site_bucket(name, len)]; c && followed < RES_MAX_SITES;
+                 c = c->next) {
+                /* a method through an attribute (or its class for __init__); a function by name */
+                bool want_attr = method && !pass;
+                if (c->len != len || memcmp(c->name, name, len) || c->attr != want_attr)
+                    continue;
+                followed++;
+                int pos = b->param_index < 0 ? -1 : b->param_index - (method ? 1 : 0);
+                sg_res_cx at = {res, c->src};
+                res__at_site(res, c, res__arg(&at, c->args, pos, kw), &acc, depth);
+            }
+        }
+    }
+    b->busy = false;
+    sg_cands kept = {0};
+    res__across_merge(res, &acc, &kept);
+    /* the same for every use (flow-insensitive): memoised unless a limit cut it short */
+    if (!res->truncated && !res->across_nest && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
+        *b->cache = kept;
+        b->cached = true;
+    }
+    res->truncated |= was_truncated;
+    for (int i = 0; i < kept.n; i++)
+        res__add(res, out, kept.q[i]);
+}
+
+/* `self.name` in a method: every value a method of the document stores there. */
+static bool res__self_attr(sg_res_cx *cx, sg_scope *scope, TSNode obj, const char *a, size_t al, sg_cands *out,
+                           int depth)
+{
+    sg_resolver *res = cx->res;
+    if (!sg_node_is(obj, res->sy->identifier) || !a)
+        return false;
+    size_t n;
+    const char *t = sg_res_ident(cx, obj, &n);
+    sg_scope *owner = NULL;
+    sg_binding *b = t ? sg_scope_find(scope, t, (uint32_t)n, &owner) : NULL;
+    if (!b || b->kind != RES_PARAM || b->param_index != 0 || !b->func || !b->func->cls)
+        return false;
+    int followed = 0;
+    sg_cands acc = {0};
+    for (const sg_res_site *c = res->stores[sg_res_site_bucket(a, (uint32_t)al)]; c && followed < RES_MAX_SITES;
+         c = c->next) {
+        if (c->len != al || memcmp(c->name, a, al))
+            continue;
+        followed++;
+        res__at_site(res, c, c->args, &acc, depth);
+    }
+    res__across_merge(res, &acc, out);
+    return followed > 0;
+}
+
+/* A call of a `def` of the document: what its return statements give. */
+static void res__returns(sg_res_cx *cx, sg_scope *scope, TSNode fn, sg_cands *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    if (!sg_node_is(fn, res->sy->identifier) || depth >= RES_MAX_ALIAS_DEPTH)
+        return;
+    size_t n;
+    const char *t = sg_res_ident(cx, fn, &n);
+    sg_scope *owner = NULL;
+    sg_binding *b = t ? sg_scope_find(scope, t, (uint32_t)n, &owner) : NULL;
+    for (; b; b = b->next) {
+        if (b->kind != RES_FUNC || !b->func || b->busy)
+            continue;
+        if (b->cached) {
+            for (int i = 0; i < b->cache->n; i++)
+                res__add(res, out, b->cache->q[i]);
+            continue;
+        }
+        b->busy = true;
+        bool was_truncated = res->truncated;
+        res->truncated = false;
+        int followed = 0;
+        sg_cands acc = {0}, kept = {0};
+        for (const sg_res_ret *r = b->func->returns; r && followed < RES_MAX_SITES; r = r->next, followed++) {
+            sg_res_site at = {.scope = r->scope, .src = r->src, .seq = r->seq};
+            res__at_site(res, &at, r->value, &acc, depth);
+        }
+        b->busy = false;
+        res__across_merge(res, &acc, &kept);
+        if (!res->truncated && !res->across_nest && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
+            *b->cache = kept;
+            b->cached = true;
+        }
+        res->truncated |= was_truncated;
+        for (int i = 0; i < kept.n; i++)
+            res__add(res, out, kept.q[i]);
+    }
+}
 
 static void res__name(sg_res_cx *cx, sg_scope *scope, TSNode use, const char *name, size_t n, sg_cands *out,
                       int depth)
@@ -349,6 +543,8 @@ static void res__chain(sg_res_cx *cx, sg_scope *scope, sg_binding *b, sg_cands *
             res__add(res, out, b->qname);
         } else if (b->kind == RES_ALIAS) {
             res__alias(res, b, out, depth);
+        } else if (b->kind == RES_PARAM && b->func) {
+            res__param(res, b, out, depth);
         } else if (b->kind == RES_MEMBER && depth < RES_MAX_ALIAS_DEPTH && !b->busy) {
             /* `case object(system=f)` / `case {"system": f}` matched against a subject: f is
              * subject.system (the member path is dotted for nested patterns) */
@@ -529,6 +725,8 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
         return;
     sg_cands f = {0};
     sg_res_expr(cx, scope, fn, &f, depth + 1);
+    /* a def of the document: what it returns */
+    res__returns(cx, scope, inner, out, depth);
     for (int i = 0; i < f.n; i++) {
         const char *q = f.q[i];
         sg_pyname_import imp = sg_pyname_importer(q);
@@ -693,9 +891,10 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         return;
     if (depth > 32 || --res->budget < 0) {
         res->truncated = true;
-        sg_res_limit(res, res->query_seq, res->query_where,
-                   depth > 32 ? "an expression is nested deeper than the analysis follows"
-                              : "resolving an expression takes more steps than the analysis allows");
+        if (!res->across_nest)
+            sg_res_limit(res, res->query_seq, res->query_where,
+                         depth > 32 ? "an expression is nested deeper than the analysis follows"
+                                    : "resolving an expression takes more steps than the analysis allows");
         return;
     }
     n = sg_node_unparen(n);
@@ -709,6 +908,8 @@ void sg_res_expr(sg_res_cx *cx, sg_scope *scope, TSNode n, sg_cands *out, int de
         size_t al;
         const char *a = sg_res_ident(cx, sg_node_field(n, sy->f_attribute), &al);
         if (res__class_attr(cx, scope, obj, a, al, out, depth))
+            return;
+        if (res__self_attr(cx, scope, obj, a, al, out, depth))
             return;
         sg_cands base = {0};
         sg_res_expr(cx, scope, obj, &base, depth + 1);

@@ -29,7 +29,44 @@ typedef enum sg_binding_kind {
     RES_DEL,      /* `del name`: the builtin or star-imported meaning may show again */
     RES_CLASS,    /* a class: attributes resolve through its scope (inner) */
     RES_MEMBER,   /* node: a match subject; qname: the member path a pattern binds (`system`, `a.b`) */
+    RES_FUNC,     /* a `def`: func is its record (what it returns) */
+    RES_PARAM,    /* a parameter of func: its default (node, in scope) and the arguments of the
+                     calls of func found in the document (resolve.c, res__param) */
 } sg_binding_kind;
+
+/* Values that cross a function's boundary, found by pass 1 (bind.c) and followed by name,
+ * flow-insensitively, by resolve.c: the arguments of the calls of a function in the document
+ * (to its parameters), what it returns (to its calls), and what methods store on `self.name`
+ * (to `self.name` in any method). */
+typedef struct sg_res_ret {
+    TSNode value;
+    struct sg_scope *scope;
+    const char *src;
+    uint32_t seq;
+    struct sg_res_ret *next;
+} sg_res_ret;
+
+typedef struct sg_res_func {
+    const char *name;
+    uint32_t name_len;
+    const char *cls; /* a method: the name of its class (for `Cls(...)` calling `__init__`) */
+    uint32_t cls_len;
+    sg_res_ret *returns;
+} sg_res_func;
+
+/* A call `name(args)` or `obj.name(args)`, or a store `self.name = value` (args: the value). */
+typedef struct sg_res_site {
+    const char *name;
+    uint32_t len;
+    bool attr;
+    TSNode args;
+    struct sg_scope *scope;
+    const char *src;
+    uint32_t seq;
+    struct sg_res_site *next;
+} sg_res_site;
+
+#define RES_SITE_BUCKETS 256
 
 /* A node pass 2 visits, with the scope pass 1 found it in. */
 struct sg_res_visit {
@@ -51,6 +88,8 @@ typedef struct sg_binding {
     sg_scope *inner;           /* RES_CLASS: the class body's scope */
     bool busy, cached;         /* RES_ALIAS: resolving now (a cycle), result memoised */
     sg_cands *cache;
+    sg_res_func *func;         /* RES_FUNC: its record; RES_PARAM: the function it belongs to */
+    int param_index;           /* RES_PARAM: its position (-1: keyword only) */
     struct sg_binding *next; /* same name, same scope */
     struct sg_binding *tail; /* the head of a chain: its last binding, and how many it holds */
     uint32_t chain_len;
@@ -60,6 +99,7 @@ typedef struct sg_binding {
 struct sg_scope {
     sg_scope *parent;
     bool is_class;
+    sg_res_func *func; /* a def's scope: its record (returns are added to it) */
     sg_binding **slots;
     uint32_t cap, count;
     SG_ARRAY(const char *) stars; /* modules of `from m import *` */
@@ -100,7 +140,22 @@ struct sg_resolver {
         sg_cands *acc;
     } chains[16];
     unsigned chains_n;
+    /* following values across function boundaries (resolve.c, res__across): how deep, and
+     * whether its own step budget ran out. That analysis is best effort on top of the rest: its
+     * limits cut it short and never make the snippet uncheckable (SG002) */
+    unsigned across_nest;
+    sg_res_site *calls[RES_SITE_BUCKETS];  /* call sites by callee name (bind.c) */
+    sg_res_site *stores[RES_SITE_BUCKETS]; /* `self.name = value` by name (bind.c) */
 };
+
+/* The bucket of a name in sg_resolver.calls / .stores. */
+static inline uint32_t sg_res_site_bucket(const char *name, uint32_t n)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h % RES_SITE_BUCKETS;
+}
 
 /* The resolver and the source text of the node being looked at. */
 typedef struct sg_res_cx {

@@ -53,7 +53,10 @@ static void check__help(FILE *out)
           "                             over it; lists (rules, disabled rules, hosts) add up\n"
           "  --no-config                use no policy file\n"
           "  --changed-since REV        check only the inputs changed since the merge base of REV and HEAD\n"
-          "                             (committed, uncommitted and untracked files; git)\n"
+          "                             (committed, uncommitted and untracked files; git); without a PATH,\n"
+          "                             the whole repository\n"
+          "  --exit-zero                exit 0 when the verdict is block (it is still reported); errors keep\n"
+          "                             their exit codes\n"
           "  --baseline FILE            a previous JSON verdict (--format json): its findings are reported as\n"
           "                             [baseline] and do not block; only new ones do (matched by path, rule\n"
           "                             and source line, wherever the line moved)\n"
@@ -587,7 +590,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE, OPT_PARSE_STEPS,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE, OPT_PARSE_STEPS, OPT_EXIT_ZERO,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -673,10 +676,24 @@ static int check__git(char *const argv[], char **ret_out, size_t *ret_len)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* The top level of the git work tree around the current directory (malloc'd), or NULL. */
+static char *check__git_top(void)
+{
+    char *out = NULL;
+    size_t len = 0;
+    char *cmd[] = {"git", "rev-parse", "--show-toplevel", NULL};
+    if (check__git(cmd, &out, &len) != 0 || !len) {
+        free(out);
+        return NULL;
+    }
+    out[strcspn(out, "\n")] = 0;
+    return out;
+}
+
 /* The files changed since REV: against the merge base of REV and HEAD (what a pull request
  * changed, not what its target branch did since), the working tree included, plus untracked
  * files. Real paths, sorted. Prints the error and returns an exit code on failure. */
-static int check__changed_since(const char *rev, char ***ret, size_t *ret_n)
+static int check__changed_since(const char *rev, const char *top, char ***ret, size_t *ret_n)
 {
     char *out = NULL;
     size_t len = 0;
@@ -691,8 +708,13 @@ static int check__changed_since(const char *rev, char ***ret, size_t *ret_n)
     char base[128];
     snprintf(base, sizeof base, "%s", out);
     free(out);
-    char *diff[] = {"git", "diff", "--name-only", "-z", "--relative", "--diff-filter=ACMRT", base, "--", NULL};
-    char *untracked[] = {"git", "ls-files", "-z", "--others", "--exclude-standard", NULL};
+    /* the whole repository (top: its top level, names relative to it), or what is under the
+     * current directory (names relative to it) */
+    char *diff_cwd[] = {"git", "diff", "--name-only", "-z", "--relative", "--diff-filter=ACMRT", base, "--", NULL};
+    char *untracked_cwd[] = {"git", "ls-files", "-z", "--others", "--exclude-standard", NULL};
+    char *diff_top[] = {"git", "-C", (char *)top, "diff", "--name-only", "-z", "--diff-filter=ACMRT", base, "--", NULL};
+    char *untracked_top[] = {"git", "-C", (char *)top, "ls-files", "-z", "--others", "--exclude-standard", NULL};
+    char **diff = top ? diff_top : diff_cwd, **untracked = top ? untracked_top : untracked_cwd;
     char **list = NULL;
     size_t n = 0, cap = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -705,6 +727,11 @@ static int check__changed_since(const char *rev, char ***ret, size_t *ret_n)
             const char *name = out + i;
             size_t l = strlen(name);
             i += l + 1;
+            char joined[PATH_MAX];
+            if (top && l && snprintf(joined, sizeof joined, "%s/%s", top, name) < (int)sizeof joined)
+                name = joined;
+            else if (top)
+                continue;
             char *real = l ? realpath(name, NULL) : NULL;
             if (!real)
                 continue; /* deleted since */
@@ -798,6 +825,7 @@ int sg_cli_check(int argc, char **argv)
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"baseline", required_argument, NULL, OPT_BASELINE},
         {"changed-since", required_argument, NULL, OPT_CHANGED_SINCE},
+        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
         SG_CLI_GOLDEN_LONGOPTS, SG_CLI_FUZZ_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
@@ -817,6 +845,8 @@ int sg_cli_check(int argc, char **argv)
     sg_policy *policy = NULL;
     size_t excluded = 0;
     const char *baseline_path = NULL, *changed_since = NULL;
+    bool exit_zero = false;
+    char *repo_top = NULL; /* --changed-since without a path: the repository's top level */
     char **changed = NULL;
     size_t nchanged = 0;
     sg_baseline *baseline = NULL;
@@ -847,6 +877,9 @@ int sg_cli_check(int argc, char **argv)
             break;
         case OPT_CHANGED_SINCE:
             changed_since = optarg;
+            break;
+        case OPT_EXIT_ZERO:
+            exit_zero = true;
             break;
         case OPT_NO_CONFIG:
             no_config = true;
@@ -970,12 +1003,24 @@ int sg_cli_check(int argc, char **argv)
             goto out_free;
         }
     }
-    if (optind >= argc) {
+    char **inputs = argv + optind;
+    int ninputs = argc - optind;
+    if (ninputs <= 0 && changed_since) {
+        /* --changed-since REV alone: what changed in the whole repository */
+        if (!(repo_top = check__git_top())) {
+            sg_cli_error("check", "--changed-since without a path checks the git repository around the current "
+                                  "directory, and there is none here");
+            goto out_free;
+        }
+        inputs = &repo_top;
+        ninputs = 1;
+    }
+    if (ninputs <= 0) {
         sg_cli_error("check", "no input given (a file, a directory, or - for stdin; see --help)");
         goto out_free;
     }
-    for (int i = optind; i < argc; i++)
-        co.stdin_used |= !strcmp(argv[i], "-");
+    for (int i = 0; i < ninputs; i++)
+        co.stdin_used |= !strcmp(inputs[i], "-");
     if (config && no_config) {
         sg_cli_error("check", "--config and --no-config exclude each other");
         goto out_free;
@@ -1044,8 +1089,8 @@ int sg_cli_check(int argc, char **argv)
     rc = SG_EXIT_USAGE;
 
     bool seen_stdin = false;
-    for (int i = optind; i < argc; i++) {
-        const char *p = argv[i];
+    for (int i = 0; i < ninputs; i++) {
+        const char *p = inputs[i];
         struct stat st;
         if (!strcmp(p, "-")) {
             if (seen_stdin) {
@@ -1072,7 +1117,7 @@ int sg_cli_check(int argc, char **argv)
         }
     }
     if (changed_since) {
-        if ((rc = check__changed_since(changed_since, &changed, &nchanged)))
+        if ((rc = check__changed_since(changed_since, repo_top, &changed, &nchanged)))
             goto out_free;
         rc = SG_EXIT_USAGE;
         /* keep the inputs that changed (stdin is always checked) */
@@ -1249,7 +1294,8 @@ int sg_cli_check(int argc, char **argv)
         }
         rc = SG_EXIT_USAGE;
     } else {
-        rc = blocked ? SG_EXIT_BLOCK : SG_EXIT_PASS;
+        /* --exit-zero: a block is reported, and exits 0 (errors keep their codes) */
+        rc = blocked && !exit_zero ? SG_EXIT_BLOCK : SG_EXIT_PASS;
     }
     /* a golden stage that could not judge a file is the gate failing, not a verdict on it */
     for (size_t i = 0; i < list.len && rst == SG_OK; i++) {
@@ -1294,6 +1340,7 @@ out_free:
     for (size_t i = 0; i < nchanged; i++)
         free(changed[i]);
     free(changed);
+    free(repo_top);
     return rc;
 }
 

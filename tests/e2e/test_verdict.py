@@ -395,6 +395,20 @@ def changed_since_is_merge_base_aware():
     expect(rc == 1, f"exit {rc}")
     rc, out, err = run("check", "--changed-since", "no-such-rev", ".", cwd=d)
     expect(rc == 2 and "no-such-rev" in err, f"a bad revision: exit {rc}, {err[:200]}")
+    # without a path: the whole repository, also from a subdirectory that holds none of the changes
+    write("git/sub/quiet.txt", "not python\n")
+    for cwd in (d, os.path.join(d, "sub")):
+        rc, j, err = check_json("--changed-since", "main", cwd=cwd)
+        paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+        expect(paths == ["new.py", "untracked.py"] and rc == 1,
+               f"--changed-since without a path from {cwd}: exit {rc}, {paths} ({err[:200]})")
+    rc, out, err = run("check", "--changed-since", "main", cwd=TMP)
+    expect(rc == 2 and "repository" in err, f"outside a repository: exit {rc}, {err[:200]}")
+    # --exit-zero: the block is reported and the exit code is 0; an error keeps its code
+    rc, j, err = check_json("--exit-zero", "--changed-since", "main", cwd=d)
+    expect(rc == 0 and j["verdict"] == "block", f"--exit-zero: exit {rc}, verdict {j.get('verdict')}")
+    rc, out, err = run("check", "--exit-zero", "no-such-file.py", cwd=d)
+    expect(rc == 2, f"--exit-zero keeps an error's exit code: {rc}")
 
 
 @check

@@ -25,7 +25,15 @@ if command -v man >/dev/null 2>&1; then
     done
 fi
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
-PC="pkg-config --define-prefix"  # the prefix of where the .pc file was installed, not the configured one
+# plain pkg-config: the .pc file must point at where it was installed by itself (${pcfiledir}),
+# whatever prefix the build was configured with
+PC="pkg-config"
+case "$($PC --variable=includedir snipgate)" in
+    "$PREFIX"/*|"$LIBDIR"/../*) ;;
+    *) echo "FAIL: snipgate.pc points at $($PC --variable=includedir snipgate), not at $PREFIX"; exit 1 ;;
+esac
+[ -f "$($PC --variable=includedir snipgate)/snipgate/snipgate.h" ] ||
+    { echo "FAIL: snipgate.pc's includedir has no snipgate/snipgate.h"; exit 1; }
 CC=${CC:-cc}
 # Shared: only what pkg-config says.
 # shellcheck disable=SC2046

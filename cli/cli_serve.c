@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -914,7 +915,27 @@ static int serve__listen(const char *addr, char *label, size_t labellen, char **
         }
         memcpy(su.sun_path, path, strlen(path) + 1);
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0 || bind(fd, (struct sockaddr *)&su, sizeof su) != 0 || listen(fd, 1024) != 0) {
+        int brc = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&su, sizeof su);
+        if (brc != 0 && errno == EADDRINUSE) {
+            /* a socket file a crashed server left: removed when nobody listens on it (a
+             * connection refused); a live server's socket, or a file that is no socket, stays */
+            struct stat st;
+            int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            bool stale = lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && probe >= 0 &&
+                         connect(probe, (struct sockaddr *)&su, sizeof su) != 0 && errno == ECONNREFUSED;
+            if (probe >= 0)
+                close(probe);
+            if (!stale) {
+                sg_cli_error("serve", "cannot listen on %s: %s (%s)", addr, strerror(EADDRINUSE),
+                             lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode) ? "a file that is not a socket is there"
+                                                                            : "a server is listening on it");
+                close(fd);
+                return -1;
+            }
+            fprintf(stderr, "snipgate: serve: note: removed the stale socket %s (nobody listened on it)\n", path);
+            brc = unlink(path) == 0 ? bind(fd, (struct sockaddr *)&su, sizeof su) : -1;
+        }
+        if (fd < 0 || brc != 0 || listen(fd, 1024) != 0) {
             sg_cli_error("serve", "cannot listen on %s: %s", addr, strerror(errno));
             if (fd >= 0)
                 close(fd);

@@ -583,6 +583,30 @@ def unix_socket():
 
 
 @check
+def unix_socket_left_by_a_crash_is_replaced():
+    # kill -9 leaves the socket file: a restart removes it when nobody listens on it, and refuses
+    # a socket a live server listens on, or a path that is not a socket
+    path = os.path.join(TMP, "crash.sock")
+    srv = Server("-j", "1", listen="unix:" + path)
+    srv.stop(sig=signal.SIGKILL)
+    expect(os.path.exists(path), "kill -9 left no socket file (nothing to test)")
+    srv = Server("-j", "1", listen="unix:" + path)
+    try:
+        expect("stale socket" in srv.stderr(), f"no note about the stale socket: {srv.stderr()[-300:]}")
+        r = subprocess.run([SG, "serve", "--listen", "unix:" + path], capture_output=True, timeout=60)
+        expect(r.returncode != 0 and b"listening on it" in r.stderr,
+               f"a second server on a live socket: exit {r.returncode}: {r.stderr[-300:]}")
+    finally:
+        expect(srv.stop() == 0, "exit status")
+    plain = os.path.join(TMP, "not-a-socket")
+    with open(plain, "w") as f:
+        f.write("keep me\n")
+    r = subprocess.run([SG, "serve", "--listen", "unix:" + plain], capture_output=True, timeout=60)
+    expect(r.returncode != 0 and open(plain).read() == "keep me\n",
+           f"a regular file at the path: exit {r.returncode}, {r.stderr[-200:]}")
+
+
+@check
 def sigterm_finishes_accepted_requests_and_leaves_no_sandbox():
     srv = Server("-j", "2", "--queue", "8", "--no-properties")
     try:

@@ -29,6 +29,7 @@ typedef struct check__opts {
     /* stage 3: with --task or --tests, each file that passes the static gate runs on the task */
     sg_cli_golden golden;
     bool stdin_used;           /* an input is "-" */
+    bool allow_empty;          /* --allow-empty: nothing to check is a pass (a pre-commit hook) */
     const sg_golden_task *task;
     const char *task_label;
     sg_golden_opts gopts;
@@ -57,6 +58,8 @@ static void check__help(FILE *out)
           "                             the whole repository\n"
           "  --exit-zero                exit 0 when the verdict is block (it is still reported); errors keep\n"
           "                             their exit codes\n"
+          "  --allow-empty              nothing to check (only Markdown without Python, or only files the\n"
+          "                             policy excludes) exits 0 with a note instead of 2 (the pre-commit hook)\n"
           "  --baseline FILE            a previous JSON verdict (--format json): its findings are reported as\n"
           "                             [baseline] and do not block; only new ones do (matched by path, rule\n"
           "                             and source line, wherever the line moved)\n"
@@ -464,8 +467,10 @@ static void *check__worker(void *arg)
         check__input *in = &p->list->items[i];
         in->report = check__one(checker, p->co, in->path, in->walked);
         const sg_diag *d;
-        if (in->report && in->walked && sg_report_error(in->report, &d) == SG_ERR_EMPTY) {
-            in->skipped = true; /* (empty) Markdown without Python met in a walk: nothing to check */
+        if (in->report && (in->walked || p->co->allow_empty) && sg_report_error(in->report, &d) == SG_ERR_EMPTY) {
+            /* (empty) Markdown without Python met in a walk, or named with --allow-empty: nothing
+             * to check */
+            in->skipped = true;
             sg_report_free(in->report);
             in->report = NULL;
         } else if (!in->report) {
@@ -590,7 +595,7 @@ static int check__load_task(check__opts *co, sg_golden_suite **ret_suite)
 
 enum {
     OPT_FORMAT = 1000, OPT_FAIL_ON, OPT_HONOR, OPT_OFFSET, OPT_LANG, OPT_MAX_BYTES, OPT_MAX_DEPTH, OPT_STDIN_NAME,
-    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE, OPT_PARSE_STEPS, OPT_EXIT_ZERO,
+    OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE, OPT_PARSE_STEPS, OPT_EXIT_ZERO, OPT_ALLOW_EMPTY,
 };
 
 /* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
@@ -825,7 +830,7 @@ int sg_cli_check(int argc, char **argv)
         {"config", required_argument, NULL, OPT_CONFIG}, {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"baseline", required_argument, NULL, OPT_BASELINE},
         {"changed-since", required_argument, NULL, OPT_CHANGED_SINCE},
-        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+        {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO}, {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
         SG_CLI_GOLDEN_LONGOPTS, SG_CLI_FUZZ_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     check__opts co = {.format = SG_FORMAT_TEXT, .color = -1};
@@ -880,6 +885,9 @@ int sg_cli_check(int argc, char **argv)
             break;
         case OPT_EXIT_ZERO:
             exit_zero = true;
+            break;
+        case OPT_ALLOW_EMPTY:
+            co.allow_empty = true;
             break;
         case OPT_NO_CONFIG:
             no_config = true;
@@ -1283,6 +1291,12 @@ int sg_cli_check(int argc, char **argv)
         rc = SG_EXIT_INTERNAL;
     } else if (rc == SG_EXIT_INTERNAL) {
         /* already reported */
+    } else if (list.len == 0 && co.allow_empty) {
+        /* a commit that stages only prose or excluded files: nothing to check is no failure of
+         * the hook (a person who runs check on nothing gets exit 2 without the flag) */
+        fprintf(stderr, "snipgate: check: note: nothing to check (no Python among the inputs): exit 0 "
+                        "(--allow-empty)\n");
+        rc = SG_EXIT_PASS;
     } else if (list.len == 0) {
         sg_cli_error("check", "nothing was checked: no Python or Markdown file with Python among the inputs");
         rc = SG_EXIT_USAGE;

@@ -445,6 +445,23 @@ def pre_commit_hook_blocks_a_commit():
     expect(r.returncode != 0 and "SG206" in r.stdout + r.stderr,
            f"a blocked snippet was committed: {r.returncode} {r.stdout[-500:]} {r.stderr[-300:]}")
     expect("answer.md" not in sh(repo, "git", "log", "--name-only").stdout, "answer.md is in the history")
+    sh(repo, "git", "reset", "-q")
+    os.remove(os.path.join(repo, "answer.md"))
+    # nothing to check is no failure: prose Markdown alone, then a file the policy excludes alone
+    write("precommit/NOTES.md", "# Notes\n\nPlain prose, no code.\n")
+    sh(repo, "git", "add", "NOTES.md")
+    r = sh(repo, "git", "commit", "-qm", "prose")
+    expect(r.returncode == 0, f"a prose-only commit failed the hook: {r.returncode} {r.stdout[-500:]} {r.stderr[-300:]}")
+    rc, out, err = run("check", "--allow-empty", os.path.join(repo, "NOTES.md"))
+    expect(rc == 0 and "nothing to check" in err, f"--allow-empty on prose: exit {rc}, {err[-200:]}")
+    write("precommit/.snipgate.yml", "exclude: [\"vendor/\"]\n")
+    write("precommit/vendor/lib.py", "import os\nos.system('x')\n")
+    sh(repo, "git", "add", ".snipgate.yml", "vendor/lib.py")
+    r = sh(repo, "git", "commit", "-qm", "vendored")
+    expect(r.returncode == 0, f"a commit of excluded files only failed the hook: {r.returncode} "
+                              f"{r.stdout[-500:]} {r.stderr[-300:]}")
+    rc, out, err = run("check", os.path.join(repo, "NOTES.md"))
+    expect(rc == 2, f"check by hand on nothing still exits 2: {rc}")
 
 
 # ------------------------------------------------------------------------------ SARIF

@@ -51,8 +51,12 @@ typedef struct audit__rec {
     char *line;       /* the output line, no newline */
 } audit__rec;
 
+/* Ids of the lines already in the output (resume), each with how many lines it has there: the
+ * k-th record of an id in the input is done when the output holds more than k lines of it (ids
+ * may repeat, and 7 and "7" are written alike). */
 typedef struct audit__seen {
     char **ids; /* open addressing, power-of-two size */
+    size_t *counts;
     size_t cap, len;
 } audit__seen;
 
@@ -63,6 +67,7 @@ typedef struct audit__rulecount {
 
 typedef struct audit__worst {
     char *id;
+    bool dangerous; /* a finding of a rule, not only "could not be checked" (SG001, SG002) */
     int sev;
     size_t findings;
     char *rules; /* comma-separated, at most a few */
@@ -75,6 +80,7 @@ typedef struct audit__ctx {
     bool use_stdin;
     unsigned long shard_i, shard_n;
     audit__seen done_ids;
+    size_t resumed_block, resumed_error; /* statuses of the lines a resume found */
     /* the window */
     audit__rec *ring;
     size_t cap;
@@ -150,27 +156,34 @@ static uint64_t audit__hash(const char *s)
     return h;
 }
 
-static bool audit__seen_has(const audit__seen *s, const char *id)
+/* The slot of `id`, or of the empty slot where it would go. */
+static size_t audit__seen_slot(const audit__seen *s, const char *id)
 {
-    if (!s->cap)
-        return false;
-    for (size_t i = audit__hash(id) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (!s->ids[i])
-            return false;
-        if (!strcmp(s->ids[i], id))
-            return true;
-    }
+    size_t i = audit__hash(id) & (s->cap - 1);
+    while (s->ids[i] && strcmp(s->ids[i], id))
+        i = (i + 1) & (s->cap - 1);
+    return i;
 }
 
+/* One more output line of `id`. */
 static int audit__seen_add(audit__seen *s, const char *id)
 {
-    if (audit__seen_has(s, id))
-        return 0;
+    if (s->cap) {
+        size_t i = audit__seen_slot(s, id);
+        if (s->ids[i]) {
+            s->counts[i]++;
+            return 0;
+        }
+    }
     if ((s->len + 1) * 2 > s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 1024;
         char **n = calloc(nc, sizeof *n);
-        if (!n)
+        size_t *k = calloc(nc, sizeof *k);
+        if (!n || !k) {
+            free(n);
+            free(k);
             return -1;
+        }
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->ids[i])
                 continue;
@@ -178,20 +191,34 @@ static int audit__seen_add(audit__seen *s, const char *id)
             while (n[j])
                 j = (j + 1) & (nc - 1);
             n[j] = s->ids[i];
+            k[j] = s->counts[i];
         }
         free(s->ids);
+        free(s->counts);
         s->ids = n;
+        s->counts = k;
         s->cap = nc;
     }
     char *dup = strdup(id);
     if (!dup)
         return -1;
-    size_t j = audit__hash(id) & (s->cap - 1);
-    while (s->ids[j])
-        j = (j + 1) & (s->cap - 1);
+    size_t j = audit__seen_slot(s, id);
     s->ids[j] = dup;
+    s->counts[j] = 1;
     s->len++;
     return 0;
+}
+
+/* Is this record of `id` one the output already holds? Takes one line of it if so. */
+static bool audit__seen_take(audit__seen *s, const char *id)
+{
+    if (!s->cap)
+        return false;
+    size_t i = audit__seen_slot(s, id);
+    if (!s->ids[i] || !s->counts[i])
+        return false;
+    s->counts[i]--;
+    return true;
 }
 
 static void audit__seen_free(audit__seen *s)
@@ -199,6 +226,7 @@ static void audit__seen_free(audit__seen *s)
     for (size_t i = 0; i < s->cap; i++)
         free(s->ids[i]);
     free(s->ids);
+    free(s->counts);
 }
 
 /*
@@ -244,14 +272,22 @@ static int audit__resume(audit__ctx *c, const char *path, size_t *ret_done)
             rc = SG_EXIT_INTERNAL;
             break;
         }
-        json_t *id = j ? json_object_get(j, "id") : NULL;
-        if (!json_is_string(id)) {
+        /* a line of ours has exactly these: an input file (records with ids and code), or any
+         * other JSONL, is refused, never taken as a previous run */
+        json_t *id = j ? json_object_get(j, "id") : NULL, *src = j ? json_object_get(j, "source") : NULL;
+        json_t *st = j ? json_object_get(j, "status") : NULL, *verdict = j ? json_object_get(j, "verdict") : NULL;
+        const char *sv = json_string_value(st);
+        if (!json_is_string(id) || !json_is_string(src) || !sv || !json_object_get(j, "error") ||
+            !(json_is_object(verdict) || json_is_null(verdict)) ||
+            (strcmp(sv, "pass") && strcmp(sv, "block") && strcmp(sv, "error")) || json_object_size(j) != 5) {
             json_decref(j);
-            sg_cli_error("audit", "%s:%zu: not a verdict line of snipgate audit (no id): refusing to resume into it",
-                         path, lineno);
+            sg_cli_error("audit", "%s:%zu: not a verdict line of snipgate audit (id, source, status, error, "
+                                  "verdict): refusing to resume into it or write over it", path, lineno);
             rc = SG_EXIT_USAGE;
             break;
         }
+        c->resumed_block += !strcmp(sv, "block");
+        c->resumed_error += !strcmp(sv, "error");
         if (audit__seen_add(&c->done_ids, json_string_value(id))) {
             json_decref(j);
             rc = SG_EXIT_INTERNAL;
@@ -306,7 +342,7 @@ static int audit__emit(audit__ctx *c, audit__rec *r)
         return -1;
     }
     bool skip_shard = c->shard_n > 1 && audit__hash(r->id) % c->shard_n != c->shard_i;
-    bool skip_done = !skip_shard && audit__seen_has(&c->done_ids, r->id);
+    bool skip_done = !skip_shard && audit__seen_take(&c->done_ids, r->id);
     pthread_mutex_lock(&c->lock);
     if (skip_shard || skip_done) {
         c->skipped_shard += skip_shard;
@@ -1014,12 +1050,19 @@ static int audit__sum_add(audit__sum *s, const audit__rec *r)
         }
         s->rules[k].n++;
     }
-    /* the worst records: highest severity, then most blocking findings; ties keep input order */
+    /* the worst records: what a rule found (not only SG001/SG002: a file the gate could not
+     * check, critical as that is, is no danger found), then the highest severity, then most
+     * blocking findings; ties keep input order */
     if (!r->res.findings)
         return 0;
+    bool dangerous = false;
+    for (size_t i = 0; i < r->res.nrules && !dangerous; i++)
+        dangerous = strcmp(r->res.rules[i], "SG001") && strcmp(r->res.rules[i], "SG002");
     size_t pos = s->nworst;
-    while (pos > 0 && (s->worst[pos - 1].sev < r->res.max_severity ||
-                       (s->worst[pos - 1].sev == r->res.max_severity && s->worst[pos - 1].findings < r->res.findings)))
+    while (pos > 0 && (s->worst[pos - 1].dangerous < dangerous ||
+                       (s->worst[pos - 1].dangerous == dangerous &&
+                        (s->worst[pos - 1].sev < r->res.max_severity ||
+                         (s->worst[pos - 1].sev == r->res.max_severity && s->worst[pos - 1].findings < r->res.findings)))))
         pos--;
     if (pos >= AUDIT_WORST)
         return 0;
@@ -1040,7 +1083,7 @@ static int audit__sum_add(audit__sum *s, const audit__rec *r)
             break;
         used += (size_t)w;
     }
-    s->worst[pos] = (audit__worst){strdup(r->id), r->res.max_severity, r->res.findings, strdup(rules)};
+    s->worst[pos] = (audit__worst){strdup(r->id), dangerous, r->res.max_severity, r->res.findings, strdup(rules)};
     return s->worst[pos].id && s->worst[pos].rules ? 0 : -1;
 }
 
@@ -1482,7 +1525,11 @@ out_join:
             goto out_free;
         }
     }
-    rc = sum.errors ? SG_EXIT_INTERNAL : (sum.block || sum.bad) ? SG_EXIT_BLOCK : SG_EXIT_PASS;
+    /* the exit code covers the whole output: the lines a resume found count too (a resumed
+     * "error" line may have been a bad record or a gate error: it counts as a block) */
+    rc = sum.errors ? SG_EXIT_INTERNAL
+         : (sum.block || sum.bad || c.resumed_block || c.resumed_error) ? SG_EXIT_BLOCK
+                                                                       : SG_EXIT_PASS;
     goto out_free;
 
 out_nomem:

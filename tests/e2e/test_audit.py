@@ -518,6 +518,69 @@ def resume_skips_done_ids_and_drops_a_torn_line():
 
 
 @check
+def resume_keeps_records_that_share_an_id():
+    # ids may repeat, and 7 and "7" are written alike: a resume skips as many records of an id as
+    # the output holds lines of it, never every later one (a dangerous second "dup" was lost)
+    recs = [{"id": "dup", "code": "x = 1\n"}, {"id": "dup", "code": "import os\nos.system('x')\n"},
+            {"id": 7, "code": "y = 2\n"}, {"id": "7", "code": "eval('1')\n"}, {"id": "z", "code": "z = 3\n"}]
+    p = write("dups.jsonl", "".join(json.dumps(r) + "\n" for r in recs))
+    o = os.path.join(TMP, "dups.out")
+    rc, out, err = run("--static-only", "-o", o, p)
+    full = open(o).read().splitlines(keepends=True)
+    expect(rc == 1 and len(full) == 5, f"whole run: exit {rc}, {len(full)} lines")
+    for keep in (1, 3):  # killed after the first "dup", then after the number 7
+        with open(o, "w") as f:
+            f.write("".join(full[:keep]))
+        rc, out, err = run("--static-only", "-o", o, "--summary", "-", "--quiet", p)
+        s = json.loads(out)
+        expect(s["skipped_done"] == keep and s["records"] == 5 - keep,
+               f"kept {keep}: {s['skipped_done']} skipped, {s['records']} judged")
+        expect(open(o).read() == "".join(full), f"kept {keep}: the resumed output differs from a whole run")
+        expect(rc == 1, f"kept {keep}: exit {rc}")
+
+
+@check
+def resume_exit_code_covers_the_whole_output():
+    # a rerun over a finished output that holds blocks judges nothing and still exits 1
+    p = write("fin.jsonl", records(6))
+    o = os.path.join(TMP, "fin.out")
+    rc, out, err = run("--static-only", "-o", o, p)
+    expect(rc == 1, f"first run: exit {rc}")
+    rc, out, err = run("--static-only", "-o", o, "--summary", "-", "--quiet", p)
+    expect(json.loads(out)["records"] == 0 and rc == 1, f"rerun over a finished output with blocks: exit {rc}")
+    clean = write("clean.jsonl", "".join(json.dumps({"id": f"c{i}", "code": "x = 1\n"}) + "\n" for i in range(3)))
+    oc = os.path.join(TMP, "clean.out")
+    run("--static-only", "-o", oc, clean)
+    rc, out, err = run("--static-only", "-o", oc, clean)
+    expect(rc == 0, f"rerun over a finished clean output: exit {rc}")
+
+
+@check
+def output_that_is_an_input_or_other_jsonl_is_refused():
+    # -o naming the input (or any JSONL that is not audit output) is refused and left as it was:
+    # it was taken for a previous run, every record skipped, exit 0
+    p = write("in.jsonl", records(4))
+    before = open(p).read()
+    rc, out, err = run("--static-only", "-o", p, p)
+    expect(rc == 2 and open(p).read() == before and "refusing" in err, f"-o the input: exit {rc}, {err[:200]}")
+    other = write("other.jsonl", json.dumps({"id": "a", "status": "pass"}) + "\n")
+    rc, out, err = run("--static-only", "-o", other, p)
+    expect(rc == 2 and "refusing" in err, f"-o another JSONL with string ids: exit {rc}")
+
+
+@check
+def worst_list_leads_with_dangers_not_uncheckable_files():
+    # twelve records that do not parse (SG001, critical) and one that runs a shell (SG201, high):
+    # the summary's worst list is for what a reader looks for, so the shell comes first
+    recs = [{"id": f"broken{i}", "code": "def f(:\n"} for i in range(12)]
+    recs.append({"id": "shell", "code": "import os\nos.system(input())\n"})
+    p = write("worst.jsonl", "".join(json.dumps(r) + "\n" for r in recs))
+    rc, out, err = run("--static-only", "-o", os.devnull, "--summary", "-", "--quiet", p)
+    worst = json.loads(out)["worst"]
+    expect(worst and worst[0]["id"] == "shell", f"worst list: {[w['id'] for w in worst][:4]}")
+
+
+@check
 def shards_partition_the_corpus():
     p = write("sh.jsonl", records(100) + BAD)
     rc, whole, err = run("--static-only", "--max-bytes", "1000", p)

@@ -4,7 +4,9 @@
  * Ownership: a baseline owns its keys (one malloc'd array of strings).
  */
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "report.h"
 
@@ -20,9 +22,42 @@ static int baseline__cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "path\x1frule\x1fsnippet-trimmed\x1frank" (malloc'd) */
-static char *baseline__key(const char *path, const char *rule, const char *snippet, unsigned rank)
+/* One spelling of a path for matching: `./d.py`, `d.py`, `sub/../d.py` and `/abs/repo/d.py`
+ * (the current directory being /abs/repo) are one file. An existing file: its real path, made
+ * relative to the current directory when it is below it; otherwise the text without `./`
+ * segments and repeated slashes. Written to buf (size PATH_MAX). */
+static const char *baseline__norm(const char *path, char *buf)
 {
+    char real[PATH_MAX], cwd[PATH_MAX];
+    if (path[0] && strcmp(path, "<stdin>") && realpath(path, real)) {
+        size_t cl;
+        if (getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) && !strncmp(real, cwd, cl) && real[cl] == '/')
+            snprintf(buf, PATH_MAX, "%s", real + cl + 1);
+        else
+            snprintf(buf, PATH_MAX, "%s", real);
+        return buf;
+    }
+    size_t o = 0;
+    for (const char *p = path; *p && o + 1 < PATH_MAX;) {
+        if (p[0] == '.' && p[1] == '/' && (p == path || p[-1] == '/')) {
+            p += 2;
+            continue;
+        }
+        if (*p == '/' && o && buf[o - 1] == '/') {
+            p++;
+            continue;
+        }
+        buf[o++] = *p++;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+/* "path\x1frule\x1fsnippet-trimmed\x1frank" (malloc'd), the path as baseline__norm spells it */
+static char *baseline__key(const char *path_in, const char *rule, const char *snippet, unsigned rank)
+{
+    char pbuf[PATH_MAX];
+    const char *path = baseline__norm(path_in, pbuf);
     const char *s = snippet ? snippet : "";
     size_t len = strlen(s);
     while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))

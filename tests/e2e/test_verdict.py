@@ -365,6 +365,16 @@ def baseline_blocks_only_new_findings():
     write("bl/bad.json", "[1, 2")
     rc, out, err = run("check", "--baseline", "bad.json", "a.py", cwd=d)
     expect(rc == 2 and "bad.json" in err, f"a malformed baseline: exit {rc}, {err[:200]}")
+    # a baseline made with `check .` (paths ./x.py) holds for `check x.py` (what pre-commit
+    # passes) and for an absolute path: one file, three spellings
+    write("bl2/x.py", "import os\nos.system('x')\n")
+    d2 = os.path.join(TMP, "bl2")
+    rc, out, err = run("check", "--format", "json", "-o", "base.json", ".", cwd=d2)
+    expect(rc == 1, f"the baseline run: exit {rc}")
+    for spelling in ("x.py", "./x.py", os.path.join(d2, "x.py"), "sub/../x.py"):
+        os.makedirs(os.path.join(d2, "sub"), exist_ok=True)
+        rc, out, err = run("check", "--baseline", "base.json", spelling, cwd=d2)
+        expect(rc == 0, f"baseline from `check .` applied to {spelling}: exit {rc}: {out[-300:]}")
 
 
 @check

@@ -850,7 +850,7 @@ int sg_cli_check(int argc, char **argv)
     sg_policy *policy = NULL;
     size_t excluded = 0;
     const char *baseline_path = NULL, *changed_since = NULL;
-    bool exit_zero = false;
+    bool exit_zero = false, honor_given = false;
     char *repo_top = NULL; /* --changed-since without a path: the repository's top level */
     char **changed = NULL;
     size_t nchanged = 0;
@@ -907,6 +907,7 @@ int sg_cli_check(int argc, char **argv)
             break;
         case OPT_HONOR:
             co.opts.honor_suppressions = true;
+            honor_given = true;
             break;
         case OPT_OFFSET:
             if (sg_cli_parse_long(optarg, -100000000L, 100000000L, &l)) {
@@ -1041,6 +1042,12 @@ int sg_cli_check(int argc, char **argv)
         /* the command line wins over the policy; lists add up */
         if (pi->has_fail_on && !fail_on_given)
             co.opts.fail_on = pi->fail_on;
+        /* rules.honor_suppressions: all rules, or only those listed (--honor-suppressions: all) */
+        if (!honor_given && (pi->honor_all_suppressions || pi->n_honor_suppressions)) {
+            co.opts.honor_suppressions = true;
+            co.opts.honor_rules = pi->honor_all_suppressions ? NULL : pi->honor_suppressions;
+            co.opts.n_honor_rules = pi->honor_all_suppressions ? 0 : pi->n_honor_suppressions;
+        }
         if (pi->max_bytes && !max_bytes_given)
             co.opts.max_bytes = (size_t)pi->max_bytes;
         if (pi->max_depth && !max_depth_given)

@@ -265,6 +265,17 @@ static bool check__names_rule(const char *t, size_t n, const char *rule)
     return false;
 }
 
+/* May a comment silence a finding of `rule` (options.honor_rules: all when empty)? */
+static bool check__may_silence(const sg_checker *c, const char *rule)
+{
+    if (!c->opts.n_honor_rules)
+        return true;
+    for (size_t i = 0; i < c->opts.n_honor_rules; i++)
+        if (c->opts.honor_rules[i] && !strcmp(c->opts.honor_rules[i], rule))
+            return true;
+    return false;
+}
+
 /* Suppression comments: honoured for the rules they name (finding silenced) or reported (SG003)
  * per the options. */
 static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc, const check__block *cb,
@@ -287,7 +298,7 @@ static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc,
                     cl = cb->b->len - off;
             }
         }
-        bool any = false, unnamed = false;
+        bool any = false, unnamed = false, refused = false;
         for (size_t i = first; i < rep->findings.len; i++) {
             sg_finding *f = &rep->findings.items[i];
             if (f->line != line || !strcmp(f->rule_id, ign ? ign->info.id : ""))
@@ -295,15 +306,30 @@ static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc,
             any = true;
             /* only for the rules the comment names (# nosec SG201, # noqa: SG201,SG101): a bare
              * marker or another tool's code (# noqa: S605) silences nothing */
-            if (c->opts.honor_suppressions && check__names_rule(ct, cl, f->rule_id)) {
+            bool named = check__names_rule(ct, cl, f->rule_id);
+            if (c->opts.honor_suppressions && named && check__may_silence(c, f->rule_id)) {
                 f->suppressed = true;
                 f->blocking = false;
+            } else if (c->opts.honor_suppressions && named) {
+                refused = true; /* the policy does not let this rule be silenced */
             } else {
                 unnamed = true;
             }
         }
-        if (any && c->opts.honor_suppressions && !unnamed)
+        if (any && c->opts.honor_suppressions && !unnamed && !refused)
             rep->suppressed++;
+        if (any && c->opts.honor_suppressions && refused && ign) {
+            sg_hit h = {ign, p, p,
+                        sg_arena_printf(rep->arena, "%s: the # nosec / # noqa comment on line %ld names a rule the "
+                                                    "policy does not let a comment silence (rules.honor_suppressions)",
+                                        ign->info.message, line),
+                        NULL};
+            if (!h.message)
+                return SG_ERR_NOMEM;
+            sg_status st = check__add(c, rep, doc, cb, &h);
+            if (st)
+                return st;
+        }
         if (any && c->opts.honor_suppressions && unnamed && ign) {
             sg_hit h = {ign, p, p,
                         sg_arena_printf(rep->arena, "%s: the # nosec / # noqa comment on line %ld does not name the "

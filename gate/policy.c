@@ -136,6 +136,19 @@ static sg_status policy__disable(policy__ctx *c, yaml_node_t *v, const char *key
     return policy__strv(c, v, key, &c->p->info.disable, &c->p->info.n_disable);
 }
 
+/* rules.honor_suppressions: true (every rule), false (none), or a list of rule ids */
+static sg_status policy__honor(policy__ctx *c, yaml_node_t *v, const char *key)
+{
+    const char *s = v->type == YAML_SCALAR_NODE ? policy__scalar(v) : NULL;
+    if (s && (!strcmp(s, "true") || !strcmp(s, "false"))) {
+        c->p->info.honor_all_suppressions = !strcmp(s, "true");
+        return SG_OK;
+    }
+    if (v->type != YAML_SEQUENCE_NODE)
+        return policy__err(c, v, "'%s' must be true, false or a list of rule ids", key);
+    return policy__strv(c, v, key, &c->p->info.honor_suppressions, &c->p->info.n_honor_suppressions);
+}
+
 static sg_status policy__packs(policy__ctx *c, yaml_node_t *v, const char *key)
 {
     sg_status st = policy__strv(c, v, key, &c->p->info.packs, &c->p->info.n_packs);
@@ -281,7 +294,8 @@ static sg_status policy__fuzz_runs(policy__ctx *c, yaml_node_t *v, const char *k
 static sg_status policy__rules(policy__ctx *c, yaml_node_t *v, const char *key)
 {
     static const policy__key keys[] = {
-        {"enable", policy__enable}, {"disable", policy__disable}, {"packs", policy__packs}, {NULL, NULL}};
+        {"enable", policy__enable}, {"disable", policy__disable}, {"packs", policy__packs},
+        {"honor_suppressions", policy__honor}, {NULL, NULL}};
     return policy__mapping(c, v, key, keys);
 }
 

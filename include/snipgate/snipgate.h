@@ -168,6 +168,10 @@ typedef struct sg_options {
     long line_offset;         /* added to every reported line (default 0) */
     sg_severity fail_on;      /* findings at or above this severity block (default medium) */
     bool honor_suppressions;  /* let `# nosec` / `# noqa` silence findings (default false) */
+    const char *const *honor_rules; /* with honor_suppressions: only findings of these rule ids
+                                       may be silenced (NULL / 0: any rule); borrowed, must
+                                       outlive the checker */
+    size_t n_honor_rules;
     sg_input_kind input_kind; /* default SG_INPUT_AUTO */
     uint64_t parse_steps;     /* the parse's limit per block in tree-sitter parser operations (the
                                  same count on any machine and load: deterministic verdicts); past
@@ -407,6 +411,10 @@ typedef struct sg_policy_info {
     size_t n_enable;
     const char *const *disable;       /* rules.disable */
     size_t n_disable;
+    bool honor_all_suppressions;      /* rules.honor_suppressions: true */
+    const char *const *honor_suppressions; /* rules.honor_suppressions: [ids] (the rules whose
+                                              findings # nosec / # noqa may silence) */
+    size_t n_honor_suppressions;
     const char *const *packs;         /* rules.packs: extra rule packs, resolved against dir */
     size_t n_packs;
     const char *const *allow_hosts;   /* network.allow_hosts */

@@ -697,6 +697,26 @@ def policy_found_upwards_and_applied():
 
 
 @check
+def policy_honors_suppressions_per_rule():
+    # rules.honor_suppressions: a list lets # nosec / # noqa silence those rules only (SG003 says
+    # why another is not), true lets it silence any; without the key nothing is silenced
+    code = "import os\nos.system('x')  # nosec SG201\neval('1')  # noqa: SG101\n"
+    for name, policy, want_rc, silenced in (
+            ("hs1", "rules:\n  honor_suppressions: [SG201]\n", 1, {"SG201"}),
+            ("hs2", "rules:\n  honor_suppressions: true\n", 0, {"SG201", "SG101"}),
+            ("hs3", "fail_on: medium\n", 1, set())):
+        write(f"{name}/.snipgate.yml", policy)
+        write(f"{name}/a.py", code)
+        rc, j, err = check_json("a.py", cwd=os.path.join(TMP, name))
+        got = {x["rule_id"] for x in j["files"][0]["findings"] if x.get("suppressed")}
+        expect(rc == want_rc and got == silenced, f"{policy!r}: exit {rc}, silenced {got}")
+    write("hs4/.snipgate.yml", "rules:\n  honor_suppressions: 3\n")
+    write("hs4/a.py", code)
+    rc, out, err = run("check", "a.py", cwd=os.path.join(TMP, "hs4"))
+    expect(rc == 2 and "honor_suppressions" in err, f"a bad value: exit {rc}, {err[:200]}")
+
+
+@check
 def policy_unknown_key_names_file_line_column():
     p = write("polbad/.snipgate.yml", "fail_on: high\nrules:\n  disabel: [SG201]\n")
     ok = write("polbad/ok.py", CLEAN)

@@ -1285,12 +1285,21 @@ int sg_cli_check(int argc, char **argv)
      * (no-color.org) or TERM is dumb */
     const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
     bool color_env = !(nc && *nc) && !(term && !strcmp(term, "dumb"));
-    sg_render_opts ro = {.color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) && color_env),
+    /* SARIF's %SRCROOT%: the repository's top level (or the policy file's directory), so that a
+     * verdict written from a subdirectory names files under it without '..' */
+    char *sarif_root = NULL;
+    if (co.format == SG_FORMAT_SARIF) {
+        sarif_root = repo_top ? strdup(repo_top) : check__git_top();
+        if (!sarif_root && pi && pi->dir)
+            sarif_root = realpath(pi->dir, NULL);
+    }
+    sg_render_opts ro = {.srcroot = sarif_root, .color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) && color_env),
                          .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
                          /* each input error is printed once, on stderr; the text verdict names it */
                          .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output,
                          .policy_path = pi ? pi->path : NULL, .baseline = baseline != NULL};
     sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
+    free(sarif_root);
     bool blocked = sg_reports_blocked(reps, list.len);
     free(reps);
     if (rst) {

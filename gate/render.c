@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -1248,16 +1249,30 @@ static json_t *render__uri(const char *path)
 
 #define RENDER_SRCROOT "%SRCROOT%"
 
-/* The SARIF artifactLocation of a path: relative to %SRCROOT% (the working directory, in the run's
- * originalUriBaseIds) when it is under it, else an absolute file:// URI. */
+/* The directory %SRCROOT% stands for in the SARIF document being written (sg_render_opts.srcroot;
+ * NULL: the working directory). Per thread: documents are rendered in parallel. */
+static _Thread_local const char *render__root;
+
+/* The SARIF artifactLocation of a path: relative to %SRCROOT% (in the run's originalUriBaseIds)
+ * when the file is under it (`../src/a.py` written from src/ with the repository as the root is
+ * `src/a.py`, never a `..`), else an absolute file:// URI. */
 static json_t *render__artifact(const char *path)
 {
-    char cwd[4096];
+    char cwd[4096], real[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    if (render__root && path[0] && realpath(path, real)) {
+        size_t rl = strlen(render__root);
+        while (rl > 1 && render__root[rl - 1] == '/')
+            rl--;
+        if (!strncmp(real, render__root, rl) && real[rl] == '/')
+            return json_pack("{s:o, s:s}", "uri", render__uri(real + rl + 1), "uriBaseId", RENDER_SRCROOT);
+        path = real; /* outside the root: absolute */
+    }
+    /* (a file that is gone, or <stdin>: as before, relative to the working directory) */
     size_t cl = have_cwd ? strlen(cwd) : 0;
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    if (path[0] == '/' && have_cwd && cl > 1 && !strncmp(path, cwd, cl) && path[cl] == '/')
+    if (!render__root && path[0] == '/' && have_cwd && cl > 1 && !strncmp(path, cwd, cl) && path[cl] == '/')
         return json_pack("{s:o, s:s}", "uri", render__uri(path + cl + 1), "uriBaseId", RENDER_SRCROOT);
     if (path[0] != '/' && strncmp(path, "../", 3) && strcmp(path, ".."))
         return json_pack("{s:o, s:s}", "uri", render__uri(path), "uriBaseId", RENDER_SRCROOT);
@@ -1290,7 +1305,9 @@ static json_t *render__artifact(const char *path)
 static json_t *render__srcroot(void)
 {
     char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
+    if (render__root)
+        snprintf(cwd, sizeof cwd, "%s", render__root);
+    else if (!getcwd(cwd, sizeof cwd))
         return json_object();
     json_t *u = render__uri(cwd);
     if (!u)
@@ -1510,7 +1527,17 @@ static void render__sarif_fuzz(bool *failed, const sg_report *rep, json_t *rules
     render__append(failed, results, res);
 }
 
+static json_t *render__sarif_doc(sg_report *const *reps, size_t n, const sg_render_opts *o);
+
 static json_t *render__sarif(sg_report *const *reps, size_t n, const sg_render_opts *o)
+{
+    render__root = o->srcroot && o->srcroot[0] == '/' ? o->srcroot : NULL;
+    json_t *j = render__sarif_doc(reps, n, o);
+    render__root = NULL;
+    return j;
+}
+
+static json_t *render__sarif_doc(sg_report *const *reps, size_t n, const sg_render_opts *o)
 {
     bool failed = false;
     json_t *rules = render__check(&failed, json_array());

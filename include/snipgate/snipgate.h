@@ -263,6 +263,9 @@ typedef struct sg_render_opts {
                              same document on every run (audit's resume, shards and serve compare
                              documents; pass elapsed_ms 0 as well) */
     bool baseline;           /* a baseline was applied (JSON stats.baseline_matched, SARIF baselineState) */
+    const char *srcroot;     /* SARIF: the absolute directory %SRCROOT% stands for (a repository's top
+                                level); artifact URIs are relative to it when under it. NULL: the
+                                working directory */
 } sg_render_opts;
 
 /* The JSONL line of one record of a corpus audit (docs/audit.md), without its newline:

@@ -482,6 +482,22 @@ def sarif(*args, cwd=None):
 
 
 @check
+def sarif_from_a_subdirectory_stays_under_srcroot():
+    # cd src && check --format sarif ../src: %SRCROOT% is the repository's top level and the
+    # artifact is src/a.py, never ../src/a.py
+    d = os.path.join(TMP, "sarifrepo")
+    write("sarifrepo/src/a.py", "import os\nos.system('x')\n")
+    subprocess.run(["git", "init", "-q", d], check=True, capture_output=True)
+    rc, j, _ = sarif("../src", cwd=os.path.join(d, "src"))
+    run0 = j["runs"][0]
+    locs = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run0["results"]]
+    base = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    expect(locs and all(l.get("uri") == "src/a.py" and l.get("uriBaseId") == "%SRCROOT%" for l in locs),
+           f"artifact locations from a subdirectory: {locs}")
+    expect(base.startswith("file://") and base.rstrip("/").endswith("/sarifrepo"), f"%SRCROOT% is {base}")
+
+
+@check
 def sarif_valid_in_every_case():
     p = write("sarif/snip.py", "import os\n\n\nos.system('x')\n")
     rc, j, _ = sarif("--line-offset", "-95", p)

@@ -67,6 +67,8 @@ sg_status sg_format_parse(const char *name, sg_format *ret_format)
         *ret_format = SG_FORMAT_JSON;
     else if (!strcasecmp(name, "sarif"))
         *ret_format = SG_FORMAT_SARIF;
+    else if (!strcasecmp(name, "gitlab"))
+        *ret_format = SG_FORMAT_GITLAB;
     else
         return SG_ERR_INVALID_ARG;
     return SG_OK;

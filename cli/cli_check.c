@@ -47,7 +47,8 @@ static void check__help(FILE *out)
           "(```python, ```py and unlabeled fences that parse as Python) or stdin.\n"
           "\n"
           "options:\n"
-          "  --format text|json|sarif   output format (default text)\n"
+          "  --format text|json|sarif|gitlab  output format (default text; gitlab: a GitLab SAST report,\n"
+          "                             gl-sast-report.json)\n"
           "  -o, --output FILE          write the verdict to FILE instead of stdout\n"
           "  --config FILE              the policy file (default: .snipgate.yml in the current directory or the\n"
           "                             nearest parent that has one; docs/policy.md). Options given here win\n"
@@ -867,7 +868,7 @@ int sg_cli_check(int argc, char **argv)
         switch (c) {
         case OPT_FORMAT:
             if (sg_format_parse(optarg, &co.format)) {
-                sg_cli_error("check", "--format must be text, json or sarif (got '%s')", optarg);
+                sg_cli_error("check", "--format must be text, json, sarif or gitlab (got '%s')", optarg);
                 goto out_free;
             }
             break;
@@ -1288,7 +1289,7 @@ int sg_cli_check(int argc, char **argv)
     /* SARIF's %SRCROOT%: the repository's top level (or the policy file's directory), so that a
      * verdict written from a subdirectory names files under it without '..' */
     char *sarif_root = NULL;
-    if (co.format == SG_FORMAT_SARIF) {
+    if (co.format == SG_FORMAT_SARIF || co.format == SG_FORMAT_GITLAB) {
         sarif_root = repo_top ? strdup(repo_top) : check__git_top();
         if (!sarif_root && pi && pi->dir)
             sarif_root = realpath(pi->dir, NULL);

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
+#include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -1633,6 +1634,96 @@ static json_t *render__sarif_doc(sg_report *const *reps, size_t n, const sg_rend
                      "2.1.0", "runs", run);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* GitLab SAST (gl-sast-report.json)                                                            */
+
+/* A path relative to %SRCROOT% (the repository's top level: what GitLab expects), or as given. */
+static json_t *render__gl_file(const char *path)
+{
+    char real[PATH_MAX];
+    if (render__root && path[0] && realpath(path, real)) {
+        size_t rl = strlen(render__root);
+        while (rl > 1 && render__root[rl - 1] == '/')
+            rl--;
+        if (!strncmp(real, render__root, rl) && real[rl] == '/')
+            return json_string(real + rl + 1);
+    }
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return json_string(path);
+}
+
+static void render__gl_time(char *buf, size_t n, double ms_ago)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    time_t t = ts.tv_sec - (time_t)(ms_ago / 1000.0);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+/* GitLab's security report schema (SAST, 15.0.7): scan (analyzer, scanner, type, times, status)
+ * and one vulnerability per finding that is not silenced (# nosec with a policy, or a baseline):
+ * a stable id (the SARIF fingerprint with the file), the rule as identifier (and its CWE),
+ * severity, and the location in the file relative to the repository. */
+static json_t *render__gitlab_doc(sg_report *const *reps, size_t n, const sg_render_opts *o)
+{
+    bool failed = false;
+    json_t *vulns = render__check(&failed, json_array());
+    bool ok = true;
+    for (size_t r = 0; r < n && !failed; r++) {
+        const sg_report *rep = reps[r];
+        ok &= !rep->error;
+        for (size_t i = 0; i < rep->findings.len && !failed; i++) {
+            const sg_finding *f = &rep->findings.items[i];
+            if (f->suppressed || f->baseline)
+                continue;
+            unsigned occ = 0;
+            for (size_t k = 0; k < i; k++)
+                occ += !strcmp(rep->findings.items[k].rule_id, f->rule_id) &&
+                       !strcmp(rep->findings.items[k].snippet, f->snippet);
+            json_t *fp = render__fingerprint(f->rule_id, f->snippet, occ), *file = render__gl_file(rep->path);
+            char id[600];
+            snprintf(id, sizeof id, "%s:%s", file ? json_string_value(file) : rep->path,
+                     fp ? json_string_value(json_object_get(fp, "snipgate/v1")) : "");
+            json_decref(fp);
+            static const char *const sev[] = {"Low", "Medium", "High", "Critical"};
+            json_t *ids = json_pack("[{s:s, s:s, s:s}]", "type", "snipgate_rule_id", "name",
+                                    f->name ? f->name : f->rule_id, "value", f->rule_id);
+            if (ids && f->cwe > 0) {
+                char cn[32], cv[16], url[80];
+                snprintf(cn, sizeof cn, "CWE-%d", f->cwe);
+                snprintf(cv, sizeof cv, "%d", f->cwe);
+                snprintf(url, sizeof url, "https://cwe.mitre.org/data/definitions/%d.html", f->cwe);
+                json_array_append_new(ids, json_pack("{s:s, s:s, s:s, s:s}", "type", "cwe", "name", cn, "value", cv,
+                                                     "url", url));
+            }
+            long sl = f->line > 0 ? f->line : 1, el = f->end_line >= sl ? f->end_line : sl;
+            json_t *v = json_pack("{s:o, s:s, s:o, s:o, s:s, s:{s:o, s:I, s:I}, s:o}", "id", render__str(id),
+                                  "category", "sast", "name", render__str(f->message),
+                                  "description", render__str(f->fix && f->fix[0] ? f->fix : f->message),
+                                  "severity", sev[f->severity <= SG_SEV_CRITICAL ? f->severity : SG_SEV_CRITICAL],
+                                  "location", "file", file, "start_line", (json_int_t)sl,
+                                  "end_line", (json_int_t)el, "identifiers", ids);
+            if (!v || json_array_append_new(vulns, v))
+                failed = true;
+        }
+    }
+    if (failed) {
+        json_decref(vulns);
+        return NULL;
+    }
+    char start[32], end[32];
+    render__gl_time(start, sizeof start, o->elapsed_ms);
+    render__gl_time(end, sizeof end, 0);
+    json_t *tool = json_pack("{s:s, s:s, s:s, s:{s:s}}", "id", "snipgate", "name", "snipgate", "version", sg_version(),
+                             "vendor", "name", "snipgate");
+    return json_pack("{s:s, s:{s:o, s:O, s:s, s:s, s:s, s:s}, s:o}", "version", "15.0.7", "scan", "analyzer", tool,
+                     "scanner", tool, "type", "sast", "start_time", start, "end_time", end, "status",
+                     ok ? "success" : "failure", "vulnerabilities", vulns);
+}
+
 sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size_t n, const sg_render_opts *opts)
 {
     if (!out || (!reports && n))
@@ -1663,7 +1754,7 @@ sg_status sg_render(FILE *out, sg_format format, sg_report *const *reports, size
 sg_status sg_render_string(sg_format format, sg_report *const *reports, size_t n, const sg_render_opts *opts,
                            bool compact, char **ret)
 {
-    if (!ret || (!reports && n) || (format != SG_FORMAT_JSON && format != SG_FORMAT_SARIF))
+    if (!ret || (!reports && n) || (format != SG_FORMAT_JSON && format != SG_FORMAT_SARIF && format != SG_FORMAT_GITLAB))
         return SG_ERR_INVALID_ARG;
     *ret = NULL;
     sg_render_opts o = {0};
@@ -1674,7 +1765,14 @@ sg_status sg_render_string(sg_format format, sg_report *const *reports, size_t n
         *ret = text;
         return text ? SG_OK : SG_ERR_NOMEM;
     }
-    json_t *doc = render__sarif(reports, n, &o);
+    json_t *doc;
+    if (format == SG_FORMAT_GITLAB) {
+        render__root = o.srcroot && o.srcroot[0] == '/' ? o.srcroot : NULL;
+        doc = render__gitlab_doc(reports, n, &o);
+        render__root = NULL;
+    } else {
+        doc = render__sarif(reports, n, &o);
+    }
     if (!doc)
         return SG_ERR_NOMEM;
     *ret = sg_json_dumps(doc, (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);

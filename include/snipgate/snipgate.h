@@ -247,6 +247,7 @@ typedef enum sg_format {
     SG_FORMAT_JSON = 1,
     SG_FORMAT_SARIF = 2,
     SG_FORMAT_MARKDOWN = 3, /* rule lists only (sg_rules_render): the rules reference page */
+    SG_FORMAT_GITLAB = 4,   /* a GitLab SAST report (gl-sast-report.json, schema 15.0.7) */
 } sg_format;
 
 SG_API sg_status sg_format_parse(const char *name, sg_format *ret_format);

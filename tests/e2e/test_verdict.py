@@ -498,6 +498,36 @@ def sarif_from_a_subdirectory_stays_under_srcroot():
 
 
 @check
+def gitlab_sast_report_has_the_fields_gitlab_reads():
+    # --format gitlab: GitLab's SAST report (schema 15.0.7; its required fields, checked here
+    # as documented: no copy of the schema is packaged), paths relative to the repository
+    d = os.path.join(TMP, "glrepo")
+    write("glrepo/src/a.py", "import os\nos.system('x')\nos.system('x')\neval(input())\n")
+    write("glrepo/src/ok.py", "x = 1\n")
+    subprocess.run(["git", "init", "-q", d], check=True, capture_output=True)
+    rc, out, err = run("check", "--format", "gitlab", "../src", cwd=os.path.join(d, "src"))
+    j = json.loads(out)
+    expect(rc == 1 and j["version"] == "15.0.7", f"exit {rc}, version {j.get('version')}")
+    sc = j["scan"]
+    for k in ("analyzer", "scanner"):
+        expect(all(sc[k].get(x) for x in ("id", "name", "version")) and sc[k]["vendor"]["name"], f"scan.{k}: {sc[k]}")
+    expect(sc["type"] == "sast" and sc["status"] in ("success", "failure"), f"scan: {sc}")
+    for t in ("start_time", "end_time"):
+        expect(re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}", sc[t]), f"scan.{t}: {sc[t]}")
+    vs = j["vulnerabilities"]
+    expect(len(vs) == 3 and len({v["id"] for v in vs}) == 3, f"{len(vs)} vulnerabilities, ids {[v['id'] for v in vs]}")
+    for v in vs:
+        expect(v["severity"] in ("Info", "Unknown", "Low", "Medium", "High", "Critical"), f"severity {v['severity']}")
+        expect(v["location"]["file"] == "src/a.py" and v["location"]["start_line"] >= 1, f"location {v['location']}")
+        expect(v["identifiers"] and all(i["type"] and i["name"] and i["value"] for i in v["identifiers"]),
+               f"identifiers {v['identifiers']}")
+    expect(sorted(i["value"] for v in vs for i in v["identifiers"] if i["type"] == "snipgate_rule_id")
+           == ["SG101", "SG201", "SG201"], "rule identifiers")
+    rc, out, err = run("check", "--format", "gitlab", "ok.py", cwd=os.path.join(d, "src"))
+    expect(rc == 0 and json.loads(out)["vulnerabilities"] == [], f"a clean file: exit {rc}")
+
+
+@check
 def sarif_valid_in_every_case():
     p = write("sarif/snip.py", "import os\n\n\nos.system('x')\n")
     rc, j, _ = sarif("--line-offset", "-95", p)

@@ -54,7 +54,9 @@ static sg_status pipeline__render(const sg_cli_pipeline *p, sg_report *rep, char
 {
     /* elapsed_ms and stage times are 0: the document of an input is the same on every run (audit's resume and the
      * sharded runs compare equal record for record) */
-    sg_render_opts ro = {.color = false, .elapsed_ms = 0, .rules = p->rules, .fail_on = p->opts.fail_on, .no_times = true};
+    /* the verdict names the policy that produced it (a file's path, or "request") */
+    sg_render_opts ro = {.color = false, .elapsed_ms = 0, .rules = p->rules, .fail_on = p->opts.fail_on, .no_times = true,
+                         .policy_path = p->policy_name ? p->policy_name : p->policy ? p->policy->path : NULL};
     return sg_render_string(SG_FORMAT_JSON, &rep, 1, &ro, true, ret);
 }
 

@@ -31,6 +31,7 @@ typedef struct sg_cli_pipeline {
     bool static_only;             /* ignore task ids (never run the golden stage) */
     double golden_max_seconds;    /* > 0: cap the property search of one input at this (serve's budget) */
     const sg_policy_info *policy; /* NULL, or a policy whose stages.required apply to every input */
+    const char *policy_name;      /* the verdict's "policy" when not the policy's path ("request") */
     const atomic_int *cancel;     /* NULL, or set by another thread: the golden stage stops (serve's 504) */
 } sg_cli_pipeline;
 

@@ -129,8 +129,12 @@ typedef struct serve__hist {
     unsigned long long n;
 } serve__hist;
 
+/* What a request's "policy" may do (--request-policy). */
+typedef enum { SERVE_RP_TIGHTEN, SERVE_RP_DENY, SERVE_RP_ALLOW } serve__rp;
+
 typedef struct serve__server {
     sg_cli_pipeline pipe;
+    serve__rp request_policy; /* default tighten: a request may only make the gate stricter */
     bool no_default; /* the server's rule options, from which a request's policy starts */
     char **packs, **disables, **hosts;
     size_t npacks, ndisables, nhosts;
@@ -215,6 +219,9 @@ static void serve__help(FILE *out)
           "  --queue N                  accepted requests waiting for a checker (default 64)\n"
           "  --max-body BYTES           largest request body (default 1048576)\n"
           "  --time-budget MS           per request, from acceptance to answer (default 10000)\n"
+          "  --request-policy MODE      what a request's \"policy\" may do: tighten (default: only make the\n"
+          "                             gate stricter: a lower fail_on, stages.required, smaller budgets),\n"
+          "                             deny (refuse any), allow (anything but packs, exclude, fuzz budgets)\n"
           "  --suite FILE               tasks that task_id may name (else: built-in tasks)\n"
           "  --fail-on SEVERITY, --rules FILE, --no-default-rules, --disable ID, --allow-host HOST,\n"
           "  --seed N, --property-budget B, --no-properties, --interpreter P   as for `snipgate check`\n"
@@ -365,6 +372,7 @@ static void serve__job_pipeline(const serve__server *s, const serve__job *j, sg_
     const sg_policy_info *pi = sg_policy_get(j->policy);
     p->rules = j->rules;
     p->policy = pi;
+    p->policy_name = "request";
     if (pi->has_fail_on)
         p->opts.fail_on = pi->fail_on;
     if (pi->max_bytes)
@@ -520,8 +528,40 @@ static char *serve__strdup_len(const char *s, size_t n)
  * snippet) and the fuzz budget (serve does not run the fuzz stage) are refused. false with `why`
  * on a bad policy (or *nomem).
  */
+/* Under --request-policy tighten: the first key of a request's policy that could let something
+ * through that the server's options block, or NULL. */
+static const char *serve__loosens(const serve__server *s, const sg_policy_info *pi)
+{
+    const sg_options *o = &s->pipe.opts;
+    if (pi->n_enable)
+        return "rules.enable";
+    if (pi->n_disable)
+        return "rules.disable";
+    if (pi->honor_all_suppressions || pi->n_honor_suppressions)
+        return "rules.honor_suppressions";
+    if (pi->n_allow_hosts)
+        return "network.allow_hosts";
+    if (pi->has_fail_on && pi->fail_on > o->fail_on)
+        return "fail_on above the server's";
+    if (pi->max_bytes && pi->max_bytes > o->max_bytes)
+        return "budgets.max_bytes above the server's";
+    if (pi->max_depth && pi->max_depth > o->max_depth)
+        return "budgets.max_depth above the server's";
+    if (pi->parse_steps && (!o->parse_steps || pi->parse_steps > o->parse_steps))
+        return "budgets.parse_steps above the server's";
+    if (pi->parse_cpu_ms && (!o->parse_timeout_ms || pi->parse_cpu_ms > o->parse_timeout_ms))
+        return "budgets.parse_cpu above the server's";
+    if (pi->property_inputs || pi->property_seconds > 0)
+        return "budgets.property_inputs / property_seconds";
+    return NULL;
+}
+
 static bool serve__policy(serve__server *s, json_t *policy, serve__job *job, char *why, size_t whylen, bool *nomem)
 {
+    if (s->request_policy == SERVE_RP_DENY) {
+        snprintf(why, whylen, "policy: this server refuses request policies (started with --request-policy deny)");
+        return false;
+    }
     char *text = sg_json_dumps(policy, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!text) {
         *nomem = true;
@@ -548,6 +588,13 @@ static bool serve__policy(serve__server *s, json_t *policy, serve__job *job, cha
     }
     if (pi->n_exclude) {
         snprintf(why, whylen, "policy: exclude has no meaning for one snippet");
+        return false;
+    }
+    const char *loose = s->request_policy == SERVE_RP_TIGHTEN ? serve__loosens(s, pi) : NULL;
+    if (loose) {
+        snprintf(why, whylen, "policy: %s is refused: this server lets a request only make the gate stricter "
+                              "(--request-policy tighten; its operator can allow more with --request-policy allow)",
+                 loose);
         return false;
     }
     if (pi->fuzz_seconds > 0 || pi->fuzz_runs) {
@@ -998,7 +1045,7 @@ static void serve__expire(serve__server *s)
 }
 
 enum {
-    OPT_LISTEN = 1000, OPT_QUEUE, OPT_MAX_BODY, OPT_BUDGET_MS, OPT_FAIL_ON,
+    OPT_LISTEN = 1000, OPT_QUEUE, OPT_MAX_BODY, OPT_BUDGET_MS, OPT_FAIL_ON, OPT_REQUEST_POLICY,
 };
 
 int sg_cli_serve(int argc, char **argv)
@@ -1007,6 +1054,7 @@ int sg_cli_serve(int argc, char **argv)
         {"listen", required_argument, NULL, OPT_LISTEN}, {"jobs", required_argument, NULL, 'j'},
         {"queue", required_argument, NULL, OPT_QUEUE}, {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"time-budget", required_argument, NULL, OPT_BUDGET_MS}, {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"request-policy", required_argument, NULL, OPT_REQUEST_POLICY},
         {"rules", required_argument, NULL, 'R'}, {"no-default-rules", no_argument, NULL, 'N'},
         {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
@@ -1069,6 +1117,18 @@ int sg_cli_serve(int argc, char **argv)
                 goto out_free;
             }
             s.budget_ms = (double)ul;
+            break;
+        case OPT_REQUEST_POLICY:
+            if (!strcmp(optarg, "tighten"))
+                s.request_policy = SERVE_RP_TIGHTEN;
+            else if (!strcmp(optarg, "deny"))
+                s.request_policy = SERVE_RP_DENY;
+            else if (!strcmp(optarg, "allow"))
+                s.request_policy = SERVE_RP_ALLOW;
+            else {
+                sg_cli_error("serve", "--request-policy must be tighten, deny or allow (got '%s')", optarg);
+                goto out_free;
+            }
             break;
         case OPT_FAIL_ON:
             if (sg_severity_parse(optarg, &s.pipe.opts.fail_on)) {

@@ -373,8 +373,9 @@ def bad_requests_are_400_with_a_message():
 
 @check
 def request_policy_applies_to_that_request_only():
-    """"policy": the keys of .snipgate.yml, on top of the server's options, for one request."""
-    srv = Server("-j", "2")
+    """"policy": the keys of .snipgate.yml, on top of the server's options, for one request (a
+    server whose operator allows request policies to loosen the gate: --request-policy allow)."""
+    srv = Server("-j", "2", "--request-policy", "allow")
     shell = "import os\nos.system('ls')\n"
     net = "import requests\nrequests.get('https://api.example.com/v1')\n"
     pick = "import pickle\npickle.loads(b'')\n"
@@ -424,6 +425,42 @@ def request_policy_applies_to_that_request_only():
             expect(st == 400 and needle.lower() in msg.lower(), f"policy {pol}: HTTP {st} {msg!r}")
     finally:
         srv.stop()
+
+
+@check
+def request_policy_bounded_by_the_operator():
+    # by default (--request-policy tighten) a request can only make the gate stricter: the
+    # os.system + eval snippet with fail_on critical and disabled rules is refused, not passed;
+    # with --request-policy deny any policy is refused; a verdict names the policy ("request")
+    evil = "import os\nos.system(input())\neval(input())\n"
+    srv = Server("-j", "1")
+    try:
+        for pol, needle in (({"fail_on": "critical"}, "fail_on"),
+                            ({"rules": {"disable": ["SG201", "SG101"]}}, "rules.disable"),
+                            ({"rules": {"enable": ["SG003"]}}, "rules.enable"),
+                            ({"rules": {"honor_suppressions": True}}, "honor_suppressions"),
+                            ({"network": {"allow_hosts": ["evil.example"]}}, "allow_hosts"),
+                            ({"budgets": {"max_bytes": "64M"}}, "max_bytes")):
+            st, _, data = post(srv, json.dumps({"code": evil, "policy": pol}).encode())
+            msg = json.loads(data).get("error", "")
+            expect(st == 400 and needle in msg and "tighten" in msg, f"tighten, {pol}: HTTP {st} {msg!r}")
+        st, _, data = post(srv, json.dumps({"code": "import pickle\n", "policy": {"fail_on": "low"}}).encode())
+        j = json.loads(data)
+        expect(st == 200 and j["verdict"] == "block" and j["policy"] == "request" and j["fail_on"] == "low",
+               f"a stricter request policy: HTTP {st}, {j.get('verdict')}, policy {j.get('policy')!r}")
+        st, _, data = post(srv, json.dumps({"code": "x = 1\n"}).encode())
+        expect(json.loads(data)["policy"] is None, "a request without a policy names one")
+    finally:
+        srv.stop()
+    srv = Server("-j", "1", "--request-policy", "deny")
+    try:
+        st, _, data = post(srv, json.dumps({"code": "x = 1\n", "policy": {"fail_on": "low"}}).encode())
+        expect(st == 400 and "deny" in json.loads(data).get("error", ""), f"deny: HTTP {st}")
+    finally:
+        srv.stop()
+    r = subprocess.run([SG, "serve", "--listen", "127.0.0.1:0", "--request-policy", "sometimes"],
+                       capture_output=True, timeout=60)
+    expect(r.returncode == 2 and b"--request-policy" in r.stderr, f"a bad mode: exit {r.returncode}")
 
 
 @check

@@ -135,6 +135,7 @@ typedef enum { SERVE_RP_TIGHTEN, SERVE_RP_DENY, SERVE_RP_ALLOW } serve__rp;
 typedef struct serve__server {
     sg_cli_pipeline pipe;
     serve__rp request_policy; /* default tighten: a request may only make the gate stricter */
+    unsigned long per_client; /* connections one client address may hold (--max-client-connections) */
     bool no_default; /* the server's rule options, from which a request's policy starts */
     char **packs, **disables, **hosts;
     size_t npacks, ndisables, nhosts;
@@ -219,6 +220,7 @@ static void serve__help(FILE *out)
           "  --queue N                  accepted requests waiting for a checker (default 64)\n"
           "  --max-body BYTES           largest request body (default 1048576)\n"
           "  --time-budget MS           per request, from acceptance to answer (default 10000)\n"
+          "  --max-client-connections N  connections one client address may hold (default 64; TCP)\n"
           "  --request-policy MODE      what a request's \"policy\" may do: tighten (default: only make the\n"
           "                             gate stricter: a lower fail_on, stages.required, smaller budgets),\n"
           "                             deny (refuse any), allow (anything but packs, exclude, fuzz budgets)\n"
@@ -1045,7 +1047,7 @@ static void serve__expire(serve__server *s)
 }
 
 enum {
-    OPT_LISTEN = 1000, OPT_QUEUE, OPT_MAX_BODY, OPT_BUDGET_MS, OPT_FAIL_ON, OPT_REQUEST_POLICY,
+    OPT_LISTEN = 1000, OPT_QUEUE, OPT_MAX_BODY, OPT_BUDGET_MS, OPT_FAIL_ON, OPT_REQUEST_POLICY, OPT_PER_CLIENT,
 };
 
 int sg_cli_serve(int argc, char **argv)
@@ -1055,6 +1057,7 @@ int sg_cli_serve(int argc, char **argv)
         {"queue", required_argument, NULL, OPT_QUEUE}, {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"time-budget", required_argument, NULL, OPT_BUDGET_MS}, {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"request-policy", required_argument, NULL, OPT_REQUEST_POLICY},
+        {"max-client-connections", required_argument, NULL, OPT_PER_CLIENT},
         {"rules", required_argument, NULL, 'R'}, {"no-default-rules", no_argument, NULL, 'N'},
         {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
@@ -1067,6 +1070,7 @@ int sg_cli_serve(int argc, char **argv)
     s.workers = nproc > 0 ? nproc : 1;
     s.queue_cap = 64;
     s.max_body = 1u << 20;
+    s.per_client = 64;
     s.budget_ms = 10000;
     const char *listen_addr = NULL;
     bool no_default = false;
@@ -1117,6 +1121,13 @@ int sg_cli_serve(int argc, char **argv)
                 goto out_free;
             }
             s.budget_ms = (double)ul;
+            break;
+        case OPT_PER_CLIENT:
+            if (sg_cli_parse_ulong(optarg, 4000, &ul) || ul == 0) {
+                sg_cli_error("serve", "--max-client-connections must be from 1 to 4000 (got '%s')", optarg);
+                goto out_free;
+            }
+            s.per_client = ul;
             break;
         case OPT_REQUEST_POLICY:
             if (!strcmp(optarg, "tighten"))
@@ -1246,7 +1257,10 @@ int sg_cli_serve(int argc, char **argv)
     d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC, 0,
                          NULL, NULL, serve__handle, &s, MHD_OPTION_LISTEN_SOCKET, lfd,
                          MHD_OPTION_NOTIFY_COMPLETED, serve__completed, &s, MHD_OPTION_CONNECTION_TIMEOUT,
-                         (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4000, MHD_OPTION_END);
+                         (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4000,
+                         /* one client address cannot hold every connection (4,000 slow senders made
+                          * every other client's request time out); Unix sockets have no address */
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s.per_client, MHD_OPTION_END);
     if (!d) {
         sg_cli_error("serve", "the HTTP server (libmicrohttpd) could not start");
         goto out_stop;

@@ -464,6 +464,51 @@ def request_policy_bounded_by_the_operator():
 
 
 @check
+def one_client_cannot_hold_every_connection():
+    # a client (127.0.0.2) opens many connections and sends a header line now and then: past
+    # --max-client-connections its connections are refused, and another client (127.0.0.1) is
+    # answered at once
+    srv = Server("-j", "1", "--max-client-connections", "8")
+    held = []
+    try:
+        refused = 0
+        for _ in range(30):
+            c = socket.socket()
+            c.bind(("127.0.0.2", 0))
+            c.settimeout(5)
+            try:
+                c.connect(("127.0.0.1", srv.port))
+                c.sendall(b"POST /v1/check HTTP/1.1\r\nHost: x\r\n")
+                held.append(c)
+            except OSError:
+                refused += 1
+                c.close()
+        # the ones past the cap are closed by the server (waited for, not timed: a busy machine
+        # only makes it later)
+        gone = set()
+        deadline = time.time() + 60
+        while refused + len(gone) < 22 and time.time() < deadline:
+            for i, c in enumerate(held):
+                if i in gone:
+                    continue
+                try:
+                    c.settimeout(0.05)
+                    if c.recv(1) == b"":
+                        gone.add(i)
+                except socket.timeout:
+                    pass
+                except OSError:
+                    gone.add(i)
+        expect(refused + len(gone) >= 22, f"of 30 connections from one client, {refused} refused and {len(gone)} closed")
+        st, _, data = post(srv, json.dumps({"code": "x = 1\n"}).encode(), timeout=30)
+        expect(st == 200, f"another client: HTTP {st}")
+    finally:
+        for c in held:
+            c.close()
+        srv.stop()
+
+
+@check
 def body_size_limit_413():
     srv = Server("-j", "1", "--max-body", "2000")
     try:

@@ -318,35 +318,18 @@ static sg_status check__suppressions(sg_checker *c, sg_report *rep, sg_doc *doc,
         }
         if (any && c->opts.honor_suppressions && !unnamed && !refused)
             rep->suppressed++;
-        if (any && c->opts.honor_suppressions && refused && ign) {
+        /* an ignored comment is reported (SG003), with why it silenced nothing */
+        const char *why = !any || !ign ? NULL
+                          : !c->opts.honor_suppressions
+                              ? "did not silence the findings there (generated code cannot switch the gate off)"
+                          : refused ? "names a rule the policy does not let a comment silence "
+                                      "(rules.honor_suppressions)"
+                          : unnamed ? "does not name the rule of a finding there (name it: # nosec SG201)"
+                                    : NULL;
+        if (why) {
             sg_hit h = {ign, p, p,
-                        sg_arena_printf(rep->arena, "%s: the # nosec / # noqa comment on line %ld names a rule the "
-                                                    "policy does not let a comment silence (rules.honor_suppressions)",
-                                        ign->info.message, line),
-                        NULL};
-            if (!h.message)
-                return SG_ERR_NOMEM;
-            sg_status st = check__add(c, rep, doc, cb, &h);
-            if (st)
-                return st;
-        }
-        if (any && c->opts.honor_suppressions && unnamed && ign) {
-            sg_hit h = {ign, p, p,
-                        sg_arena_printf(rep->arena, "%s: the # nosec / # noqa comment on line %ld does not name the "
-                                                    "rule of a finding there (name it: # nosec SG201)",
-                                        ign->info.message, line),
-                        NULL};
-            if (!h.message)
-                return SG_ERR_NOMEM;
-            sg_status st = check__add(c, rep, doc, cb, &h);
-            if (st)
-                return st;
-        }
-        if (any && !c->opts.honor_suppressions && ign) {
-            sg_hit h = {ign, p, p,
-                        sg_arena_printf(rep->arena, "%s: a # nosec / # noqa comment on line %ld did not silence the "
-                                                    "findings there (generated code cannot switch the gate off)",
-                                        ign->info.message, line),
+                        sg_arena_printf(rep->arena, "%s: %s # nosec / # noqa comment on line %ld %s", ign->info.message,
+                                        c->opts.honor_suppressions ? "the" : "a", line, why),
                         NULL};
             if (!h.message)
                 return SG_ERR_NOMEM;

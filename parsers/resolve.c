@@ -345,6 +345,22 @@ static void res__across_merge(sg_resolver *res, const sg_cands *tmp, sg_cands *o
     }
 }
 
+/* The end of a crossing for binding b (a parameter or a def): merge what was found (acc), memoise
+ * it unless a limit cut it short (the same for every use: flow-insensitive), and add it to out.
+ * was_truncated: the question's state before the crossing. */
+static void res__across_done(sg_resolver *res, sg_binding *b, const sg_cands *acc, bool was_truncated, sg_cands *out)
+{
+    sg_cands kept = {0};
+    res__across_merge(res, acc, &kept);
+    if (!res->truncated && !res->across_nest && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
+        *b->cache = kept;
+        b->cached = true;
+    }
+    res->truncated |= was_truncated;
+    for (int i = 0; i < kept.n; i++)
+        res__add(res, out, kept.q[i]);
+}
+
 /* A parameter: its default, and the argument given for it at every call of its function found in
  * the document (by name: `f(...)` for a function; `obj.m(...)` for a method m, and `Cls(...)` or
  * `super().__init__(...)` for __init__, whose first parameter is the object). Flow-insensitive:
@@ -395,16 +411,7 @@ static void res__param(sg_resolver *res, sg_binding *b, sg_cands *out, int depth
         }
     }
     b->busy = false;
-    sg_cands kept = {0};
-    res__across_merge(res, &acc, &kept);
-    /* the same for every use (flow-insensitive): memoised unless a limit cut it short */
-    if (!res->truncated && !res->across_nest && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
-        *b->cache = kept;
-        b->cached = true;
-    }
-    res->truncated |= was_truncated;
-    for (int i = 0; i < kept.n; i++)
-        res__add(res, out, kept.q[i]);
+    res__across_done(res, b, &acc, was_truncated, out);
 }
 
 /* `self.name` in a method: every value a method of the document stores there. */
@@ -455,20 +462,13 @@ static void res__returns(sg_res_cx *cx, sg_scope *scope, TSNode fn, sg_cands *ou
         bool was_truncated = res->truncated;
         res->truncated = false;
         int followed = 0;
-        sg_cands acc = {0}, kept = {0};
+        sg_cands acc = {0};
         for (const sg_res_ret *r = b->func->returns; r && followed < RES_MAX_SITES; r = r->next, followed++) {
             sg_res_site at = {.scope = r->scope, .src = r->src, .seq = r->seq};
             res__at_site(res, &at, r->value, &acc, depth);
         }
         b->busy = false;
-        res__across_merge(res, &acc, &kept);
-        if (!res->truncated && !res->across_nest && (b->cache = sg_arena_alloc(res->arena, sizeof *b->cache))) {
-            *b->cache = kept;
-            b->cached = true;
-        }
-        res->truncated |= was_truncated;
-        for (int i = 0; i < kept.n; i++)
-            res__add(res, out, kept.q[i]);
+        res__across_done(res, b, &acc, was_truncated, out);
     }
 }
 

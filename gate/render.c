@@ -1254,6 +1254,23 @@ static json_t *render__uri(const char *path)
  * NULL: the working directory). Per thread: documents are rendered in parallel. */
 static _Thread_local const char *render__root;
 
+/* The file `path` relative to %SRCROOT% (render__root) when it is under it: a pointer into `real`
+ * (PATH_MAX bytes, which gets its real path), or NULL (no root, no such file, or outside: then
+ * *ret_outside says whether `real` holds the file's absolute path). */
+static const char *render__under_root(const char *path, char *real, bool *ret_outside)
+{
+    *ret_outside = false;
+    if (!render__root || !path[0] || !realpath(path, real))
+        return NULL;
+    size_t rl = strlen(render__root);
+    while (rl > 1 && render__root[rl - 1] == '/')
+        rl--;
+    if (!strncmp(real, render__root, rl) && real[rl] == '/')
+        return real + rl + 1;
+    *ret_outside = true;
+    return NULL;
+}
+
 /* The SARIF artifactLocation of a path: relative to %SRCROOT% (in the run's originalUriBaseIds)
  * when the file is under it (`../src/a.py` written from src/ with the repository as the root is
  * `src/a.py`, never a `..`), else an absolute file:// URI. */
@@ -1261,14 +1278,12 @@ static json_t *render__artifact(const char *path)
 {
     char cwd[4096], real[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-    if (render__root && path[0] && realpath(path, real)) {
-        size_t rl = strlen(render__root);
-        while (rl > 1 && render__root[rl - 1] == '/')
-            rl--;
-        if (!strncmp(real, render__root, rl) && real[rl] == '/')
-            return json_pack("{s:o, s:s}", "uri", render__uri(real + rl + 1), "uriBaseId", RENDER_SRCROOT);
+    bool outside;
+    const char *rel = render__under_root(path, real, &outside);
+    if (rel)
+        return json_pack("{s:o, s:s}", "uri", render__uri(rel), "uriBaseId", RENDER_SRCROOT);
+    if (outside)
         path = real; /* outside the root: absolute */
-    }
     /* (a file that is gone, or <stdin>: as before, relative to the working directory) */
     size_t cl = have_cwd ? strlen(cwd) : 0;
     while (path[0] == '.' && path[1] == '/')
@@ -1641,13 +1656,10 @@ static json_t *render__sarif_doc(sg_report *const *reps, size_t n, const sg_rend
 static json_t *render__gl_file(const char *path)
 {
     char real[PATH_MAX];
-    if (render__root && path[0] && realpath(path, real)) {
-        size_t rl = strlen(render__root);
-        while (rl > 1 && render__root[rl - 1] == '/')
-            rl--;
-        if (!strncmp(real, render__root, rl) && real[rl] == '/')
-            return json_string(real + rl + 1);
-    }
+    bool outside;
+    const char *rel = render__under_root(path, real, &outside);
+    if (rel)
+        return json_string(rel);
     while (path[0] == '.' && path[1] == '/')
         path += 2;
     return json_string(path);

@@ -213,6 +213,22 @@ static bool doctest__emit(doctest__cx *cx, doctest__out *o, size_t li, size_t sk
     return true;
 }
 
+/* Decoded line `li`: its end, and, when its first non-blank characters are `prompt` (">>>" or
+ * "..."), how many bytes come before its source (the prompt and one blank); 0 otherwise. */
+static size_t doctest__prompt(const doctest__cx *cx, size_t li, const char *prompt, size_t *ret_end)
+{
+    const doctest__line *l = &cx->lines.items[li];
+    size_t end = li + 1 < cx->lines.len ? cx->lines.items[li + 1].off - 1 : cx->dec.len;
+    const char *s = cx->dec.data + l->off;
+    size_t len = end - l->off, ws = 0;
+    *ret_end = end;
+    while (ws < len && (s[ws] == ' ' || s[ws] == '\t'))
+        ws++;
+    if (len - ws < 3 || memcmp(s + ws, prompt, 3))
+        return 0;
+    return ws + 3 + (len > ws + 3 && s[ws + 3] == ' ');
+}
+
 /* The examples of the decoded docstring (cx->dec, cx->lines) as one block, if it has any. */
 static void doctest__examples(doctest__cx *cx, TSNode str)
 {
@@ -220,33 +236,17 @@ static void doctest__examples(doctest__cx *cx, TSNode str)
     sg_buf_init(&o.text, 0);
     size_t n = cx->lines.len;
     for (size_t li = 0; li < n;) {
-        const doctest__line *l = &cx->lines.items[li];
-        size_t end = li + 1 < n ? cx->lines.items[li + 1].off - 1 : cx->dec.len;
-        const char *s = cx->dec.data + l->off;
-        size_t len = end - l->off, ws = 0;
-        while (ws < len && (s[ws] == ' ' || s[ws] == '\t'))
-            ws++;
-        if (len - ws < 3 || memcmp(s + ws, ">>>", 3)) {
+        size_t end, skip = doctest__prompt(cx, li, ">>>", &end);
+        if (!skip) {
             li++;
             continue;
         }
-        size_t skip = ws + 3 + (len > ws + 3 && s[ws + 3] == ' ');
         if (!doctest__emit(cx, &o, li, skip, end))
             goto out;
         /* its continuation lines */
-        for (li++; li < n; li++) {
-            const doctest__line *m = &cx->lines.items[li];
-            size_t mend = li + 1 < n ? cx->lines.items[li + 1].off - 1 : cx->dec.len;
-            const char *t = cx->dec.data + m->off;
-            size_t tl = mend - m->off, tw = 0;
-            while (tw < tl && (t[tw] == ' ' || t[tw] == '\t'))
-                tw++;
-            if (tl - tw < 3 || memcmp(t + tw, "...", 3))
-                break;
-            size_t tskip = tw + 3 + (tl > tw + 3 && t[tw + 3] == ' ');
-            if (!doctest__emit(cx, &o, li, tskip, mend))
+        for (li++; li < n && (skip = doctest__prompt(cx, li, "...", &end)); li++)
+            if (!doctest__emit(cx, &o, li, skip, end))
                 goto out;
-        }
     }
     if (!o.map.len)
         goto out;

@@ -258,6 +258,35 @@ static void golden__want(golden__run *g, sg_worker *w, const char *text)
 }
 
 /*
+ * The batch item after `prev` failed without its own frame, stopped with its main thread alone
+ * running: was that code still `prev`'s, behind a frame it forged? `prev` runs alone (a single
+ * call is strict: its outcome needs a clean exit). If it ends as it did in the batch, by a value
+ * or an exception, it is innocent (true). Otherwise its outcome alone replaces the batch's (a
+ * timeout stops the candidate, on `prev`'s text) and the failed item is left to run alone later.
+ * A call that cannot be made leaves `prev` as it was, and false: the failed item runs alone too.
+ */
+static bool golden__prev_innocent(golden__run *g, sg_worker *w, golden__pf *prev)
+{
+    if (golden__cancelled(g))
+        return false;
+    sg_outcome *alone = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_call(w, prev->text, golden__lim(g, w), &alone, &d) != SG_OK)
+        return false; /* (golden__call meets the same failure and reports it) */
+    g->r->calls++;
+    sg_outcome_kind was = sg_outcome_info_get(prev->o)->kind, now = sg_outcome_info_get(alone)->kind;
+    if (now == was && (now == SG_OUTCOME_OK || now == SG_OUTCOME_EXCEPTION)) {
+        sg_outcome_free(alone);
+        return true;
+    }
+    sg_outcome_free(prev->o);
+    prev->o = alone;
+    golden__count_timeout(g, w, alone, prev->text);
+    return false;
+}
+
+/*
  * Run the wanted texts of worker `w` in batches and keep their outcomes for golden__call. Best
  * effort: whatever is not computed here (a failed batch, the items after one that did not end
  * cleanly, which are retried in the next batch) is computed by golden__call one by one. The
@@ -303,18 +332,27 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
             break;
         for (size_t k = 0; k < done; k++) {
             g->r->calls++;
-            if (k + 1 == done && k > 0 && sg_outcome_info_get(outs[k])->batch_unsure) {
+            const sg_outcome_info *in = sg_outcome_info_get(outs[k]);
+            if (k + 1 == done && k > 0 && in->batch_no_frame) {
                 /* The batch's last item failed without its frame, perhaps by the previous item's
-                 * doing (a thread it left, a frame it forged): neither is trusted from this batch;
-                 * golden__call runs both alone, so that only an input that fails alone is blamed. */
-                sg_outcome_free(outs[k]);
+                 * doing: a frame it forged before it went on looping, printing or allocating
+                 * (checked now: the previous item alone), a thread it left or a frame it forged
+                 * before it ended the process (batch_unsure: neither is trusted from this batch;
+                 * golden__call runs both alone), so that only an input that fails alone is
+                 * blamed. */
                 golden__pf *prev = g->pf.len ? &g->pf.items[g->pf.len - 1] : NULL;
-                if (ok && prev && prev->w == w && texts.items[at + k - 1] == NULL) {
-                    free(prev->text);
-                    sg_outcome_free(prev->o);
-                    g->pf.len--;
+                bool prev_here = ok && prev && prev->w == w && texts.items[at + k - 1] == NULL;
+                if (!in->batch_unsure && prev_here && golden__prev_innocent(g, w, prev)) {
+                    /* its failure is its own: judged below */
+                } else {
+                    sg_outcome_free(outs[k]);
+                    if (prev_here && in->batch_unsure) {
+                        free(prev->text);
+                        sg_outcome_free(prev->o);
+                        g->pf.len--;
+                    }
+                    break;
                 }
-                break;
             }
             golden__count_timeout(g, w, outs[k], texts.items[at + k]);
             if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k]}), 0) == 0) {

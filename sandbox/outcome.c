@@ -226,6 +226,7 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
     o->info.stderr_truncated = err_trunc;
     o->info.memory_mechanism = facts->memory_mechanism;
     o->info.batch_unsure = facts->batch_unsure;
+    o->info.batch_no_frame = facts->batch_no_frame;
     o->info.tasks_mechanism = facts->tasks_mechanism;
     o->info.limits = *limits;
     o->stdout_data = outcome__dup(out ? out : "", out_len);

@@ -203,6 +203,7 @@ struct sg_facts {
     bool cpu_timeout;           /* trusted: the supervisor measured CPU over the limit */
     bool supervisor_killed;     /* trusted: the supervisor sent the sandbox SIGKILL itself */
     bool batch_unsure;          /* trusted: sg_outcome_info.batch_unsure */
+    bool batch_no_frame;        /* trusted: sg_outcome_info.batch_no_frame */
     bool have_status;
     int wstatus;                /* of the interpreter (pid 1's report) or call child (zygote's) */
     uint64_t cpu_ms;

@@ -1977,6 +1977,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
             /* the item after the pending one failed without its own frame: its own doing only if
              * the supervisor stopped it with the main thread alone running */
             w->facts.batch_unsure = !w->killed || w->threads_at_kill != 1;
+            w->facts.batch_no_frame = true;
         } else if (w->pend_valid) {
             last = w->batch_next - 1;
             worker__take_frame(&w->result, &w->pend_frame);

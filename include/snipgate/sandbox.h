@@ -166,6 +166,11 @@ typedef struct sg_outcome_info {
                                  ended the process), so re-run it alone to be sure of whom to
                                  blame; false when the supervisor stopped it with only the main
                                  thread running (sg_worker_call_batch) */
+    bool batch_no_frame;      /* a batch item that failed without its own result frame, after an
+                                 earlier item of the same batch (batch_unsure or not): the earlier
+                                 item may have forged its own frame and still be the code running
+                                 in the main thread (a loop, output, memory), so a caller that
+                                 names the input to blame runs that earlier item alone first */
 } sg_outcome_info;
 
 SG_API const sg_outcome_info *sg_outcome_info_get(const sg_outcome *outcome);

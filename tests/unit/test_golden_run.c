@@ -185,6 +185,72 @@ static void test_fake_passes_fail(void **state)
     }
 }
 
+/* A candidate that, on one input, forges that input's result frame (the right value) and then
+ * loops: the batch's next input, which never ran, is not blamed; the timeout names the forger's
+ * input, as a run of that input alone does. */
+static void test_forged_frame_blame(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"fb\", \"entry_point\": \"binary_search\", \"complete_solution\": true,"
+        " \"timeout\": 0.3, \"canonical_solution\": \"def binary_search(nums, target):\\n"
+        "    return nums.index(target) if target in nums else -1\\n\","
+        " \"tests\": [{\"args\": [[1, 2], 1], \"expected\": 0}, {\"args\": [[3], 3], \"expected\": 0},"
+        " {\"args\": [[3], 4], \"expected\": -1}, {\"args\": [[5, 6], 6], \"expected\": 1}]}\n";
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("fb.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
+        fail_msg("suite: %s", d.message);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    static const char src[] =
+        "import sys\n"
+        "def _forge(value):\n"
+        "    f = sys._getframe()\n"
+        "    while f is not None and 'cid' not in f.f_locals:\n"
+        "        f = f.f_back\n"
+        "    L = f.f_locals\n"
+        "    f.f_globals['_send']([('k', 'ok'), ('r', repr(value)), ('y', 'int'), ('j', str(value)),\n"
+        "                          ('i', L['cid']), ('n', L['n'] + L.get('base', 0))])\n"
+        "def binary_search(nums, target):\n"
+        "    lo, hi = 0, len(nums)\n"
+        "    while lo < hi:\n"
+        "        mid = (lo + hi) // 2\n"
+        "        if nums[mid] < target:\n"
+        "            lo = mid + 1\n"
+        "        else:\n"
+        "            hi = mid\n"
+        "    r = lo if lo < len(nums) and nums[lo] == target else -1\n"
+        "    if nums == [3] and target == 3:\n"
+        "        _forge(r)\n"
+        "        while True:\n"
+        "            pass\n"
+        "    return r\n";
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.no_properties = true;
+    sg_golden_result *r = run(t, src, &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    /* the one failed case: the forger's input, a timeout (cases before it pass, none after it
+     * is judged: the first timeout ends the run) */
+    const sg_golden_case_result *cx = NULL;
+    for (size_t k = 0; k < sg_golden_result_count(r); k++)
+        if (!sg_golden_result_case(r, k)->passed)
+            cx = sg_golden_result_case(r, k);
+    if (!cx || !strstr(cx->input, "binary_search([3], 3)") || !strstr(cx->reason, "timeout"))
+        dump(r);
+    assert_non_null(cx);
+    assert_string_equal(cx->input, "binary_search([3], 3)");
+    assert_non_null(strstr(cx->reason, "timeout"));
+    assert_int_equal(sg_golden_result_cases_passed(r), 1);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A structured case reports input, expected and got; a replay with the same seed gives the same
  * counterexample. */
 /* Keyword-only parameters of a signature are generated too: a bug that shows only when a
@@ -599,6 +665,7 @@ int main(void)
 #ifndef GOLDEN_SUITES
     const struct CMUnitTest kernel[] = {
         cmocka_unit_test(test_fake_passes_fail),
+        cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -608,6 +675,7 @@ int main(void)
      * another in one sandbox must judge exactly as a sandbox per run does */
     const struct CMUnitTest pooled[] = {
         cmocka_unit_test(test_fake_passes_fail),
+        cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -627,6 +695,7 @@ int main(void)
     };
     (void)test_pool_reuse;
     (void)test_fake_passes_fail;
+    (void)test_forged_frame_blame;
     (void)test_report_and_replay;
     (void)test_kwargs_and_annotations;
     (void)test_planted_bugs;

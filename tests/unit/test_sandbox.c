@@ -1009,14 +1009,34 @@ static void test_worker_batch_unsure_blame(void **state)
                       "    L = f.f_locals\n"
                       "    f.f_globals['_send']([('k', 'ok'), ('r', '1'), ('y', 'int'), ('j', '1'), ('i', L['cid']),\n"
                       "                          ('n', L['n'] + L.get('base', 0))])\n"
-                      "    os._exit(3)\n";
+                      "    os._exit(3)\n"
+                      "def forge_and_spin():\n"
+                      "    f = sys._getframe()\n"
+                      "    while f is not None and 'cid' not in f.f_locals:\n"
+                      "        f = f.f_back\n"
+                      "    L = f.f_locals\n"
+                      "    f.f_globals['_send']([('k', 'ok'), ('r', '1'), ('y', 'int'), ('j', '1'), ('i', L['cid']),\n"
+                      "                          ('n', L['n'] + L.get('base', 0))])\n"
+                      "    spin()\n";
     sg_worker *w = worker_of(src, NULL);
     /* the main thread spins in item 1 itself: its own timeout */
     const char *const own[] = {"ok(1)", "spin()", "ok(3)"};
     assert_int_equal(batch(w, own, 3, 300), 2);
     assert_int_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_TIMEOUT);
     assert_false(sg_outcome_info_get(batch_outs[1])->batch_unsure);
+    assert_true(sg_outcome_info_get(batch_outs[1])->batch_no_frame);
+    assert_false(sg_outcome_info_get(batch_outs[0])->batch_no_frame);
     batch_free(2);
+    /* item 0 forges its own frame and loops in the main thread: item 1, which never ran, carries
+     * the timeout; the supervisor cannot tell whose code loops, so it says the item had no frame
+     * of its own (callers that blame an input check item 0 alone: test_golden_run) */
+    const char *const forge_loop[] = {"forge_and_spin()", "ok(2)", "ok(3)"};
+    assert_int_equal(batch(w, forge_loop, 3, 300), 2);
+    assert_int_equal(sg_outcome_info_get(batch_outs[0])->kind, SG_OUTCOME_OK);
+    assert_int_equal(sg_outcome_info_get(batch_outs[1])->kind, SG_OUTCOME_TIMEOUT);
+    assert_true(sg_outcome_info_get(batch_outs[1])->batch_no_frame);
+    batch_free(2);
+    expect_call(w, "forge_and_spin()", SG_OUTCOME_TIMEOUT, NULL);
     /* item 0 leaves a spinning thread: item 1, which only sleeps, is charged its CPU and times
      * out, unsure */
     const char *const thread[] = {"leave_thread()", "nap()", "ok(3)"};

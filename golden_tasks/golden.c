@@ -89,6 +89,7 @@ typedef struct golden__run {
     bool generated;
     sg_sandbox_limits gen_lim;
     unsigned ref_timeouts;
+    bool judging_block; /* golden__try_input checks a block's input: GOLDEN_REF_DONE may end it */
     /* A timeout of the candidate (cpu or wall) on any call ends its run (docs/tasks.md, "A
      * candidate that times out"): no call of the candidate is made after it. Outcomes computed
      * before it (a batch's earlier items) are still judged; whatever needs a new call of the
@@ -104,6 +105,9 @@ typedef struct golden__run {
 /* What golden__call returns when a new call of a stopped candidate would be needed: the end of
  * the stage, not an error (golden__stage_end). Never set with failed_internal. */
 #define GOLDEN_STOPPED SG_ERR_INTERRUPTED
+/* A generated input whose reference call was not computed ahead, after the reference's last
+ * allowed timeout (golden__ref_exhausted): the search ends before it (golden__block_flush). */
+#define GOLDEN_REF_DONE ((sg_status)1000)
 
 #define GOLDEN_MAX_REF_TIMEOUTS 4u
 #define GOLDEN_GEN_REF_CPU_MS 400u
@@ -171,7 +175,7 @@ static const char *golden__repr(golden__run *g, const sg_value *v)
     return s;
 }
 
-#define GOLDEN_BATCH_ITEMS 64u
+#define GOLDEN_BATCH_ITEMS 256u
 
 /* The limits of a call in worker w: the task's, except the reference's on generated inputs. */
 static const sg_sandbox_limits *golden__lim(const golden__run *g, const sg_worker *w)
@@ -411,6 +415,10 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
             free(p->text);
             *p = g->pf.items[--g->pf.len];
         }
+    }
+    if (!res->o && w == g->ref && g->judging_block && golden__ref_exhausted(g)) {
+        res->kind = GR_OTHER; /* (what was computed ahead is judged; nothing more is called) */
+        return GOLDEN_REF_DONE;
     }
     if (!res->o) {
         if (golden__cancelled(g))
@@ -2020,7 +2028,15 @@ static sg_status golden__try_input(golden__run *g, const golden__props *ps, sg_v
                                    const sg_value *kwargs, bool *stop)
 {
     golden__check ch;
+    g->judging_block = true;
     sg_status st = golden__check_input(g, ps, args, kwargs, -1, &ch);
+    g->judging_block = false;
+    if (st == GOLDEN_REF_DONE) {
+        *stop = true; /* not a failure, and not an input checked */
+        golden__check_free(&ch);
+        sg_value_free(args);
+        return SG_OK;
+    }
     if (st == SG_OK) {
         if (ch.discarded)
             g->r->inputs_discarded++;
@@ -2210,15 +2226,18 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
         }
         golden__prefetch_inputs(g, b->ps, -1, args, kwargs, b->n);
     }
+    /* The inputs whose calls were computed ahead are judged even when the reference's timeouts
+     * ended the search meanwhile (they were found before the last timeout); the first one that
+     * needs a new reference call ends it (GOLDEN_REF_DONE: not a failure, no input reported). */
     for (size_t k = 0; k < b->n; k++) {
-        if (golden__ref_exhausted(g))
-            b->stop = true; /* not a failure: no input is reported */
         if (st == SG_OK && !b->stop)
             st = golden__try_input(g, b->ps, b->items[k].args, b->items[k].kwargs, &b->stop);
         else
             sg_value_free(b->items[k].args);
         sg_value_free(b->items[k].own_kwargs);
     }
+    if (golden__ref_exhausted(g))
+        b->stop = true;
     b->n = 0;
     golden__pf_clear(g);
     golden__want_clear(g);

@@ -251,6 +251,40 @@ static void test_forged_frame_blame(void **state)
     sg_golden_suite_free(s);
 }
 
+/* A reference that loops on most generated inputs ends the search after its fourth timeout;
+ * the inputs it answered before that are still judged (they were thrown away unjudged: a bug the
+ * candidate showed on one of them passed). */
+static void test_ref_timeouts_judged(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"rt\", \"entry_point\": \"f\", \"complete_solution\": true, \"timeout\": 0.25,"
+        " \"canonical_solution\": \"def f(n):\\n    while n > 5:\\n        pass\\n    return n * 2\\n\","
+        " \"signature\": {\"args\": [\"int(-50..50)\"], \"returns\": \"int\"},"
+        " \"tests\": [{\"args\": [1], \"expected\": 2}]}\n";
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("rt.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
+        fail_msg("suite: %s", d.message);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    sg_golden_result *r = run(t, "def f(n):\n    return n * 2\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_inputs_checked(r) < 3)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(sg_golden_result_inputs_checked(r) >= 3); /* 0, 1, -1, -50, ... before the 4th */
+    sg_golden_result_free(r);
+    /* wrong only at -1, a boundary value the reference answers early */
+    r = run(t, "def f(n):\n    return 0 if n == -1 else n * 2\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A structured case reports input, expected and got; a replay with the same seed gives the same
  * counterexample. */
 /* Keyword-only parameters of a signature are generated too: a bug that shows only when a
@@ -666,6 +700,7 @@ int main(void)
     const struct CMUnitTest kernel[] = {
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_forged_frame_blame),
+        cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -676,6 +711,7 @@ int main(void)
     const struct CMUnitTest pooled[] = {
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_forged_frame_blame),
+        cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -696,6 +732,7 @@ int main(void)
     (void)test_pool_reuse;
     (void)test_fake_passes_fail;
     (void)test_forged_frame_blame;
+    (void)test_ref_timeouts_judged;
     (void)test_report_and_replay;
     (void)test_kwargs_and_annotations;
     (void)test_planted_bugs;

@@ -5,7 +5,11 @@ small C load client, open loop at a fixed rate or closed loop), in one run:
   1. static-only checks of a 209-byte snippet at 1,000 requests/s (open loop; target: p99 < 5 ms);
   2. the same closed loop (16 connections): the most the server answers;
   3. checks with a golden task (sg/binary_search_leftmost, the correct solution, known answers and
-     the default property budget), closed loop with 2 connections.
+     the default property budget), closed loop with 2 connections;
+  4. the same golden request from one connection, one at a time (issue 24: p50 < 60 ms on an idle
+     machine), beside the naive way measured in the same run: one fresh `python3 -I -S` process
+     per case the request judged (its structured cases and generated inputs), run one after
+     another (their median start-and-check time times the count).
 
 Usage: python3 bench/bench_serve.py [--build build] [--seconds 10] [--jobs 2] [--json OUT]
 """
@@ -47,6 +51,28 @@ def load(client, port, body, conns, rate, secs):
     return json.loads(out)
 
 
+def golden_cases(port, body):
+    """Cases one golden request judges: structured cases plus generated inputs checked."""
+    import urllib.request
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/check", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    g = json.loads(urllib.request.urlopen(req, timeout=60).read())["files"][0]["golden"]
+    return g["cases_run"] + g["inputs_checked"]
+
+
+def naive_case_ms(sol, runs=30):
+    """Median time of one fresh interpreter that defines the solution and checks one case."""
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(sol + "\nassert binary_search([1, 2, 2, 2, 5], 2) == 1\n")
+    t = []
+    for _ in range(runs):
+        a = time.perf_counter()
+        subprocess.run(["/usr/bin/python3", "-I", "-S", f.name], check=True)
+        t.append((time.perf_counter() - a) * 1e3)
+    os.unlink(f.name)
+    return sorted(t)[runs // 2]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -75,6 +101,15 @@ def main():
         print(f"golden task, closed loop 2 conns: {r['req_per_s']:.2f} req/s, p50 {r['p50_ms']:.0f} ms, "
               f"p99 {r['p99_ms']:.0f} ms, status {r['status']}", flush=True)
         res["golden"] = r
+        body = {"code": sol, "task_id": "sg/binary_search_leftmost"}
+        r = load(client, port, body, 1, 0, a.seconds)
+        n = golden_cases(port, body)
+        naive = naive_case_ms(sol)
+        print(f"golden task, one request at a time: {r['req_per_s']:.2f} req/s, p50 {r['p50_ms']:.1f} ms, "
+              f"p99 {r['p99_ms']:.1f} ms, status {r['status']} (target p50 < 60 ms); "
+              f"naive, a python3 per case: {n} cases x {naive:.1f} ms = {n * naive:.0f} ms "
+              f"(x{n * naive / r['p50_ms']:.1f} the p50)", flush=True)
+        res["golden_one"] = dict(r, cases=n, naive_case_ms=naive, naive_ms=n * naive)
     finally:
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=120)

@@ -19,7 +19,8 @@ trap 'rm -rf "$TMP"' EXIT
 echo pass > "$TMP/pass.py"
 [ -x "$SG" ] || { echo "no snipgate binary at $SG" >&2; exit 2; }
 
-echo "== cold launch (medians of $RUNS runs)"
+ROUNDS=${ROUNDS:-3}
+echo "== cold launch (medians of $ROUNDS rounds x $RUNS runs; the order of the commands turns each round)"
 if command -v hyperfine >/dev/null 2>&1; then
     set -- "$PY -I -S -c pass" "$SG run $TMP/pass.py"
     if command -v bwrap >/dev/null 2>&1; then
@@ -28,15 +29,33 @@ if command -v hyperfine >/dev/null 2>&1; then
     else
         echo "(bubblewrap not installed: apt-get install bubblewrap)"
     fi
-    hyperfine -N -w 20 -r "$RUNS" --export-json "$TMP/cold.json" "$@" >/dev/null 2>&1
-    "$PY" - "$TMP/cold.json" <<'PYEOF'
-import json, sys
-res = json.load(open(sys.argv[1]))["results"]
+    # One hyperfine run per round, the commands rotated (a drift of the machine's load during a
+    # round would otherwise always favour the same command); every run's time is kept.
+    r=0
+    while [ "$r" -lt "$ROUNDS" ]; do
+        case $((r % $#)) in
+        0) hyperfine -N -w 20 -r "$RUNS" --export-json "$TMP/cold$r.json" "$@" >/dev/null 2>&1 ;;
+        1) if [ $# -eq 3 ]; then hyperfine -N -w 20 -r "$RUNS" --export-json "$TMP/cold$r.json" "$2" "$3" "$1" >/dev/null 2>&1
+           else hyperfine -N -w 20 -r "$RUNS" --export-json "$TMP/cold$r.json" "$2" "$1" >/dev/null 2>&1; fi ;;
+        2) hyperfine -N -w 20 -r "$RUNS" --export-json "$TMP/cold$r.json" "$3" "$1" "$2" >/dev/null 2>&1 ;;
+        esac
+        r=$((r + 1))
+    done
+    "$PY" - "$TMP" "$ROUNDS" "$@" <<'PYEOF'
+import json, statistics, sys
+tmp, rounds, cmds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 names = ["bare python", "snipgate run", "bubblewrap"]
-med = [r["median"] * 1000 for r in res]
-for n, m in zip(names, med):
+times = {c: [] for c in cmds}
+per_round = {c: [] for c in cmds}
+for r in range(rounds):
+    for res in json.load(open("%s/cold%d.json" % (tmp, r)))["results"]:
+        times[res["command"]] += res["times"]
+        per_round[res["command"]].append(res["median"] * 1000)
+med = [statistics.median(times[c]) * 1000 for c in cmds]
+for n, c, m in zip(names, cmds, med):
     extra = "" if n == "bare python" else "  (+%.2f ms, x%.2f)" % (m - med[0], m / med[0])
-    print("  %-13s %7.2f ms%s" % (n, m, extra))
+    rounds_txt = ", ".join("%.2f" % x for x in per_round[c])
+    print("  %-13s %7.2f ms%s   rounds: %s" % (n, m, extra, rounds_txt))
 if len(med) == 3:
     print("  snipgate overhead vs bubblewrap overhead: %.2f ms vs %.2f ms" % (med[1] - med[0], med[2] - med[0]))
 PYEOF

@@ -6,7 +6,8 @@
 #   bwrap     bubblewrap --unshare-all with read-only binds, same interpreter
 # then warm per-call latency and calls/s through the persistent worker (bench/sandbox_worker_bench.c,
 # compiled here against the build directory's libsnipgate.a).
-# Usage: bench/sandbox_bench.sh [BUILD_DIR]   (default: build). Needs hyperfine for the cold part;
+# Usage: bench/sandbox_bench.sh [BUILD_DIR]   (default: build; ONLY=cold: the cold launch alone;
+# ROUNDS, RUNS, CALLS, CANDIDATES, FORKS: the sizes). Needs hyperfine for the cold part;
 # bubblewrap is optional. Do not run while compiling: the machine has 2 cores.
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,6 +63,8 @@ PYEOF
 else
     echo "(hyperfine not installed: apt-get install hyperfine)"
 fi
+
+[ "${ONLY:-}" = cold ] && exit 0  # (bench/regress.sh: the cold launch alone)
 
 echo "== warm calls through the persistent worker"
 CC=${CC:-cc}

@@ -89,12 +89,28 @@ def timed(cmd, repeat, env=None, parse=None):
     return statistics.median(runs)
 
 
+def vs_bandit(sg, files, mb, repeat):
+    """snipgate check -j 2 (median of `repeat`) and Bandit (one process, once) over the same files."""
+    print(f"standard library: {len(files)} files, {mb:.2f} MB (/usr/lib/python3.11); load {os.getloadavg()[0]:.1f}")
+    t_sg = timed([sg, "check", "-j", "2", "--format", "json", "-o", os.devnull, *files], repeat)
+    print(f"  snipgate check -j 2   {t_sg:8.2f} s  {mb / t_sg:8.2f} MB/s  (median of {repeat})")
+    if not shutil.which("bandit"):
+        print("  bandit not installed (SNIPGATE_BENCH=1 bash scripts/setup.sh): no ratio")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        t_b = timed(["bandit", "-q", "-f", "json", "-o", os.path.join(tmp, "b.json"), *files], 1)
+    print(f"  bandit (1 process)    {t_b:8.2f} s  {mb / t_b:8.2f} MB/s")
+    print(f"  snipgate / bandit throughput: {t_b / t_sg:.1f}x (target >= 15x)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--baseline-build", help="a build directory whose snipgate is compared with this one")
     ap.add_argument("--startup-only", action="store_true", help="only the start-up measurement")
+    ap.add_argument("--vs-bandit-only", action="store_true",
+                    help="only `snipgate check -j 2` over the standard library beside Bandit (bench/regress.sh)")
     a = ap.parse_args()
     sg = os.path.join(a.build, "snipgate")
     builds = {"this build": a.build}
@@ -105,6 +121,9 @@ def main():
         return
     files = corpus()
     mb = sum(os.path.getsize(f) for f in files) / 1e6
+    if a.vs_bandit_only:
+        vs_bandit(sg, files, mb, a.repeat)
+        return
     tmp = tempfile.mkdtemp(prefix="sgbench.")
     listfile = os.path.join(tmp, "files.txt")
     with open(listfile, "w") as f:

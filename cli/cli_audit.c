@@ -1013,6 +1013,7 @@ typedef struct audit__sum {
     size_t nrules;
     audit__worst worst[AUDIT_WORST];
     size_t nworst;
+    sg_cli_contracts contracts; /* of the records judged (bad records are not) */
 } audit__sum;
 
 static int audit__sum_add(audit__sum *s, const audit__rec *r)
@@ -1029,6 +1030,7 @@ static int audit__sum_add(audit__sum *s, const audit__rec *r)
     }
     if (r->res.findings)
         s->static_blocked++;
+    sg_cli_contracts_add(&s->contracts, &r->res);
     const char *g = r->res.golden;
     s->golden_pass += !strcmp(g, "pass");
     s->golden_fail += !strcmp(g, "fail");
@@ -1104,8 +1106,9 @@ static json_t *audit__sum_json(const audit__sum *s, const audit__ctx *c, size_t 
         json_array_append_new(worst, json_pack("{s:s, s:s, s:I, s:s}", "id", s->worst[i].id, "severity",
                                                sg_severity_name((sg_severity)s->worst[i].sev), "findings",
                                                (json_int_t)s->worst[i].findings, "rules", s->worst[i].rules));
+    json_t *contracts = sg_cli_contracts_json(&s->contracts);
     return json_pack("{s:I, s:{s:I, s:I, s:I}, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:I, s:{s:I, s:I, s:I, s:I}}, s:o, "
-                     "s:f, s:f}",
+                     "s:o, s:f, s:f}",
                      "records", (json_int_t)s->records, "by_status", "pass", (json_int_t)s->pass, "block",
                      (json_int_t)s->block, "error", (json_int_t)(s->bad + s->errors), "bad_records",
                      (json_int_t)s->bad, "gate_errors", (json_int_t)s->errors, "skipped_done",
@@ -1113,7 +1116,8 @@ static json_t *audit__sum_json(const audit__sum *s, const audit__ctx *c, size_t 
                      "by_rule", rules ? rules : json_null(), "by_stage", "static_blocked",
                      (json_int_t)s->static_blocked, "golden", "pass", (json_int_t)s->golden_pass, "fail",
                      (json_int_t)s->golden_fail, "error", (json_int_t)s->golden_error, "skipped",
-                     (json_int_t)s->golden_skipped, "worst", worst ? worst : json_null(), "elapsed_s", ms / 1000,
+                     (json_int_t)s->golden_skipped, "worst", worst ? worst : json_null(), "contracts",
+                     contracts ? contracts : json_null(), "elapsed_s", ms / 1000,
                      "records_per_s", ms > 0 ? (double)s->records / (ms / 1000) : 0.0);
 }
 
@@ -1127,6 +1131,7 @@ static void audit__sum_text(FILE *out, const audit__sum *s, const audit__ctx *c,
         fprintf(out, "  skipped: %zu already in the output, %zu in other shards\n", c->skipped_done, c->skipped_shard);
     fprintf(out, "  stages: static gate blocked %zu; golden: %zu pass, %zu fail, %zu error, %zu skipped\n",
             s->static_blocked, s->golden_pass, s->golden_fail, s->golden_error, s->golden_skipped);
+    sg_cli_contracts_text(out, "  ", &s->contracts);
     if (s->nrules) {
         fprintf(out, "  by rule:");
         for (size_t i = 0; i < s->nrules && i < 15; i++)

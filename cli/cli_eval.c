@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_pipeline.h"
 
 #define EVAL_MAX_INPUT (1u << 30)
 #define EVAL_MAX_K 16
@@ -350,6 +351,7 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
         return -1;
     }
     size_t bad = 0, passed = 0, blocked = 0, errors = 0, judged = 0, with_samples = 0;
+    sg_cli_contracts contracts = {0};
     for (size_t i = 0; i < ctx->nsamples; i++) {
         const eval__sample *s = &ctx->samples[i];
         if (s->in->error) {
@@ -357,6 +359,13 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
             continue;
         }
         judged++;
+        /* contract coverage: every sample has its task; the static gate alone judged the ones it
+         * blocked (their golden stage did not run) */
+        sg_cli_result kind = {.golden = s->blocked ? "skipped" : "pass"};
+        kind.contract = sg_golden_task_declared_properties(sg_golden_suite_task(ctx->suite, s->in->task_index)) > 0
+                            ? "properties"
+                            : "task";
+        sg_cli_contracts_add(&contracts, &kind);
         n[s->in->task_index]++;
         c[s->in->task_index] += s->passed;
         passed += s->passed;
@@ -379,6 +388,7 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
                 "eval: %zu samples judged (%zu bad lines) over %zu of %zu tasks; %zu passed, %zu blocked by "
                 "the static gate, %zu golden-stage errors\n",
                 judged, bad, with_samples, ntasks, passed, blocked, errors);
+        sg_cli_contracts_text(stderr, "", &contracts);
         for (size_t q = 0; q < nk; q++) {
             if (used[q])
                 fprintf(stderr, "pass@%zu: %.4f over %zu tasks", ks[q], sum[q] / (double)used[q], used[q]);
@@ -430,10 +440,11 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
         }
         json_t *doc =
             failed ? NULL
-                   : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "suite", ctx->golden.suite_path,
-                               "samples", (json_int_t)judged, "bad_lines", (json_int_t)bad, "tasks_with_samples",
-                               (json_int_t)with_samples, "passed", (json_int_t)passed, "blocked", (json_int_t)blocked,
-                               "golden_errors", (json_int_t)errors, "k", karr, "pass_at_k", overall, "tasks", tasks);
+                   : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "suite",
+                               ctx->golden.suite_path, "samples", (json_int_t)judged, "bad_lines", (json_int_t)bad,
+                               "tasks_with_samples", (json_int_t)with_samples, "passed", (json_int_t)passed, "blocked",
+                               (json_int_t)blocked, "golden_errors", (json_int_t)errors, "contracts",
+                               sg_cli_contracts_json(&contracts), "k", karr, "pass_at_k", overall, "tasks", tasks);
         if (!doc) {
             if (failed) {
                 json_decref(tasks);

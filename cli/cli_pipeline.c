@@ -38,6 +38,7 @@ void sg_cli_result_clear(sg_cli_result *r)
     memset(r, 0, sizeof *r);
     r->max_severity = -1;
     r->golden = "not_run";
+    r->contract = "none";
 }
 
 static void pipeline__msg(sg_cli_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -130,6 +131,7 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
     memset(r, 0, sizeof *r);
     r->max_severity = -1;
     r->golden = "not_run";
+    r->contract = req->tests ? "tests" : req->task_json || req->task_id ? "task" : "none";
     sg_golden_suite *own = NULL;
     const sg_golden_task *task = NULL;
     char *prog = NULL;
@@ -144,6 +146,8 @@ sg_status sg_cli_pipeline_run(const sg_cli_pipeline *p, sg_checker *checker, con
             pipeline__msg(r, "out of memory");
         goto out;
     }
+    if (task && !req->tests && sg_golden_task_declared_properties(task) > 0)
+        r->contract = "properties";
     const char *text = req->code;
     size_t tlen = req->len;
     if (req->completion) {
@@ -297,4 +301,30 @@ sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi, const 
             return st;
     }
     return SG_OK;
+}
+
+void sg_cli_contracts_add(sg_cli_contracts *c, const sg_cli_result *r)
+{
+    const char *k = r->contract ? r->contract : "none";
+    c->properties += !strcmp(k, "properties");
+    c->task += !strcmp(k, "task");
+    c->tests += !strcmp(k, "tests");
+    c->none += !strcmp(k, "none");
+    c->static_only += !strcmp(r->golden, "not_run") || !strcmp(r->golden, "skipped");
+}
+
+json_t *sg_cli_contracts_json(const sg_cli_contracts *c)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "properties", (json_int_t)c->properties, "task",
+                     (json_int_t)c->task, "tests", (json_int_t)c->tests, "none", (json_int_t)c->none, "with_contract",
+                     (json_int_t)(c->properties + c->task + c->tests), "static_only", (json_int_t)c->static_only);
+}
+
+void sg_cli_contracts_text(FILE *out, const char *indent, const sg_cli_contracts *c)
+{
+    size_t with = c->properties + c->task + c->tests, all = with + c->none;
+    fprintf(out, "%scontracts: %zu of %zu with one (%.0f%%: properties %zu, task %zu, tests %zu), none %zu; "
+                 "judged by the static gate alone %zu\n",
+            indent, with, all, all ? 100.0 * (double)with / (double)all : 0.0, c->properties, c->task, c->tests,
+            c->none, c->static_only);
 }

@@ -17,6 +17,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
 
 #include "cli.h"
 #include "snipgate/snipgate.h"
@@ -71,6 +74,10 @@ typedef struct sg_cli_result {
     int max_severity;        /* of the blocking findings, -1 if none */
     size_t findings;         /* blocking findings */
     const char *golden;      /* "not_run", "skipped", "pass", "fail", "error" (static string) */
+    const char *contract;    /* what the input came with to check it against (static string):
+                                "properties" (a task declaring properties), "task" (a task: its
+                                cases, a reference), "tests" (plain asserts), "none" (nothing:
+                                the static gate alone can judge it) */
     double static_ms, golden_ms;
 } sg_cli_result;
 
@@ -87,6 +94,20 @@ void sg_cli_result_clear(sg_cli_result *r);
  * `fuzz_hint` says how this command would have run the fuzz stage (or that it does not run it).
  * SG_OK or SG_ERR_NOMEM. */
 sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi, const char *fuzz_hint);
+
+/* Contract coverage (issue 27): how many inputs came with which contract, and how many were
+ * judged by the static gate alone (no contract, or a golden stage that did not run: blocked
+ * statically first, or --static-only). Summaries of audit and eval, serve's /metrics. */
+typedef struct sg_cli_contracts {
+    size_t properties, task, tests, none;
+    size_t static_only;
+} sg_cli_contracts;
+void sg_cli_contracts_add(sg_cli_contracts *c, const sg_cli_result *r);
+/* {"properties": N, "task": N, "tests": N, "none": N, "with_contract": N, "static_only": N} */
+json_t *sg_cli_contracts_json(const sg_cli_contracts *c);
+/* "contracts: N of M with one (properties N, task N, tests N), none N; judged by the static gate
+ * alone N" */
+void sg_cli_contracts_text(FILE *out, const char *indent, const sg_cli_contracts *c);
 
 /* "pass", "block", "error" (bad input and gate errors alike: never a pass). */
 const char *sg_cli_outcome_name(sg_cli_outcome o);

@@ -155,6 +155,7 @@ typedef struct serve__server {
     unsigned long long by_code[SERVE_NCODES];
     unsigned long long verdicts[3]; /* pass, block, error */
     unsigned long long golden[4];   /* pass, fail, error, skipped */
+    sg_cli_contracts contracts;     /* of the requests judged (not the 400s) */
     serve__hist h_static, h_golden, h_total;
     double started;
     /* admission: the recent time a worker spends on a request, by kind (0 static only, 1 with
@@ -292,6 +293,16 @@ static char *serve__metrics(serve__server *s, size_t *ret_len)
     static const char *gn[] = {"pass", "fail", "error", "skipped"};
     for (size_t i = 0; i < 4; i++)
         fprintf(f, "snipgate_golden_total{outcome=\"%s\"} %llu\n", gn[i], s->golden[i]);
+    fputs("# HELP snipgate_contracts_total Judged requests by the contract they came with: properties (a task that "
+          "declares properties), task, tests (plain asserts), none (the static gate alone can judge it).\n"
+          "# TYPE snipgate_contracts_total counter\n", f);
+    fprintf(f,
+            "snipgate_contracts_total{kind=\"properties\"} %zu\nsnipgate_contracts_total{kind=\"task\"} %zu\n"
+            "snipgate_contracts_total{kind=\"tests\"} %zu\nsnipgate_contracts_total{kind=\"none\"} %zu\n"
+            "# HELP snipgate_static_only_total Judged requests whose verdict the static gate alone made (no "
+            "contract, or a golden stage that did not run).\n# TYPE snipgate_static_only_total counter\n"
+            "snipgate_static_only_total %zu\n",
+            s->contracts.properties, s->contracts.task, s->contracts.tests, s->contracts.none, s->contracts.static_only);
     fputs("# HELP snipgate_stage_seconds Time spent per stage (total: acceptance to answer).\n"
           "# TYPE snipgate_stage_seconds histogram\n", f);
     serve__hist_text(f, "static", &s->h_static);
@@ -456,6 +467,8 @@ static void *serve__worker(void *arg)
         for (size_t i = 0; i < 4; i++)
             if (!strcmp(res.golden, gn[i]))
                 s->golden[i]++;
+        if (res.outcome != SG_CLI_BAD_INPUT)
+            sg_cli_contracts_add(&s->contracts, &res);
         j->res = res;
         j->done = true;
         struct MHD_Connection *conn = serve__resume(s, j) ? j->conn : NULL;

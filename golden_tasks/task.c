@@ -1068,6 +1068,11 @@ bool sg_golden_task_fuzz_stage(const sg_golden_task *t, double *ret_seconds, uin
     return t && (t->fuzz_stage_seconds > 0 || t->fuzz_stage_runs > 0);
 }
 
+size_t sg_golden_task_declared_properties(const sg_golden_task *t)
+{
+    return t ? t->nprops : 0;
+}
+
 const char *sg_golden_task_id(const sg_golden_task *t)
 {
     return t ? t->task_id : NULL;

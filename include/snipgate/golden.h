@@ -93,6 +93,9 @@ SG_API void sg_golden_task_fuzz_budget(const sg_golden_task *task, unsigned *ret
 /* The task's budget for the fuzz stage (docs/fuzz.md): its `fuzz.stage_seconds` and
  * `fuzz.stage_runs` (0 when absent). True when it has either. */
 SG_API bool sg_golden_task_fuzz_stage(const sg_golden_task *task, double *ret_seconds, uint64_t *ret_runs);
+/* Number of properties the task declares (its `properties`; the default differential check
+ * against a reference is not counted): 0 when it declares none. */
+SG_API size_t sg_golden_task_declared_properties(const sg_golden_task *task);
 /* Number of lines the prompt puts before a completion in sg_golden_task_candidate_source's
  * program (0 when the task does not complete its prompt). */
 SG_API long sg_golden_task_prompt_lines(const sg_golden_task *task);

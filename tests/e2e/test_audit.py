@@ -293,6 +293,10 @@ def humaneval_samples_with_golden_stage():
     s = json.load(open(os.path.join(TMP, "sum.json")))
     expect(s["by_stage"]["golden"] == {"pass": 1, "fail": 1, "error": 0, "skipped": 1}, f"summary {s['by_stage']}")
     expect(s["by_status"] == {"pass": 1, "block": 2, "error": 0}, f"summary {s['by_status']}")
+    # contract coverage (issue 27): the built-in task declares properties; the os.system sample
+    # was judged by the static gate alone
+    expect(s["contracts"] == {"properties": 3, "task": 0, "tests": 0, "none": 0, "with_contract": 3,
+                              "static_only": 1}, f"contracts {s['contracts']}")
     # a sample needs its task: unknown task ids are error lines, even with --static-only
     p2 = write("samples2.jsonl", json.dumps({"task_id": "Nope/1", "completion": "    return 1\n"}) + "\n")
     rc, out, err = run("--static-only", p2)

@@ -592,6 +592,10 @@ def eval_small_suite():
     t7 = [t for t in s["tasks"] if t["task_id"] == "7"][0]
     expect(t7["pass@3"] is None and abs(t7["pass@1"] - 0.5) < 1e-12, f"{t7}")
     expect((s["samples"], s["bad_lines"], s["blocked"]) == (10, 3, 1), f"{s}")
+    # contract coverage (issue 27): every sample comes with its task (none declares properties);
+    # the one the static gate blocked was judged by it alone
+    expect(s["contracts"] == {"properties": 0, "task": 10, "tests": 0, "none": 0, "with_contract": 10,
+                              "static_only": 1}, f"contracts {s['contracts']}")
 
 
 HOSTILE_ADD = (
@@ -731,6 +735,8 @@ def eval_text_summary_and_clean_exit():
     rows = [json.loads(l) for l in out.splitlines()]
     expect([r["passed"] for r in rows] == [True, False, True], f"{rows}")
     expect("pass@1: 0.7500 over 2 tasks" in err, f"text summary: {err}")
+    expect("contracts: 3 of 3 with one (100%: properties 0, task 3, tests 0), none 0; judged by the static gate "
+           "alone 0" in err, f"text summary: {err}")
     expect("pass@10: - (no task has 10 samples)" in err, f"text summary: {err}")
     # the same from stdin, one job vs two: the same lines
     with open(good) as f:

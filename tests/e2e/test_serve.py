@@ -212,9 +212,19 @@ def golden_stage_task_id_tests_and_inline_task():
         expect(st == 200 and json.loads(data)["files"][0]["golden"]["status"] == "pass", f"inline task: {st} {data[:400]}")
         st, h, data = post(srv, {"code": "def add(a, b):\n    return a - b\n", "task": task})
         expect(st == 200 and json.loads(data)["verdict"] == "block", f"inline task, wrong: {st} {data[:300]}")
+        st, h, data = post(srv, {"code": SAFE})
+        expect(st == 200, f"no contract: {st} {data[:200]}")
+        st, h, data = post(srv, {"code": SAFE, "task_id": "no/such/task"})
+        expect(st == 400, f"unknown task: {st} {data[:200]}")
         m = metrics(srv)
         expect(m['snipgate_golden_total{outcome="pass"}'] == 3 and m['snipgate_golden_total{outcome="fail"}'] == 2,
                f"golden metrics {[(k, v) for k, v in m.items() if 'golden_total' in k]}")
+        # contract coverage (issue 27): the built-in task declares properties, the inline one does
+        # not; the request without one was judged by the static gate alone; a 400 is not counted
+        got = {k: v for k, v in m.items() if k.startswith(("snipgate_contracts_total", "snipgate_static_only"))}
+        expect(got == {'snipgate_contracts_total{kind="properties"}': 2, 'snipgate_contracts_total{kind="task"}': 2,
+                       'snipgate_contracts_total{kind="tests"}': 1, 'snipgate_contracts_total{kind="none"}': 1,
+                       "snipgate_static_only_total": 1}, f"contract metrics {got}")
         expect(m['snipgate_stage_seconds_count{stage="golden"}'] == 5, "golden latency histogram count")
     finally:
         expect(srv.stop() == 0, "exit status")

@@ -44,7 +44,8 @@
 #endif
 #define SERVE__MHD_FUNCS(X)                                                                          \
     X(MHD_add_response_header) X(MHD_create_response_from_buffer) X(MHD_destroy_response)           \
-    X(MHD_get_daemon_info) X(MHD_lookup_connection_value) X(MHD_queue_response)                      \
+    X(MHD_get_connection_info) X(MHD_get_daemon_info) X(MHD_lookup_connection_value)                 \
+    X(MHD_queue_response)                                                                            \
     X(MHD_quiesce_daemon) X(MHD_resume_connection) X(MHD_start_daemon) X(MHD_stop_daemon)            \
     X(MHD_suspend_connection)
 #define SERVE__MHD_MEMBER(f) __typeof__(f) *f;
@@ -76,6 +77,7 @@ static bool serve__mhd_open(void)
 #define MHD_add_response_header (*serve__mhd.MHD_add_response_header)
 #define MHD_create_response_from_buffer (*serve__mhd.MHD_create_response_from_buffer)
 #define MHD_destroy_response (*serve__mhd.MHD_destroy_response)
+#define MHD_get_connection_info (*serve__mhd.MHD_get_connection_info)
 #define MHD_get_daemon_info (*serve__mhd.MHD_get_daemon_info)
 #define MHD_lookup_connection_value (*serve__mhd.MHD_lookup_connection_value)
 #define MHD_queue_response (*serve__mhd.MHD_queue_response)
@@ -132,10 +134,28 @@ typedef struct serve__hist {
 /* What a request's "policy" may do (--request-policy). */
 typedef enum { SERVE_RP_TIGHTEN, SERVE_RP_DENY, SERVE_RP_ALLOW } serve__rp;
 
+/* A connection's request deadline (--request-deadline): from the connection's start, or the end
+ * of its previous request, to the last byte of the request's body. The entries are added and
+ * removed by libmicrohttpd's connection notifications; the main loop's sweep shuts down the
+ * socket of a connection past its deadline while receiving (libmicrohttpd notifies CLOSED, under
+ * conns_lock here, before it closes the socket: the descriptor the sweep shuts down is still that
+ * connection's). */
+typedef struct serve__conn {
+    struct serve__conn *prev, *next;
+    int fd;
+    double start;   /* ms: when the current request's first byte could come */
+    bool receiving; /* the current request is not fully received */
+} serve__conn;
+
 typedef struct serve__server {
     sg_cli_pipeline pipe;
     serve__rp request_policy; /* default tighten: a request may only make the gate stricter */
     unsigned long per_client; /* connections one client address may hold (--max-client-connections) */
+    double deadline_ms;       /* --request-deadline */
+    pthread_mutex_t conns_lock;
+    serve__conn conns;        /* list head (under conns_lock) */
+    unsigned long long cut;   /* connections shut down at their deadline */
+    double last_sweep;
     bool no_default; /* the server's rule options, from which a request's policy starts */
     char **packs, **disables, **hosts;
     size_t npacks, ndisables, nhosts;
@@ -222,6 +242,9 @@ static void serve__help(FILE *out)
           "  --max-body BYTES           largest request body (default 1048576)\n"
           "  --time-budget MS           per request, from acceptance to answer (default 10000)\n"
           "  --max-client-connections N  connections one client address may hold (default 64; TCP)\n"
+          "  --request-deadline S       seconds a request may take to arrive, headers and body, from its\n"
+          "                             connection's start or its previous request's end (default 30);\n"
+          "                             past it the connection is closed\n"
           "  --request-policy MODE      what a request's \"policy\" may do: tighten (default: only make the\n"
           "                             gate stricter: a lower fail_on, stages.required, smaller budgets),\n"
           "                             deny (refuse any), allow (anything but packs, exclude, fuzz budgets)\n"
@@ -321,9 +344,12 @@ static char *serve__metrics(serve__server *s, size_t *ret_len)
                "snipgate_uptime_seconds %.3f\n"
                "# HELP snipgate_refused_budget_total Requests refused (503) because the work ahead would not "
                "leave them time to finish within the time budget.\n# TYPE snipgate_refused_budget_total counter\n"
-               "snipgate_refused_budget_total %llu\n",
+               "snipgate_refused_budget_total %llu\n"
+               "# HELP snipgate_request_deadline_cut_total Connections closed because a request was not received "
+               "within --request-deadline.\n# TYPE snipgate_request_deadline_cut_total counter\n"
+               "snipgate_request_deadline_cut_total %llu\n",
             s->qlen, s->queue_cap, s->busy, s->workers, s->ninflight, (sg_cli_now_ms() - s->started) / 1000,
-            s->refused_budget);
+            s->refused_budget, __atomic_load_n(&s->cut, __ATOMIC_RELAXED));
     pthread_mutex_unlock(&s->lock);
     if (fclose(f) != 0) {
         free(buf);
@@ -826,6 +852,81 @@ static enum MHD_Result serve__answer(serve__server *s, struct MHD_Connection *co
     return serve__send(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "application/json", body, strlen(body), 0);
 }
 
+static serve__conn *serve__conn_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? (serve__conn *)ci->socket_context : NULL;
+}
+
+static void serve__received(serve__server *s, struct MHD_Connection *conn)
+{
+    serve__conn *c = serve__conn_of(conn);
+    if (!c)
+        return;
+    pthread_mutex_lock(&s->conns_lock);
+    c->receiving = false;
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
+static void serve__next_request(serve__server *s, struct MHD_Connection *conn)
+{
+    serve__conn *c = serve__conn_of(conn);
+    if (!c)
+        return;
+    pthread_mutex_lock(&s->conns_lock);
+    c->receiving = true;
+    c->start = sg_cli_now_ms();
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
+static void serve__notify_conn(void *cls, struct MHD_Connection *conn, void **socket_context,
+                               enum MHD_ConnectionNotificationCode toe)
+{
+    serve__server *s = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        serve__conn *c = ci ? calloc(1, sizeof *c) : NULL;
+        if (!c)
+            return; /* (no deadline for it: the idle timeout still holds) */
+        c->fd = ci->connect_fd;
+        c->start = sg_cli_now_ms();
+        c->receiving = true;
+        pthread_mutex_lock(&s->conns_lock);
+        c->next = s->conns.next;
+        c->prev = &s->conns;
+        c->next->prev = c;
+        s->conns.next = c;
+        pthread_mutex_unlock(&s->conns_lock);
+        *socket_context = c;
+    } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+        serve__conn *c = *socket_context;
+        pthread_mutex_lock(&s->conns_lock);
+        c->prev->next = c->next;
+        c->next->prev = c->prev;
+        pthread_mutex_unlock(&s->conns_lock);
+        free(c);
+        *socket_context = NULL;
+    }
+}
+
+/* Shut down the sockets of connections whose request is not received by its deadline (a slow
+ * sender that keeps each connection alive one byte at a time). From the main loop. */
+static void serve__sweep(serve__server *s)
+{
+    double now = sg_cli_now_ms();
+    if (now - s->last_sweep < 200)
+        return;
+    s->last_sweep = now;
+    pthread_mutex_lock(&s->conns_lock);
+    for (serve__conn *c = s->conns.next; c != &s->conns; c = c->next)
+        if (c->receiving && now - c->start > s->deadline_ms) {
+            c->receiving = false;
+            shutdown(c->fd, SHUT_RDWR);
+            __atomic_add_fetch(&s->cut, 1, __ATOMIC_RELAXED);
+        }
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
 /* Trust boundary: everything here comes from the network. */
 static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                      const char *version, const char *upload_data, size_t *upload_data_size,
@@ -833,6 +934,11 @@ static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, con
 {
     serve__server *s = cls;
     serve__req *rq = *con_cls;
+    /* the request is received when it is answered at once (no body is read) or at the call after
+     * its body (upload_data_size 0); only a POST to /v1/check reads one */
+    bool reads_body = !rq && !strcmp(url, "/v1/check") && !strcmp(method, "POST");
+    if (!reads_body && !*upload_data_size)
+        serve__received(s, conn);
     if (!rq) {
         if (!strcmp(url, "/healthz") || !strcmp(url, "/metrics")) {
             if (strcmp(method, "GET") && strcmp(method, "HEAD"))
@@ -948,6 +1054,7 @@ static void serve__completed(void *cls, struct MHD_Connection *conn, void **con_
 {
     serve__server *s = cls;
     serve__req *rq = *con_cls;
+    serve__next_request(s, conn); /* a keep-alive connection's next request: its deadline starts */
     if (!rq)
         return;
     if (rq->job) {
@@ -1061,6 +1168,7 @@ static void serve__expire(serve__server *s)
 
 enum {
     OPT_LISTEN = 1000, OPT_QUEUE, OPT_MAX_BODY, OPT_BUDGET_MS, OPT_FAIL_ON, OPT_REQUEST_POLICY, OPT_PER_CLIENT,
+    OPT_DEADLINE,
 };
 
 int sg_cli_serve(int argc, char **argv)
@@ -1071,6 +1179,7 @@ int sg_cli_serve(int argc, char **argv)
         {"time-budget", required_argument, NULL, OPT_BUDGET_MS}, {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"request-policy", required_argument, NULL, OPT_REQUEST_POLICY},
         {"max-client-connections", required_argument, NULL, OPT_PER_CLIENT},
+        {"request-deadline", required_argument, NULL, OPT_DEADLINE},
         {"rules", required_argument, NULL, 'R'}, {"no-default-rules", no_argument, NULL, 'N'},
         {"disable", required_argument, NULL, 'D'}, {"allow-host", required_argument, NULL, 'A'},
         SG_CLI_GOLDEN_LONGOPTS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
@@ -1084,6 +1193,7 @@ int sg_cli_serve(int argc, char **argv)
     s.queue_cap = 64;
     s.max_body = 1u << 20;
     s.per_client = 64;
+    s.deadline_ms = 30000;
     s.budget_ms = 10000;
     const char *listen_addr = NULL;
     bool no_default = false;
@@ -1141,6 +1251,13 @@ int sg_cli_serve(int argc, char **argv)
                 goto out_free;
             }
             s.per_client = ul;
+            break;
+        case OPT_DEADLINE:
+            if (sg_cli_parse_ulong(optarg, 3600, &ul) || ul == 0) {
+                sg_cli_error("serve", "--request-deadline must be from 1 to 3600 seconds (got '%s')", optarg);
+                goto out_free;
+            }
+            s.deadline_ms = (double)ul * 1000;
             break;
         case OPT_REQUEST_POLICY:
             if (!strcmp(optarg, "tighten"))
@@ -1238,6 +1355,8 @@ int sg_cli_serve(int argc, char **argv)
     }
     s.inflight.next = s.inflight.prev = &s.inflight;
     pthread_mutex_init(&s.lock, NULL);
+    pthread_mutex_init(&s.conns_lock, NULL);
+    s.conns.next = s.conns.prev = &s.conns;
     pthread_cond_init(&s.can_take, NULL);
     pthread_cond_init(&s.idle, NULL);
     sync_made = true;
@@ -1269,7 +1388,8 @@ int sg_cli_serve(int argc, char **argv)
     }
     d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC, 0,
                          NULL, NULL, serve__handle, &s, MHD_OPTION_LISTEN_SOCKET, lfd,
-                         MHD_OPTION_NOTIFY_COMPLETED, serve__completed, &s, MHD_OPTION_CONNECTION_TIMEOUT,
+                         MHD_OPTION_NOTIFY_COMPLETED, serve__completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
+                         serve__notify_conn, &s, MHD_OPTION_CONNECTION_TIMEOUT,
                          (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)4000,
                          /* one client address cannot hold every connection (4,000 slow senders made
                           * every other client's request time out); Unix sockets have no address */
@@ -1288,6 +1408,7 @@ int sg_cli_serve(int argc, char **argv)
         if (sig > 0)
             break;
         serve__expire(&s);
+        serve__sweep(&s);
     }
     /* stop accepting; finish every accepted request (their budgets still apply) */
     MHD_socket q = MHD_quiesce_daemon(d);
@@ -1342,6 +1463,7 @@ out_stop:
 out_free:
     if (sync_made) {
         pthread_mutex_destroy(&s.lock);
+        pthread_mutex_destroy(&s.conns_lock);
         pthread_cond_destroy(&s.can_take);
         pthread_cond_destroy(&s.idle);
     }

@@ -474,6 +474,50 @@ def request_policy_bounded_by_the_operator():
 
 
 @check
+def a_request_must_arrive_within_its_deadline():
+    # slow senders that keep each connection alive a byte at a time (the idle timeout resets on
+    # every byte): one trickles header lines, one a body; past --request-deadline the server
+    # closes both, and a request on a new connection is answered
+    srv = Server("-j", "1", "--request-deadline", "2")
+    socks = []
+    try:
+        t0 = time.time()
+        for head in (b"POST /v1/check HTTP/1.1\r\nHost: x\r\n",
+                     b"POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{"):
+            c = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            c.sendall(head)
+            socks.append(c)
+        closed = {}
+        while len(closed) < 2 and time.time() - t0 < 60:
+            for i, c in enumerate(socks):
+                if i in closed:
+                    continue
+                try:
+                    c.sendall(b"X-Slow: 1\r\n" if i == 0 else b" ")
+                    c.settimeout(0.25)
+                    if c.recv(1) == b"":
+                        closed[i] = time.time() - t0
+                except socket.timeout:
+                    pass
+                except OSError:
+                    closed[i] = time.time() - t0
+        # closed after the deadline, never before it (a busy machine only makes it later)
+        expect(len(closed) == 2 and min(closed.values()) >= 1.9, f"slow senders closed at {closed}")
+        st, _, data = post(srv, json.dumps({"code": "x = 1\n"}).encode(), timeout=30)
+        expect(st == 200, f"a new request: HTTP {st}")
+        m = metrics(srv)
+        expect(m["snipgate_request_deadline_cut_total"] == 2, f"cut {m.get('snipgate_request_deadline_cut_total')}")
+    finally:
+        for c in socks:
+            c.close()
+        srv.stop()
+    r = subprocess.run([SG, "serve", "--listen", "127.0.0.1:0", "--request-deadline", "0"], capture_output=True,
+                       timeout=60)
+    expect(r.returncode == 2 and b"--request-deadline" in r.stderr, f"a bad deadline: exit {r.returncode}")
+
+
+@check
 def one_client_cannot_hold_every_connection():
     # a client (127.0.0.2) opens many connections and sends a header line now and then: past
     # --max-client-connections its connections are refused, and another client (127.0.0.1) is

@@ -155,6 +155,7 @@ typedef struct serve__server {
     pthread_mutex_t conns_lock;
     serve__conn conns;        /* list head (under conns_lock) */
     unsigned long long cut;   /* connections shut down at their deadline */
+    unsigned long long lane_taken; /* requests the small lane judged (under lock) */
     double last_sweep;
     bool no_default; /* the server's rule options, from which a request's policy starts */
     char **packs, **disables, **hosts;
@@ -347,9 +348,11 @@ static char *serve__metrics(serve__server *s, size_t *ret_len)
                "snipgate_refused_budget_total %llu\n"
                "# HELP snipgate_request_deadline_cut_total Connections closed because a request was not received "
                "within --request-deadline.\n# TYPE snipgate_request_deadline_cut_total counter\n"
-               "snipgate_request_deadline_cut_total %llu\n",
+               "snipgate_request_deadline_cut_total %llu\n"
+               "# HELP snipgate_small_lane_total Small static requests judged by the small lane's checker.\n"
+               "# TYPE snipgate_small_lane_total counter\nsnipgate_small_lane_total %llu\n",
             s->qlen, s->queue_cap, s->busy, s->workers, s->ninflight, (sg_cli_now_ms() - s->started) / 1000,
-            s->refused_budget, __atomic_load_n(&s->cut, __ATOMIC_RELAXED));
+            s->refused_budget, __atomic_load_n(&s->cut, __ATOMIC_RELAXED), s->lane_taken);
     pthread_mutex_unlock(&s->lock);
     if (fclose(f) != 0) {
         free(buf);
@@ -430,6 +433,44 @@ static void serve__job_pipeline(const serve__server *s, const serve__job *j, sg_
     }
 }
 
+/* The small lane: one more checker thread that takes only small static requests (no task, no
+ * tests, a body of at most SERVE_SMALL bytes), so that a few huge or slow requests holding every
+ * `-j` checker cannot make `x = 1` wait past its budget. The -j checkers take every request in
+ * order; the lane takes the first small one waiting. */
+#define SERVE_SMALL (64u * 1024u)
+static _Thread_local bool serve__in_lane;
+
+static bool serve__small(const serve__job *j)
+{
+    return !j->task_id && !j->task_json && !j->tests && j->len <= SERVE_SMALL;
+}
+
+/* The next job this thread may take, removed from the queue (under s->lock); NULL if none. */
+static serve__job *serve__take(serve__server *s)
+{
+    size_t k = 0;
+    if (serve__in_lane)
+        while (k < s->qlen && !serve__small(s->queue[(s->qhead + k) % s->queue_cap]))
+            k++;
+    if (k >= s->qlen)
+        return NULL;
+    serve__job *j = s->queue[(s->qhead + k) % s->queue_cap];
+    for (size_t i = k; i + 1 < s->qlen; i++)
+        s->queue[(s->qhead + i) % s->queue_cap] = s->queue[(s->qhead + i + 1) % s->queue_cap];
+    if (k == 0)
+        s->qhead = (s->qhead + 1) % s->queue_cap;
+    s->qlen--;
+    return j;
+}
+
+static void *serve__worker(void *arg);
+
+static void *serve__lane(void *arg)
+{
+    serve__in_lane = true;
+    return serve__worker(arg);
+}
+
 static void *serve__worker(void *arg)
 {
     serve__server *s = arg;
@@ -440,13 +481,13 @@ static void *serve__worker(void *arg)
         cst = sg_golden_pool_new(&pool);
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (!s->qlen && !s->stopping)
+        serve__job *j;
+        while (!(j = serve__take(s)) && !s->stopping)
             pthread_cond_wait(&s->can_take, &s->lock);
-        if (!s->qlen && s->stopping)
+        if (!j) /* stopping, and nothing (for the lane: nothing small) is left */
             break;
-        serve__job *j = s->queue[s->qhead];
-        s->qhead = (s->qhead + 1) % s->queue_cap;
-        s->qlen--;
+        if (serve__in_lane)
+            s->lane_taken++;
         if (j->timed_out) { /* answered 504 while it waited */
             serve__job_unref(s, j);
             continue;
@@ -1044,7 +1085,7 @@ static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, con
     s->ninflight++;
     /* suspended before a worker can see it (the worker needs this lock to take it) */
     MHD_suspend_connection(conn);
-    pthread_cond_signal(&s->can_take);
+    pthread_cond_broadcast(&s->can_take); /* (the lane takes only small ones: wake every taker) */
     pthread_mutex_unlock(&s->lock);
     return MHD_YES;
 }
@@ -1206,6 +1247,8 @@ int sg_cli_serve(int argc, char **argv)
     struct MHD_Daemon *d = NULL;
     pthread_t tids[SERVE_MAX_JOBS];
     long started = 0;
+    pthread_t lane_tid;
+    bool lane = false; /* the small lane's thread started */
     bool sync_made = false;
     int lfd = -1, rc = SG_EXIT_USAGE;
 
@@ -1382,6 +1425,7 @@ int sg_cli_serve(int argc, char **argv)
             break;
         started++;
     }
+    lane = started && pthread_create(&lane_tid, NULL, serve__lane, &s) == 0;
     if (!started) {
         sg_cli_error("serve", "cannot start a worker thread");
         goto out_stop;
@@ -1452,6 +1496,8 @@ out_stop:
     /* workers finish what they hold (a timed-out job still runs to its end: its sandbox too) */
     for (long i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
+    if (lane)
+        pthread_join(lane_tid, NULL);
     if (d)
         MHD_stop_daemon(d);
     else if (lfd >= 0)

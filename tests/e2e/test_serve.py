@@ -518,6 +518,46 @@ def a_request_must_arrive_within_its_deadline():
 
 
 @check
+def small_requests_have_a_lane_of_their_own():
+    # a request of ~830 KB of syntax garbage keeps the only -j checker parsing for a second or
+    # more (error recovery); `x = 1` sent meanwhile is judged by the small lane's checker and
+    # answered before it (order, not time: the big one only gets slower on a busy machine)
+    import random
+    import threading
+    rnd = random.Random(1)
+    toks = ["(", ")", "[", "]", "{", "}", ":", "=", "def", "class", "if", "else", '"', "'", "lambda", "**", "+", ",",
+            ".", "@", "\n", "  ", "x", "1", "for", "in"]
+    garbage = "".join(rnd.choice(toks) + " " for _ in range(300000))[:830000]
+    srv = Server("-j", "1", "--time-budget", "600000")
+    try:
+        done = {}
+
+        def big():
+            st, _, _ = post(srv, json.dumps({"code": garbage}).encode(), timeout=600)
+            done["big"] = (st, time.monotonic())
+
+        t = threading.Thread(target=big)
+        t.start()
+        deadline = time.time() + 120
+        while time.time() < deadline and "big" not in done:
+            m = metrics(srv)
+            if m["snipgate_workers_busy"] >= 1 and m["snipgate_queue_depth"] == 0:
+                break
+            time.sleep(0.005)
+        expect("big" not in done, "the big request was answered before a small one could be sent (too fast here)")
+        st, _, data = post(srv, json.dumps({"code": "x = 1\n"}).encode(), timeout=120)
+        small_at = time.monotonic()
+        expect(st == 200 and json.loads(data)["verdict"] == "pass", f"small request: {st} {data[:200]}")
+        t.join(600)
+        expect("big" in done and done["big"][0] == 200, f"big request: {done.get('big')}")
+        expect(small_at < done["big"][1], "the small request waited for the big one")
+        m = metrics(srv)
+        expect(m["snipgate_small_lane_total"] >= 1, f"small lane {m.get('snipgate_small_lane_total')}")
+    finally:
+        srv.stop()
+
+
+@check
 def one_client_cannot_hold_every_connection():
     # a client (127.0.0.2) opens many connections and sends a header line now and then: past
     # --max-client-connections its connections are refused, and another client (127.0.0.1) is

@@ -633,7 +633,7 @@ static int check__policy(check__opts *co, const char *config, bool no_config, sg
 
 /* Run git with `argv` (no shell), its stdout into a malloc'd NUL-terminated buffer. Returns the
  * exit status (-1 if it could not run). */
-static int check__git(char *const argv[], char **ret_out, size_t *ret_len)
+static int check__git(char *const argv[], char **ret_out, size_t *ret_len, bool quiet)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
@@ -646,6 +646,11 @@ static int check__git(char *const argv[], char **ret_out, size_t *ret_len)
     }
     if (pid == 0) {
         dup2(fds[1], STDOUT_FILENO);
+        if (quiet) { /* ("not a git repository" is an answer here, not an error) */
+            int dn = open("/dev/null", O_WRONLY | O_CLOEXEC);
+            if (dn >= 0)
+                dup2(dn, STDERR_FILENO);
+        }
         execvp("git", argv);
         _exit(127);
     }
@@ -688,7 +693,7 @@ static char *check__git_top(void)
     char *out = NULL;
     size_t len = 0;
     char *cmd[] = {"git", "rev-parse", "--show-toplevel", NULL};
-    if (check__git(cmd, &out, &len) != 0 || !len) {
+    if (check__git(cmd, &out, &len, true) != 0 || !len) {
         free(out);
         return NULL;
     }
@@ -704,7 +709,7 @@ static int check__changed_since(const char *rev, const char *top, char ***ret, s
     char *out = NULL;
     size_t len = 0;
     char *mb[] = {"git", "merge-base", (char *)rev, "HEAD", NULL};
-    if (rev[0] == '-' || check__git(mb, &out, &len) != 0 || len < 7) {
+    if (rev[0] == '-' || check__git(mb, &out, &len, false) != 0 || len < 7) {
         sg_cli_error("check", "--changed-since: no merge base of '%s' and HEAD (is this a git work tree, and "
                               "is %s a revision?)", rev, rev);
         free(out);
@@ -724,7 +729,7 @@ static int check__changed_since(const char *rev, const char *top, char ***ret, s
     char **list = NULL;
     size_t n = 0, cap = 0;
     for (int pass = 0; pass < 2; pass++) {
-        if (check__git(pass ? untracked : diff, &out, &len) != 0) {
+        if (check__git(pass ? untracked : diff, &out, &len, false) != 0) {
             sg_cli_error("check", "--changed-since: git %s failed", pass ? "ls-files" : "diff");
             free(out);
             goto out_fail;
@@ -853,6 +858,7 @@ int sg_cli_check(int argc, char **argv)
     const char *baseline_path = NULL, *changed_since = NULL;
     bool exit_zero = false, honor_given = false;
     char *repo_top = NULL; /* --changed-since without a path: the repository's top level */
+    char *path_root = NULL; /* the root of a verdict's and a baseline's paths (below) */
     char **changed = NULL;
     size_t nchanged = 0;
     sg_baseline *baseline = NULL;
@@ -1073,10 +1079,18 @@ int sg_cli_check(int argc, char **argv)
             check__merge(&hosts, &nhosts, pi->allow_hosts, pi->n_allow_hosts))
             goto out_nomem;
     }
+    /* The root of the paths in a JSON, SARIF or GitLab verdict and in a baseline: the repository's
+     * top level (or the policy file's directory), so that a verdict written, or a baseline made
+     * or applied, from any directory of the repository names files alike, without '..' */
+    if (baseline_path || co.format == SG_FORMAT_JSON || co.format == SG_FORMAT_SARIF || co.format == SG_FORMAT_GITLAB) {
+        path_root = repo_top ? strdup(repo_top) : check__git_top();
+        if (!path_root && pi && pi->dir)
+            path_root = realpath(pi->dir, NULL);
+    }
     if (baseline_path) {
         sg_diag bd;
         sg_diag_init(&bd);
-        sg_status bst = sg_baseline_load_file(baseline_path, &baseline, &bd);
+        sg_status bst = sg_baseline_load_file_at(baseline_path, path_root, &baseline, &bd);
         if (bst) {
             sg_cli_error("check", "--baseline %s: %s", baseline_path, bd.message[0] ? bd.message : sg_strerror(bst));
             rc = bst == SG_ERR_NOMEM ? SG_EXIT_INTERNAL : SG_EXIT_USAGE;
@@ -1286,21 +1300,14 @@ int sg_cli_check(int argc, char **argv)
      * (no-color.org) or TERM is dumb */
     const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
     bool color_env = !(nc && *nc) && !(term && !strcmp(term, "dumb"));
-    /* SARIF's %SRCROOT%: the repository's top level (or the policy file's directory), so that a
-     * verdict written from a subdirectory names files under it without '..' */
-    char *sarif_root = NULL;
-    if (co.format == SG_FORMAT_SARIF || co.format == SG_FORMAT_GITLAB) {
-        sarif_root = repo_top ? strdup(repo_top) : check__git_top();
-        if (!sarif_root && pi && pi->dir)
-            sarif_root = realpath(pi->dir, NULL);
-    }
-    sg_render_opts ro = {.srcroot = sarif_root, .color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) && color_env),
+    /* SARIF's %SRCROOT% and the root of JSON paths: path_root (above) */
+    sg_render_opts ro = {.srcroot = co.format == SG_FORMAT_TEXT ? NULL : path_root, .color = co.color == 1 || (co.color < 0 && !co.output && isatty(STDOUT_FILENO) && color_env),
                          .elapsed_ms = check__now_ms() - t0, .rules = co.rules, .fail_on = co.opts.fail_on,
                          /* each input error is printed once, on stderr; the text verdict names it */
                          .errors_on_stderr = co.format == SG_FORMAT_TEXT && !co.output,
                          .policy_path = pi ? pi->path : NULL, .baseline = baseline != NULL};
     sg_status rst = sg_render(out, co.format, reps, list.len, &ro);
-    free(sarif_root);
+
     bool blocked = sg_reports_blocked(reps, list.len);
     free(reps);
     if (rst) {
@@ -1372,6 +1379,7 @@ out_free:
         free(changed[i]);
     free(changed);
     free(repo_top);
+    free(path_root);
     return rc;
 }
 

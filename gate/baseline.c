@@ -15,6 +15,8 @@
 struct sg_baseline {
     char **keys; /* sorted */
     size_t n;
+    char *root;  /* the directory paths are relative to (the repository's top level), or NULL:
+                    the current directory */
 };
 
 static int baseline__cmp(const void *a, const void *b)
@@ -23,15 +25,25 @@ static int baseline__cmp(const void *a, const void *b)
 }
 
 /* One spelling of a path for matching: `./d.py`, `d.py`, `sub/../d.py` and `/abs/repo/d.py`
- * (the current directory being /abs/repo) are one file. An existing file: its real path, made
- * relative to the current directory when it is below it; otherwise the text without `./`
- * segments and repeated slashes. Written to buf (size PATH_MAX). */
-static const char *baseline__norm(const char *path, char *buf)
+ * (the root being /abs/repo) are one file. The root is `root` (the repository's top level), or
+ * the current directory when NULL; a relative `path` is relative to `base` (the root for a path
+ * of the baseline file, which a verdict wrote relative to it; NULL: the current directory, for
+ * the paths being checked). An existing file: its real path, made relative to the root when it
+ * is below it; otherwise the text without `./` segments and repeated slashes. Written to buf
+ * (size PATH_MAX). */
+static const char *baseline__norm(const char *path, char *buf, const char *root, const char *base)
 {
-    char real[PATH_MAX], cwd[PATH_MAX];
-    if (path[0] && strcmp(path, "<stdin>") && realpath(path, real)) {
+    char real[PATH_MAX], cwd[PATH_MAX], joined[PATH_MAX];
+    const char *at = path;
+    if (base && path[0] && path[0] != '/' && strcmp(path, "<stdin>")) {
+        int w = snprintf(joined, sizeof joined, "%s/%s", base, path);
+        if (w > 0 && (size_t)w < sizeof joined)
+            at = joined;
+    }
+    if (path[0] && strcmp(path, "<stdin>") && realpath(at, real)) {
         size_t cl;
-        if (getcwd(cwd, sizeof cwd) && (cl = strlen(cwd)) && !strncmp(real, cwd, cl) && real[cl] == '/')
+        const char *top = root ? root : getcwd(cwd, sizeof cwd);
+        if (top && (cl = strlen(top)) && !strncmp(real, top, cl) && real[cl] == '/')
             snprintf(buf, PATH_MAX, "%s", real + cl + 1);
         else
             snprintf(buf, PATH_MAX, "%s", real);
@@ -54,10 +66,11 @@ static const char *baseline__norm(const char *path, char *buf)
 }
 
 /* "path\x1frule\x1fsnippet-trimmed\x1frank" (malloc'd), the path as baseline__norm spells it */
-static char *baseline__key(const char *path_in, const char *rule, const char *snippet, unsigned rank)
+static char *baseline__key(const char *path_in, const char *rule, const char *snippet, unsigned rank,
+                           const char *root, const char *base)
 {
     char pbuf[PATH_MAX];
-    const char *path = baseline__norm(path_in, pbuf);
+    const char *path = baseline__norm(path_in, pbuf, root, base);
     const char *s = snippet ? snippet : "";
     size_t len = strlen(s);
     while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
@@ -80,12 +93,18 @@ void sg_baseline_free(sg_baseline *b)
     for (size_t i = 0; i < b->n; i++)
         free(b->keys[i]);
     free(b->keys);
+    free(b->root);
     free(b);
 }
 
 sg_status sg_baseline_load_file(const char *path, sg_baseline **ret, sg_diag *diag)
 {
-    if (!path || !ret)
+    return sg_baseline_load_file_at(path, NULL, ret, diag);
+}
+
+sg_status sg_baseline_load_file_at(const char *path, const char *root, sg_baseline **ret, sg_diag *diag)
+{
+    if (!path || !ret || (root && root[0] != '/'))
         return SG_ERR_INVALID_ARG;
     char *buf = NULL;
     size_t len = 0;
@@ -107,6 +126,8 @@ sg_status sg_baseline_load_file(const char *path, sg_baseline **ret, sg_diag *di
     sg_baseline *b = calloc(1, sizeof *b);
     size_t cap = 0;
     st = b ? SG_OK : SG_ERR_NOMEM;
+    if (b && root && !(b->root = realpath(root, NULL)) && !(b->root = strdup(root)))
+        st = SG_ERR_NOMEM;
     size_t fi;
     json_t *f;
     json_array_foreach(files, fi, f)
@@ -141,7 +162,7 @@ sg_status sg_baseline_load_file(const char *path, sg_baseline **ret, sg_diag *di
                 b->keys = p;
                 cap = nc;
             }
-            if (!(b->keys[b->n] = baseline__key(fp, rule, snip, rank)))
+            if (!(b->keys[b->n] = baseline__key(fp, rule, snip, rank, b->root, b->root)))
                 st = SG_ERR_NOMEM;
             else
                 b->n++;
@@ -169,7 +190,7 @@ sg_status sg_baseline_apply(const sg_baseline *b, sg_report *r, size_t *ret_matc
         for (size_t k = 0; k < i; k++)
             rank += !strcmp(r->findings.items[k].rule_id, f->rule_id) &&
                     !strcmp(r->findings.items[k].snippet, f->snippet);
-        char *key = baseline__key(r->path, f->rule_id, f->snippet, rank);
+        char *key = baseline__key(r->path, f->rule_id, f->snippet, rank, b->root, NULL);
         if (!key)
             return SG_ERR_NOMEM;
         if (b->n && bsearch(&key, b->keys, b->n, sizeof *b->keys, baseline__cmp)) {

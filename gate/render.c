@@ -662,8 +662,16 @@ static json_t *render__finding_criterion(const sg_finding *f)
     return id ? json_string(id) : json_null();
 }
 
+/* The directory %SRCROOT% stands for in the SARIF document being written, and the root of a JSON verdict's paths (sg_render_opts.srcroot;
+ * NULL: the working directory). Per thread: documents are rendered in parallel. */
+static _Thread_local const char *render__root;
+
+static const char *render__json_path(const char *path, char *real);
+
 static void render__reason(sg_jgen *g, const sg_reason *x, const char *path)
 {
+    char real[PATH_MAX];
+    path = path ? render__json_path(path, real) : NULL;
     sg_jgen_map(g);
     render__wkv(g, "criterion", sg_criterion_get(x->criterion)->id);
     render__wkv(g, "stage", x->criterion == SG_CRIT_NOTHING_CHECKED ? "pipeline" : sg_pipe_stage_name(x->stage));
@@ -959,7 +967,8 @@ static void render__file(sg_jgen *g, const sg_report *rep, const sg_reason *xs, 
         sg_jgen_raw(g, "0", 1);
         *path_at = sg_jgen_len(g) - 1;
     } else {
-        render__wks(g, "path", rep->path);
+        char real[PATH_MAX];
+        render__wks(g, "path", render__json_path(rep->path, real));
     }
     sg_jgen_key(g, "blocked");
     sg_jgen_bool(g, sg_report_blocked(rep));
@@ -1043,7 +1052,18 @@ char *sg_render_record_line(const char *id, const char *source, const char *stat
 /* The verdict document (docs/verdict.md), written as it goes (yajl): the document of an audit
  * record was a quarter of the audit's instructions as a jansson tree built and dumped. Indented
  * (for people) or compact; NULL when out of memory. */
+static char *render__json_doc(sg_report *const *reps, size_t n, const sg_render_opts *o, bool indent);
+
+/* JSON: paths relative to the root (sg_render_opts.srcroot) when the file is under it. */
 static char *render__json(sg_report *const *reps, size_t n, const sg_render_opts *o, bool indent)
+{
+    render__root = o->srcroot && o->srcroot[0] == '/' ? o->srcroot : NULL;
+    char *text = render__json_doc(reps, n, o, indent);
+    render__root = NULL;
+    return text;
+}
+
+static char *render__json_doc(sg_report *const *reps, size_t n, const sg_render_opts *o, bool indent)
 {
     size_t crit_counts[SG_CRIT_COUNT] = {0};
     size_t nfind = 0, nblock = 0, nfiles_blocked = 0, nerr = 0, bytes = 0, blocks = 0, suppressed = 0,
@@ -1250,9 +1270,6 @@ static json_t *render__uri(const char *path)
 
 #define RENDER_SRCROOT "%SRCROOT%"
 
-/* The directory %SRCROOT% stands for in the SARIF document being written (sg_render_opts.srcroot;
- * NULL: the working directory). Per thread: documents are rendered in parallel. */
-static _Thread_local const char *render__root;
 
 /* The file `path` relative to %SRCROOT% (render__root) when it is under it: a pointer into `real`
  * (PATH_MAX bytes, which gets its real path), or NULL (no root, no such file, or outside: then
@@ -1269,6 +1286,15 @@ static const char *render__under_root(const char *path, char *real, bool *ret_ou
         return real + rl + 1;
     *ret_outside = true;
     return NULL;
+}
+
+/* A path in a JSON verdict: relative to the root (render__root) when the file is under it (a
+ * baseline made in any directory of the repository names files alike), else as given. */
+static const char *render__json_path(const char *path, char *real)
+{
+    bool outside;
+    const char *rel = path ? render__under_root(path, real, &outside) : NULL;
+    return rel ? rel : path;
 }
 
 /* The SARIF artifactLocation of a path: relative to %SRCROOT% (in the run's originalUriBaseIds)

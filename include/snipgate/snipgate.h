@@ -464,6 +464,13 @@ typedef struct sg_baseline sg_baseline;
 /* SG_ERR_IO, SG_ERR_TOO_LARGE, SG_ERR_INVALID_ARG (not a JSON verdict: the reason in diag),
  * SG_ERR_NOMEM. */
 SG_API sg_status sg_baseline_load_file(const char *path, sg_baseline **ret_baseline, sg_diag *diag);
+/* The same with the paths relative to `root` (an absolute directory: the repository's top level,
+ * as `check` writes a JSON verdict's paths), so that a baseline made in any directory of the
+ * repository matches the files checked from any other: its relative paths are taken as
+ * relative to `root`, and a file being checked matches by its real path below `root`.
+ * sg_baseline_load_file is this with NULL: the current directory. */
+SG_API sg_status sg_baseline_load_file_at(const char *path, const char *root, sg_baseline **ret_baseline,
+                                          sg_diag *diag);
 SG_API void sg_baseline_free(sg_baseline *baseline);
 /* Mark the report's findings found in the baseline (`baseline`, no longer blocking); returns how
  * many (ret_matched may be NULL). */

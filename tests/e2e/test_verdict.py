@@ -498,6 +498,31 @@ def sarif_from_a_subdirectory_stays_under_srcroot():
 
 
 @check
+def json_and_baseline_paths_are_relative_to_the_repository():
+    # in a repository, a JSON verdict names files relative to its top level from any directory,
+    # and a baseline made in one directory holds when applied from another (issue 27)
+    d = os.path.join(TMP, "jsonrepo")
+    write("jsonrepo/sub/d.py", "x = eval(input())\n")
+    subprocess.run(["git", "init", "-q", d], check=True, capture_output=True)
+    sub = os.path.join(d, "sub")
+    for cwd, arg in ((d, "sub/d.py"), (d, "."), (sub, "d.py"), (sub, "../sub/d.py"), (sub, os.path.join(sub, "d.py"))):
+        rc, j, err = check_json(arg, cwd=cwd)
+        paths = [f["path"] for f in j["files"]] + [x["path"] for x in j["reasons"] if x.get("path")]
+        expect(rc == 1 and paths and all(p == "sub/d.py" for p in paths), f"from {cwd} with {arg}: {paths}")
+        expect("fatal" not in err, f"git's message leaked: {err[:200]}")
+    rc, out, _ = run("check", "--format", "json", "-o", os.path.join(TMP, "top.json"), ".", cwd=d)
+    rc, out, _ = run("check", "--format", "json", "-o", os.path.join(TMP, "sub.json"), "d.py", cwd=sub)
+    for base in ("top.json", "sub.json"):
+        for cwd, arg in ((d, "sub/d.py"), (sub, "d.py"), (sub, "./d.py"), (d, os.path.join(sub, "d.py"))):
+            rc, out, err = run("check", "--baseline", os.path.join(TMP, base), arg, cwd=cwd)
+            expect(rc == 0, f"baseline {base} applied from {cwd} to {arg}: exit {rc}: {out[-300:]}")
+    # outside any repository: paths as given, no message from git
+    write("norepo/e.py", "x = eval(input())\n")
+    rc, j, err = check_json("e.py", cwd=os.path.join(TMP, "norepo"))
+    expect([f["path"] for f in j["files"]] == ["e.py"] and "fatal" not in err, f"{[f['path'] for f in j['files']]} {err[:200]}")
+
+
+@check
 def gitlab_sast_report_has_the_fields_gitlab_reads():
     # --format gitlab: GitLab's SAST report (schema 15.0.7; its required fields, checked here
     # as documented: no copy of the schema is packaged), paths relative to the repository

@@ -455,10 +455,12 @@ static serve__job *serve__take(serve__server *s)
     if (k >= s->qlen)
         return NULL;
     serve__job *j = s->queue[(s->qhead + k) % s->queue_cap];
-    for (size_t i = k; i + 1 < s->qlen; i++)
-        s->queue[(s->qhead + i) % s->queue_cap] = s->queue[(s->qhead + i + 1) % s->queue_cap];
-    if (k == 0)
+    if (k == 0) { /* the head */
         s->qhead = (s->qhead + 1) % s->queue_cap;
+    } else { /* the jobs after it move up one place, in order */
+        for (size_t i = k; i + 1 < s->qlen; i++)
+            s->queue[(s->qhead + i) % s->queue_cap] = s->queue[(s->qhead + i + 1) % s->queue_cap];
+    }
     s->qlen--;
     return j;
 }

@@ -886,9 +886,28 @@ static sg_status golden__import(golden__run *g, sg_worker *w, sg_outcome **ret_i
 
 /* ---- (a) structured cases ----------------------------------------------------------------- */
 
+/* Floats of a task that gives no tolerance (no `atol` of its own, none on the case or the
+ * property): equal within |got - expected| <= 1e-6 + 1e-7 * |expected|, EvalPlus's practice for
+ * its float tasks (a mean computed with math.fsum differs from a plain sum in the last bit).
+ * Everything but floats compares exactly; nan equals nan. */
+#define GOLDEN_DEFAULT_ATOL 1e-6
+#define GOLDEN_DEFAULT_RTOL 1e-7
+
+/* The tolerance of a comparison: the case's or property's own (has_*), else the task's `atol`
+ * (and no rtol), else the defaults. */
+static void golden__tolerance(const golden__run *g, bool has_atol, double atol, bool has_rtol, double rtol,
+                              double *ret_atol, double *ret_rtol)
+{
+    bool given = has_atol || has_rtol || g->task->has_atol;
+    *ret_atol = has_atol ? atol : g->task->has_atol ? g->task->atol : given ? 0 : GOLDEN_DEFAULT_ATOL;
+    *ret_rtol = has_rtol ? rtol : given ? 0 : GOLDEN_DEFAULT_RTOL;
+}
+
 static bool golden__equal(golden__run *g, const sg_value *got, const sg_value *exp, double atol, double rtol)
 {
-    bool eq = g->task->compare_python ? sg_value_python_equal(got, exp, atol) : sg_value_strict_equal(got, exp, atol, rtol);
+    bool eq = !g->task->compare_python         ? sg_value_strict_equal(got, exp, atol, rtol)
+              : rtol > 0 && !g->task->has_atol ? sg_value_python_close(got, exp, atol, rtol) /* the default */
+                                               : sg_value_python_equal(got, exp, atol);
     return sg_evalplus_match(g->task, got, exp, eq);
 }
 
@@ -973,7 +992,8 @@ static sg_status golden__run_case(golden__run *g, size_t index)
     if ((st = golden__call(g, g->cand, text, &res)) != SG_OK)
         goto out;
     bool pass;
-    double atol = cs->has_atol ? cs->atol : t->atol, rtol = cs->has_rtol ? cs->rtol : 0;
+    double atol, rtol;
+    golden__tolerance(g, cs->has_atol, cs->atol, cs->has_rtol, cs->rtol, &atol, &rtol);
     if (cs->raises) {
         pass = golden__exc_matches(&res, cs->raises);
     } else {
@@ -1785,8 +1805,8 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         case SG_PROP_DIFFERENTIAL: {
             if (!g->ref)
                 break;
-            double atol = p && p->has_atol ? p->atol : g->task->atol;
-            double rtol = p && p->has_rtol ? p->rtol : 0;
+            double atol, rtol;
+            golden__tolerance(g, p && p->has_atol, p ? p->atol : 0, p && p->has_rtol, p ? p->rtol : 0, &atol, &rtol);
             if (r->kind == GR_VALUE) {
                 fail = !(c->kind == GR_VALUE && golden__equal(g, c->value, r->value, atol, rtol));
                 if (fail && c->kind == GR_VALUE)

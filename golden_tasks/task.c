@@ -790,6 +790,7 @@ static sg_status task__parse(task__ctx *c, json_t *j, sg_golden_task *t)
     }
     if ((x = json_object_get(j, "atol")) && (st = task__num(c, x, "atol", 0, 1e300, false, &t->atol)))
         return st;
+    t->has_atol = x != NULL;
     if ((x = json_object_get(j, "timeout")) && (st = task__num(c, x, "timeout", 0, 60, true, &t->timeout_s)))
         return st;
     json_t *tests = json_object_get(j, "tests");

@@ -103,6 +103,7 @@ struct sg_golden_task {
     size_t nprops;
     bool compare_python;    /* compare: "python" (default without tests) */
     double atol;            /* the task's atol (EvalPlus), 0 if none */
+    bool has_atol;          /* the task gives `atol` (else floats compare within the default) */
     double timeout_s;       /* default 2 */
     unsigned fuzz_max_inputs;   /* default 300 */
     double fuzz_max_seconds;    /* default 2 */

@@ -435,26 +435,29 @@ static long value__find_hash(const sg_value *c, const sg_value *k, bool dict)
     return -1;
 }
 
-bool sg_value_python_equal(const sg_value *g, const sg_value *e, double atol)
+/* Python `==` with nan == nan; floats on the expected side within atol + rtol * |expected|; an int
+ * expected and a float got within atol too, unless int_exact. */
+static bool value__py_eq(const sg_value *g, const sg_value *e, double atol, double rtol, bool int_exact)
 {
     if (g->kind == SG_VAL_COMPLEX || e->kind == SG_VAL_COMPLEX)
         return value__complex_equal(g, e, atol);
     if (value__is_num(g) && value__is_num(e)) {
         if (e->kind == SG_VAL_FLOAT && g->kind != SG_VAL_BOOL) {
             if (g->kind == SG_VAL_FLOAT)
-                return value__float_close(g->f, e->f, atol, 0);
+                return value__float_close(g->f, e->f, atol, rtol);
             if (isnan(e->f))
                 return false;
             if (value__num_cmp(g, e) == 0)
                 return true;
-            return atol > 0 && isfinite(e->f) && !g->big && fabsl((long double)g->i - e->f) <= atol;
+            return (atol > 0 || rtol > 0) && isfinite(e->f) && !g->big &&
+                   fabsl((long double)g->i - e->f) <= atol + rtol * fabs(e->f);
         }
         if (g->kind == SG_VAL_FLOAT && e->kind != SG_VAL_BOOL) {
             if (isnan(g->f))
                 return false;
             if (value__num_cmp(g, e) == 0)
                 return true;
-            return atol > 0 && isfinite(g->f) && !e->big && fabsl((long double)e->i - g->f) <= atol;
+            return !int_exact && atol > 0 && isfinite(g->f) && !e->big && fabsl((long double)e->i - g->f) <= atol;
         }
         return value__num_cmp(g, e) == 0;
     }
@@ -471,7 +474,7 @@ bool sg_value_python_equal(const sg_value *g, const sg_value *e, double atol)
         if (g->n != e->n)
             return false;
         for (size_t k = 0; k < e->n; k++)
-            if (!sg_value_python_equal(g->items[k], e->items[k], atol))
+            if (!value__py_eq(g->items[k], e->items[k], atol, rtol, int_exact))
                 return false;
         return true;
     case SG_VAL_DICT:
@@ -479,7 +482,7 @@ bool sg_value_python_equal(const sg_value *g, const sg_value *e, double atol)
             return false;
         for (size_t k = 0; k < e->n; k++) {
             long at = value__find_hash(g, e->items[2 * k], true);
-            if (at < 0 || !sg_value_python_equal(g->items[2 * at + 1], e->items[2 * k + 1], atol))
+            if (at < 0 || !value__py_eq(g->items[2 * at + 1], e->items[2 * k + 1], atol, rtol, int_exact))
                 return false;
         }
         return true;
@@ -493,6 +496,16 @@ bool sg_value_python_equal(const sg_value *g, const sg_value *e, double atol)
     default:
         return false;
     }
+}
+
+bool sg_value_python_equal(const sg_value *g, const sg_value *e, double atol)
+{
+    return value__py_eq(g, e, atol, 0, false);
+}
+
+bool sg_value_python_close(const sg_value *g, const sg_value *e, double atol, double rtol)
+{
+    return value__py_eq(g, e, atol, rtol, true);
 }
 
 static int value__mem_cmp(const sg_value *a, const sg_value *b)

@@ -100,6 +100,9 @@ void sg_value_literal(const sg_value *v, sg_buf *buf);
 bool sg_value_strict_equal(const sg_value *got, const sg_value *exp, double atol, double rtol);
 /* Python `==` with nan == nan and floats within atol (compare: "python"). */
 bool sg_value_python_equal(const sg_value *got, const sg_value *exp, double atol);
+/* The same where only floats of `exp` tolerate a difference (atol + rtol * |expected|): an int
+ * expected compares exactly (the default tolerance of a task that gives none). */
+bool sg_value_python_close(const sg_value *got, const sg_value *exp, double atol, double rtol);
 /* Python equality as hashing sees it (1 == True == 1.0, nan == nan): duplicate keys/elements. */
 bool sg_value_hash_equal(const sg_value *a, const sg_value *b);
 bool sg_value_hashable(const sg_value *v);

@@ -285,6 +285,51 @@ static void test_ref_timeouts_judged(void **state)
     sg_golden_suite_free(s);
 }
 
+/* A task that gives no tolerance: floats compare within 1e-6 + 1e-7 * |expected| (a mean computed
+ * with math.fsum differs from the reference's sum in the last bit, and is correct), a real error
+ * does not pass, and an int result compares exactly (issue 26). */
+static void test_default_float_tolerance(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"mad\", \"entry_point\": \"mad\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def mad(xs):\\n    m = sum(xs) / len(xs)\\n"
+        "    return sum(abs(x - m) for x in xs) / len(xs)\\n\","
+        " \"signature\": {\"args\": [\"list[float(-100..100)](min=1, max=8)\"], \"returns\": \"float\"},"
+        " \"tests\": [{\"args\": [[1.0, 2.0, 3.0]], \"expected\": 0.6666666666666666},"
+        " {\"args\": [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]], \"expected\": 0.15}]}\n"
+        "{\"task_id\": \"half\", \"entry_point\": \"half\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def half(n):\\n    return n // 2\\n\","
+        " \"tests\": [{\"args\": [10], \"expected\": 5}]}\n";
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("tol.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
+        fail_msg("suite: %s", d.message);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.max_inputs = 60;
+    const char *fsum = "import math\ndef mad(xs):\n    m = math.fsum(xs) / len(xs)\n"
+                       "    return math.fsum(abs(x - m) for x in xs) / len(xs)\n";
+    sg_golden_result *r = run(sg_golden_suite_task(s, 0), fsum, &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    sg_golden_result_free(r);
+    const char *off = "def mad(xs):\n    m = sum(xs) / len(xs)\n    return sum(abs(x - m) for x in xs) / len(xs) + 1e-4\n";
+    r = run(sg_golden_suite_task(s, 0), off, &o);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    r = run(sg_golden_suite_task(s, 1), "def half(n):\n    return n / 2 + 1e-9\n", &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A structured case reports input, expected and got; a replay with the same seed gives the same
  * counterexample. */
 /* Keyword-only parameters of a signature are generated too: a bug that shows only when a
@@ -701,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_ref_timeouts_judged),
+        cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -712,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_ref_timeouts_judged),
+        cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -733,6 +780,7 @@ int main(void)
     (void)test_fake_passes_fail;
     (void)test_forged_frame_blame;
     (void)test_ref_timeouts_judged;
+    (void)test_default_float_tolerance;
     (void)test_report_and_replay;
     (void)test_kwargs_and_annotations;
     (void)test_planted_bugs;

@@ -680,20 +680,24 @@ static int check__git(char *const argv[], char **ret_out, size_t *ret_len, bool 
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!buf)
-        return -1;
+        return -2; /* out of memory */
     buf[len] = 0;
     *ret_out = buf;
     *ret_len = len;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The top level of the git work tree around the current directory (malloc'd), or NULL. */
-static char *check__git_top(void)
+/* The top level of the git work tree around the current directory (malloc'd), or NULL (none, or
+ * out of memory: *ret_nomem, so that an allocation failure is an error, never a verdict made
+ * without the root). */
+static char *check__git_top(bool *ret_nomem)
 {
     char *out = NULL;
     size_t len = 0;
     char *cmd[] = {"git", "rev-parse", "--show-toplevel", NULL};
-    if (check__git(cmd, &out, &len, true) != 0 || !len) {
+    int rc = check__git(cmd, &out, &len, true);
+    if (rc != 0 || !len) {
+        *ret_nomem = rc == -2;
         free(out);
         return NULL;
     }
@@ -1023,7 +1027,10 @@ int sg_cli_check(int argc, char **argv)
     int ninputs = argc - optind;
     if (ninputs <= 0 && changed_since) {
         /* --changed-since REV alone: what changed in the whole repository */
-        if (!(repo_top = check__git_top())) {
+        bool nomem = false;
+        if (!(repo_top = check__git_top(&nomem))) {
+            if (nomem)
+                goto out_nomem;
             sg_cli_error("check", "--changed-since without a path checks the git repository around the current "
                                   "directory, and there is none here");
             goto out_free;
@@ -1083,9 +1090,17 @@ int sg_cli_check(int argc, char **argv)
      * top level (or the policy file's directory), so that a verdict written, or a baseline made
      * or applied, from any directory of the repository names files alike, without '..' */
     if (baseline_path || co.format == SG_FORMAT_JSON || co.format == SG_FORMAT_SARIF || co.format == SG_FORMAT_GITLAB) {
-        path_root = repo_top ? strdup(repo_top) : check__git_top();
-        if (!path_root && pi && pi->dir)
-            path_root = realpath(pi->dir, NULL);
+        bool nomem = false;
+        path_root = repo_top ? strdup(repo_top) : check__git_top(&nomem);
+        if (repo_top && !path_root)
+            goto out_nomem;
+        if (!path_root && !nomem && pi && pi->dir) {
+            errno = 0;
+            if (!(path_root = realpath(pi->dir, NULL)) && errno == ENOMEM)
+                nomem = true;
+        }
+        if (nomem)
+            goto out_nomem;
     }
     if (baseline_path) {
         sg_diag bd;

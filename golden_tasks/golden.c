@@ -1527,6 +1527,34 @@ static void golden__stop_reason(golden__run *g)
         c->reason = r;
 }
 
+/* Does an argument hold a list, dict or set (at any depth): can a call change it? */
+static bool golden__mutable(const sg_value *v, int depth)
+{
+    if (!v || depth > 64)
+        return false;
+    if (v->kind == SG_VAL_LIST || v->kind == SG_VAL_DICT || v->kind == SG_VAL_SET)
+        return true;
+    for (size_t k = 0; v->kind == SG_VAL_TUPLE && k < v->n; k++)
+        if (golden__mutable(v->items[k], depth + 1))
+            return true;
+    return false;
+}
+
+/* Side effects on arguments are checked (issue 26): the task does not allow them, there is a
+ * reference to compare with, and an argument could change. */
+static bool golden__effects_checked(const golden__run *g, const sg_value *args, const sg_value *kwargs)
+{
+    if (!g->ref || g->task->mutation_allowed)
+        return false;
+    for (size_t i = 0; args && i < args->n; i++)
+        if (golden__mutable(args->items[i], 0))
+            return true;
+    for (size_t i = 0; kwargs && kwargs->kind == SG_VAL_DICT && i < kwargs->n; i++)
+        if (golden__mutable(kwargs->items[2 * i + 1], 0))
+            return true;
+    return false;
+}
+
 /* The call that returns the arguments as the candidate left them (malloc'd; NULL if too long). */
 static char *golden__mutation_text(golden__run *g, const sg_value *args, const sg_value *kwargs)
 {
@@ -1589,6 +1617,88 @@ static char *golden__inverse_text(const sg_golden_property *p, const sg_value *r
         t = strdup(b.data);
     sg_buf_free(&b);
     return t;
+}
+
+/* The arguments as worker `w` left them after the call, as [args, kwargs] (*ret_after, owned by
+ * *res), or NULL when it cannot say (a non-plain value: *ret_noenc; another outcome). */
+static sg_status golden__after(golden__run *g, sg_worker *w, const char *mt, golden__res *res,
+                               const sg_value **ret_after, bool *ret_noenc)
+{
+    *ret_after = NULL;
+    *ret_noenc = false;
+    sg_status st = golden__call(g, w, mt, res);
+    if (st != SG_OK)
+        return st;
+    if (res->kind == GR_VALUE && res->value->kind == SG_VAL_TUPLE && res->value->n == 2 &&
+        res->value->items[0]->kind == SG_VAL_LIST)
+        *ret_after = res->value;
+    *ret_noenc = res->kind == GR_NOENC;
+    return SG_OK;
+}
+
+/*
+ * Side effects on the arguments, against the reference's (issue 26): the candidate's call leaves
+ * the arguments as the reference's call does. Checked on the candidate first (one more call of it
+ * per input, batched); the reference's call is made only when the candidate changed something
+ * (an in-place task: the reference changes them the same way). A change the reference does not
+ * make fails, naming the argument.
+ */
+static sg_status golden__check_effects(golden__run *g, const sg_value *args, const sg_value *kwargs, bool *fail,
+                                       const char **reason, bool *ret_stop)
+{
+    char *mt = golden__mutation_text(g, args, kwargs);
+    if (!mt)
+        return SG_OK; /* (too long to send: not checked) */
+    golden__res cm, rm;
+    memset(&rm, 0, sizeof rm);
+    const sg_value *ca = NULL, *ra = NULL;
+    bool cnoenc, rnoenc;
+    sg_status st = golden__after(g, g->cand, mt, &cm, &ca, &cnoenc);
+    *ret_stop |= cm.stop; /* (the candidate's one timeout, judged here) */
+    if (st != SG_OK || cm.stop || cm.kind == GR_TIMEOUT) {
+        if (st == SG_OK && cm.kind == GR_TIMEOUT) {
+            *fail = true;
+            *reason = golden__res_reason(g, &cm);
+        }
+        goto out;
+    }
+    long changed = -1; /* the first argument the candidate changed; -2: a keyword argument */
+    for (size_t i = 0; ca && i < args->n && changed == -1; i++)
+        if (!sg_value_strict_equal(ca->items[0]->items[i], args->items[i], 0, 0))
+            changed = (long)i;
+    if (ca && changed == -1 && kwargs && kwargs->n && !sg_value_strict_equal(ca->items[1], kwargs, 0, 0))
+        changed = -2;
+    if (ca && changed == -1 && !g->task->mutation_expected)
+        goto out; /* unchanged: nothing to compare (unless the task expects its changes) */
+    if ((st = golden__after(g, g->ref, mt, &rm, &ra, &rnoenc)) != SG_OK)
+        goto out;
+    if (!ra)
+        goto out; /* the reference's effects cannot be read: not judged */
+    if (!ca) {
+        *fail = cnoenc;
+        *reason = "an argument holds non-plain data after the call (the reference's do not)";
+        goto out;
+    }
+    if (!sg_value_strict_equal(ca->items[0], ra->items[0], 0, 0) || !sg_value_strict_equal(ca->items[1], ra->items[1], 0, 0)) {
+        *fail = true;
+        char buf[200];
+        if (changed == -1)
+            snprintf(buf, sizeof buf, "the call leaves its arguments unchanged; the reference changes them (the task "
+                                      "expects it: \"mutation\": \"expected\")");
+        else if (changed >= 0)
+            snprintf(buf, sizeof buf, "the call changed argument %ld (0-based), which the reference leaves %s", changed,
+                     sg_value_strict_equal(ra->items[0]->items[changed], args->items[changed], 0, 0) ? "unchanged"
+                                                                                                   : "otherwise");
+        else
+            snprintf(buf, sizeof buf, "the call changed a keyword argument, which the reference leaves unchanged");
+        const char *r = golden__dup(g, buf);
+        *reason = r ? r : "the call changed its arguments unlike the reference";
+    }
+out:
+    free(mt);
+    golden__res_free(&cm);
+    golden__res_free(&rm);
+    return st;
 }
 
 static sg_status golden__check_input(golden__run *g, const golden__props *ps, const sg_value *args,
@@ -1811,6 +1921,13 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
                 fail = !(c->kind == GR_VALUE && golden__equal(g, c->value, r->value, atol, rtol));
                 if (fail && c->kind == GR_VALUE)
                     reason = "differs from the reference";
+                if (!fail && golden__effects_checked(g, args, kwargs)) {
+                    bool stop = false;
+                    st = golden__check_effects(g, args, kwargs, &fail, &reason, &stop);
+                    out->cand.stop |= stop;
+                    if (st != SG_OK)
+                        goto out;
+                }
             } else if (r->kind == GR_RAISE && p && p->same_exceptions) {
                 const char *rn = r->info->exc_type ? r->info->exc_type : "";
                 const char *dot = strrchr(rn, '.');
@@ -2132,19 +2249,26 @@ static void golden__want_side(golden__run *g, const golden__props *ps, long only
     }
     if (side != 1)
         golden__want(g, g->ref, call);
+    if (side != 1 && g->task->mutation_expected && golden__effects_checked(g, args, kwargs)) {
+        char *mt = golden__mutation_text(g, args, kwargs);
+        golden__want(g, g->ref, mt);
+        free(mt);
+    }
     bool skip = side == 1 && !golden__cand_needed(g, ps, only, args, kwargs, call);
     if (side != 0 && !skip)
         golden__want(g, g->cand, call);
     free(call);
     if (side == 0 || skip)
         return;
+    bool want_mt = false;
     for (size_t k = 0; k < ps->n; k++)
-        if (ps->items[k].kind == SG_PROP_NO_MUTATION) {
-            char *mt = golden__mutation_text(g, args, kwargs);
-            golden__want(g, g->cand, mt);
-            free(mt);
-            break;
-        }
+        want_mt |= ps->items[k].kind == SG_PROP_NO_MUTATION ||
+                   (ps->items[k].kind == SG_PROP_DIFFERENTIAL && golden__effects_checked(g, args, kwargs));
+    if (want_mt) {
+        char *mt = golden__mutation_text(g, args, kwargs);
+        golden__want(g, g->cand, mt);
+        free(mt);
+    }
 }
 
 /* The prefetched outcome of `text` in worker `w`, not consumed; NULL when there is none. */

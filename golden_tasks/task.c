@@ -599,7 +599,7 @@ static const char *const task__known[] = {
     "task_id", "prompt", "entry_point", "canonical_solution", "complete_solution", "test", "text", "code",
     "test_list", "test_setup_code", "challenge_test_list", "test_imports", "source_file", "base_input",
     "plus_input", "atol", "contract", "assertion", "tests", "signature", "properties", "compare", "timeout",
-    "fuzz", "tags", NULL};
+    "fuzz", "tags", "mutation", NULL};
 
 static sg_status task__signature(task__ctx *c, json_t *j, sg_golden_task *t)
 {
@@ -791,6 +791,13 @@ static sg_status task__parse(task__ctx *c, json_t *j, sg_golden_task *t)
     if ((x = json_object_get(j, "atol")) && (st = task__num(c, x, "atol", 0, 1e300, false, &t->atol)))
         return st;
     t->has_atol = x != NULL;
+    if ((x = json_object_get(j, "mutation"))) {
+        const char *m = json_string_value(x);
+        if (!m || (strcmp(m, "checked") && strcmp(m, "allowed") && strcmp(m, "expected")))
+            return task__err(c, "mutation", "must be \"checked\", \"allowed\" or \"expected\"");
+        t->mutation_allowed = !strcmp(m, "allowed");
+        t->mutation_expected = !strcmp(m, "expected");
+    }
     if ((x = json_object_get(j, "timeout")) && (st = task__num(c, x, "timeout", 0, 60, true, &t->timeout_s)))
         return st;
     json_t *tests = json_object_get(j, "tests");

@@ -104,6 +104,11 @@ struct sg_golden_task {
     bool compare_python;    /* compare: "python" (default without tests) */
     double atol;            /* the task's atol (EvalPlus), 0 if none */
     bool has_atol;          /* the task gives `atol` (else floats compare within the default) */
+    bool mutation_allowed;  /* "mutation": "allowed": the candidate may change its arguments unlike
+                               the reference (default "checked": no change the reference does not
+                               make) */
+    bool mutation_expected; /* "mutation": "expected": its changes must be the reference's, also
+                               where the candidate changes nothing (an in-place task) */
     double timeout_s;       /* default 2 */
     unsigned fuzz_max_inputs;   /* default 300 */
     double fuzz_max_seconds;    /* default 2 */

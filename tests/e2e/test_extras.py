@@ -116,7 +116,9 @@ def blocking_rules(paths):
     if p.returncode not in (0, 1):
         sys.exit(f"FAIL: check exited {p.returncode}: {p.stderr[:400]}")
     doc = json.loads(p.stdout)
-    return {f["path"]: {x["rule_id"] for x in f["findings"] if x["blocking"]} for f in doc["files"]}
+    # (keyed by file name, unique here: a verdict names a file of the repository relative to its
+    # top level, not as given)
+    return {os.path.basename(f["path"]): {x["rule_id"] for x in f["findings"] if x["blocking"]} for f in doc["files"]}
 
 
 def main():
@@ -125,7 +127,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="sg_extras_")
     made = {}
     for n in names:
-        want = base.get(os.path.join(CASES, n), set()) - {"SG001"}
+        want = base.get(n, set()) - {"SG001"}
         if not want:
             continue
         for kind, s in variants(open(os.path.join(CASES, n), encoding="utf-8").read()):
@@ -136,9 +138,9 @@ def main():
     got = blocking_rules(sorted(made))
     lost = []
     for path, (n, kind, want) in sorted(made.items()):
-        missing = want - got.get(path, set())
+        missing = want - got.get(os.path.basename(path), set())
         if missing:
-            lost.append(f"{kind} {n}: lost {sorted(missing)} (got {sorted(got.get(path, set()))})")
+            lost.append(f"{kind} {n}: lost {sorted(missing)} (got {sorted(got.get(os.path.basename(path), set()))})")
     for line in lost:
         print("FAIL", line)
     if len(made) < 300:

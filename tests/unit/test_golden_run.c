@@ -330,6 +330,83 @@ static void test_default_float_tolerance(void **state)
     sg_golden_suite_free(s);
 }
 
+/* The first failed case of a result, or NULL. */
+static const sg_golden_case_result *first_failure(const sg_golden_result *r)
+{
+    for (size_t k = 0; k < sg_golden_result_count(r); k++)
+        if (!sg_golden_result_case(r, k)->passed)
+            return sg_golden_result_case(r, k);
+    return NULL;
+}
+
+/* Side effects on arguments (issue 26): a candidate that sorts the caller's list in place where
+ * the reference returns a sorted copy is blocked, naming the argument; a copy passes; a task that
+ * allows mutation lets it pass; an in-place task ("mutation": "expected") blocks a candidate that
+ * leaves the list as it was. */
+static void test_argument_side_effects(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"sc\", \"entry_point\": \"sorted_copy\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def sorted_copy(xs):\\n    return sorted(xs)\\n\","
+        " \"signature\": {\"args\": [\"list[int(-9..9)](max=6)\"], \"returns\": \"list[int]\"},"
+        " \"tests\": [{\"args\": [[1, 2, 3]], \"expected\": [1, 2, 3]}]}\n"
+        "{\"task_id\": \"sc_allowed\", \"entry_point\": \"sorted_copy\", \"complete_solution\": true,"
+        " \"mutation\": \"allowed\","
+        " \"canonical_solution\": \"def sorted_copy(xs):\\n    return sorted(xs)\\n\","
+        " \"signature\": {\"args\": [\"list[int(-9..9)](max=6)\"], \"returns\": \"list[int]\"},"
+        " \"tests\": [{\"args\": [[1, 2, 3]], \"expected\": [1, 2, 3]}]}\n"
+        "{\"task_id\": \"ip\", \"entry_point\": \"sort_in_place\", \"complete_solution\": true,"
+        " \"mutation\": \"expected\","
+        " \"canonical_solution\": \"def sort_in_place(xs):\\n    xs.sort()\\n\","
+        " \"signature\": {\"args\": [\"list[int(-9..9)](max=6)\"], \"returns\": \"None\"},"
+        " \"tests\": [{\"args\": [[1, 2]], \"expected\": null}]}\n";
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer("fx.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
+        fail_msg("suite: %s", d.message);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.max_inputs = 60;
+    const char *in_place = "def sorted_copy(xs):\n    xs.sort()\n    return xs\n";
+    sg_golden_result *r = run(sg_golden_suite_task(s, 0), in_place, &o);
+    const sg_golden_case_result *cx = first_failure(r);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL || !cx || !cx->reason || !strstr(cx->reason, "argument 0"))
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    assert_non_null(cx);
+    assert_non_null(strstr(cx->reason, "changed argument 0"));
+    sg_golden_result_free(r);
+    const char *copy = "def sorted_copy(xs):\n    ys = list(xs)\n    ys.sort()\n    return ys\n";
+    r = run(sg_golden_suite_task(s, 0), copy, &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(sg_golden_result_inputs_checked(r) > 10);
+    sg_golden_result_free(r);
+    r = run(sg_golden_suite_task(s, 1), in_place, &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    sg_golden_result_free(r);
+    r = run(sg_golden_suite_task(s, 2), "def sort_in_place(xs):\n    xs.sort()\n", &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    sg_golden_result_free(r);
+    r = run(sg_golden_suite_task(s, 2), "def sort_in_place(xs):\n    sorted(xs)\n", &o);
+    cx = first_failure(r);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL || !cx || !cx->reason || !strstr(cx->reason, "unchanged"))
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    assert_non_null(strstr(cx->reason, "leaves its arguments unchanged"));
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A structured case reports input, expected and got; a replay with the same seed gives the same
  * counterexample. */
 /* Keyword-only parameters of a signature are generated too: a bug that shows only when a
@@ -747,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_default_float_tolerance),
+        cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -759,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_default_float_tolerance),
+        cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
         cmocka_unit_test(test_kwargs_and_annotations),
         cmocka_unit_test(test_planted_bugs),
@@ -781,6 +860,7 @@ int main(void)
     (void)test_forged_frame_blame;
     (void)test_ref_timeouts_judged;
     (void)test_default_float_tolerance;
+    (void)test_argument_side_effects;
     (void)test_report_and_replay;
     (void)test_kwargs_and_annotations;
     (void)test_planted_bugs;

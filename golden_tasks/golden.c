@@ -346,11 +346,12 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
                  * blamed. */
                 golden__pf *prev = g->pf.len ? &g->pf.items[g->pf.len - 1] : NULL;
                 bool prev_here = ok && prev && prev->w == w && texts.items[at + k - 1] == NULL;
-                if (!in->batch_unsure && prev_here && golden__prev_innocent(g, w, prev)) {
+                bool unsure = in->batch_unsure; /* (read before the outcome is freed) */
+                if (!unsure && prev_here && golden__prev_innocent(g, w, prev)) {
                     /* its failure is its own: judged below */
                 } else {
                     sg_outcome_free(outs[k]);
-                    if (prev_here && in->batch_unsure) {
+                    if (prev_here && unsure) {
                         free(prev->text);
                         sg_outcome_free(prev->o);
                         g->pf.len--;

@@ -705,6 +705,46 @@ static char *check__git_top(bool *ret_nomem)
     return out;
 }
 
+/* The top level of the work tree around the current directory for naming paths (malloc'd), or
+ * NULL: the nearest directory upwards that holds a `.git` entry (a directory, or a worktree's
+ * file), or $GIT_WORK_TREE. Found with a few lstat calls, not a git process: `check --format
+ * json` runs it every time. Out of memory: NULL with *ret_nomem. */
+static char *check__work_tree(bool *ret_nomem)
+{
+    *ret_nomem = false;
+    const char *wt = getenv("GIT_WORK_TREE");
+    char buf[PATH_MAX + 8];
+    if (wt && wt[0]) {
+        errno = 0;
+        char *r = realpath(wt, NULL);
+        *ret_nomem = !r && errno == ENOMEM;
+        return r;
+    }
+    if (!getcwd(buf, PATH_MAX))
+        return NULL;
+    for (;;) {
+        size_t n = strlen(buf);
+        struct stat st;
+        snprintf(buf + n, sizeof buf - n, "%s.git", n > 1 ? "/" : "");
+        bool found = lstat(buf, &st) == 0;
+        buf[n] = 0;
+        if (found) {
+            char *r = strdup(buf);
+            *ret_nomem = !r;
+            return r;
+        }
+        if (n <= 1)
+            return NULL;
+        char *slash = strrchr(buf, '/');
+        if (!slash)
+            return NULL;
+        if (slash == buf)
+            slash[1] = 0; /* the root */
+        else
+            *slash = 0;
+    }
+}
+
 /* The files changed since REV: against the merge base of REV and HEAD (what a pull request
  * changed, not what its target branch did since), the working tree included, plus untracked
  * files. Real paths, sorted. Prints the error and returns an exit code on failure. */
@@ -1091,7 +1131,7 @@ int sg_cli_check(int argc, char **argv)
      * or applied, from any directory of the repository names files alike, without '..' */
     if (baseline_path || co.format == SG_FORMAT_JSON || co.format == SG_FORMAT_SARIF || co.format == SG_FORMAT_GITLAB) {
         bool nomem = false;
-        path_root = repo_top ? strdup(repo_top) : check__git_top(&nomem);
+        path_root = repo_top ? strdup(repo_top) : check__work_tree(&nomem);
         if (repo_top && !path_root)
             goto out_nomem;
         if (!path_root && !nomem && pi && pi->dir) {

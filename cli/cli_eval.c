@@ -361,11 +361,8 @@ static int eval__summary(eval__ctx *ctx, const size_t *ks, size_t nk, const char
         judged++;
         /* contract coverage: every sample has its task; the static gate alone judged the ones it
          * blocked (their golden stage did not run) */
-        sg_cli_result kind = {.golden = s->blocked ? "skipped" : "pass"};
-        kind.contract = sg_golden_task_declared_properties(sg_golden_suite_task(ctx->suite, s->in->task_index)) > 0
-                            ? "properties"
-                            : "task";
-        sg_cli_contracts_add(&contracts, &kind);
+        bool props = sg_golden_task_declared_properties(sg_golden_suite_task(ctx->suite, s->in->task_index)) > 0;
+        sg_cli_contracts_count(&contracts, props ? "properties" : "task", s->blocked);
         n[s->in->task_index]++;
         c[s->in->task_index] += s->passed;
         passed += s->passed;

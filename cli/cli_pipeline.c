@@ -303,14 +303,19 @@ sg_status sg_cli_require_stages(sg_report *rep, const sg_policy_info *pi, const 
     return SG_OK;
 }
 
-void sg_cli_contracts_add(sg_cli_contracts *c, const sg_cli_result *r)
+void sg_cli_contracts_count(sg_cli_contracts *c, const char *contract, bool static_only)
 {
-    const char *k = r->contract ? r->contract : "none";
+    const char *k = contract ? contract : "none";
     c->properties += !strcmp(k, "properties");
     c->task += !strcmp(k, "task");
     c->tests += !strcmp(k, "tests");
     c->none += !strcmp(k, "none");
-    c->static_only += !strcmp(r->golden, "not_run") || !strcmp(r->golden, "skipped");
+    c->static_only += static_only;
+}
+
+void sg_cli_contracts_add(sg_cli_contracts *c, const sg_cli_result *r)
+{
+    sg_cli_contracts_count(c, r->contract, !strcmp(r->golden, "not_run") || !strcmp(r->golden, "skipped"));
 }
 
 json_t *sg_cli_contracts_json(const sg_cli_contracts *c)

@@ -103,6 +103,9 @@ typedef struct sg_cli_contracts {
     size_t static_only;
 } sg_cli_contracts;
 void sg_cli_contracts_add(sg_cli_contracts *c, const sg_cli_result *r);
+/* The same from its two facts: the contract ("properties", "task", "tests", "none") and whether
+ * the static gate alone judged the input. */
+void sg_cli_contracts_count(sg_cli_contracts *c, const char *contract, bool static_only);
 /* {"properties": N, "task": N, "tests": N, "none": N, "with_contract": N, "static_only": N} */
 json_t *sg_cli_contracts_json(const sg_cli_contracts *c);
 /* "contracts: N of M with one (properties N, task N, tests N), none N; judged by the static gate

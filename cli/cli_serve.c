@@ -901,24 +901,17 @@ static serve__conn *serve__conn_of(struct MHD_Connection *conn)
     return ci ? (serve__conn *)ci->socket_context : NULL;
 }
 
-static void serve__received(serve__server *s, struct MHD_Connection *conn)
+/* The connection's request is received (false), or its next one may start arriving (true: its
+ * deadline runs from now). */
+static void serve__set_receiving(serve__server *s, struct MHD_Connection *conn, bool receiving)
 {
     serve__conn *c = serve__conn_of(conn);
     if (!c)
         return;
     pthread_mutex_lock(&s->conns_lock);
-    c->receiving = false;
-    pthread_mutex_unlock(&s->conns_lock);
-}
-
-static void serve__next_request(serve__server *s, struct MHD_Connection *conn)
-{
-    serve__conn *c = serve__conn_of(conn);
-    if (!c)
-        return;
-    pthread_mutex_lock(&s->conns_lock);
-    c->receiving = true;
-    c->start = sg_cli_now_ms();
+    c->receiving = receiving;
+    if (receiving)
+        c->start = sg_cli_now_ms();
     pthread_mutex_unlock(&s->conns_lock);
 }
 
@@ -981,7 +974,7 @@ static enum MHD_Result serve__handle(void *cls, struct MHD_Connection *conn, con
      * its body (upload_data_size 0); only a POST to /v1/check reads one */
     bool reads_body = !rq && !strcmp(url, "/v1/check") && !strcmp(method, "POST");
     if (!reads_body && !*upload_data_size)
-        serve__received(s, conn);
+        serve__set_receiving(s, conn, false);
     if (!rq) {
         if (!strcmp(url, "/healthz") || !strcmp(url, "/metrics")) {
             if (strcmp(method, "GET") && strcmp(method, "HEAD"))
@@ -1097,7 +1090,7 @@ static void serve__completed(void *cls, struct MHD_Connection *conn, void **con_
 {
     serve__server *s = cls;
     serve__req *rq = *con_cls;
-    serve__next_request(s, conn); /* a keep-alive connection's next request: its deadline starts */
+    serve__set_receiving(s, conn, true); /* a keep-alive connection's next request: its deadline starts */
     if (!rq)
         return;
     if (rq->job) {

@@ -56,6 +56,17 @@ static sg_golden_result *run(const sg_golden_task *t, const char *src, const sg_
     return r;
 }
 
+/* A suite from JSONL text (fails the test if it does not load). */
+static sg_golden_suite *load_suite(const char *name, const char *text)
+{
+    sg_golden_suite *s = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_golden_suite_load_buffer(name, text, strlen(text), &s, &d) != SG_OK)
+        fail_msg("suite %s: %s", name, d.message);
+    return s;
+}
+
 /* Every built-in task's canonical solution passes, cases and properties (a small budget here). */
 static void test_builtin_canonical_pass(void **state)
 {
@@ -199,11 +210,7 @@ static void test_forged_frame_blame(void **state)
         "    return nums.index(target) if target in nums else -1\\n\","
         " \"tests\": [{\"args\": [[1, 2], 1], \"expected\": 0}, {\"args\": [[3], 3], \"expected\": 0},"
         " {\"args\": [[3], 4], \"expected\": -1}, {\"args\": [[5, 6], 6], \"expected\": 1}]}\n";
-    sg_golden_suite *s = NULL;
-    sg_diag d;
-    sg_diag_init(&d);
-    if (sg_golden_suite_load_buffer("fb.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
-        fail_msg("suite: %s", d.message);
+    sg_golden_suite *s = load_suite("fb.jsonl", suite);
     const sg_golden_task *t = sg_golden_suite_task(s, 0);
     static const char src[] =
         "import sys\n"
@@ -264,11 +271,7 @@ static void test_ref_timeouts_judged(void **state)
         " \"canonical_solution\": \"def f(n):\\n    while n > 5:\\n        pass\\n    return n * 2\\n\","
         " \"signature\": {\"args\": [\"int(-50..50)\"], \"returns\": \"int\"},"
         " \"tests\": [{\"args\": [1], \"expected\": 2}]}\n";
-    sg_golden_suite *s = NULL;
-    sg_diag d;
-    sg_diag_init(&d);
-    if (sg_golden_suite_load_buffer("rt.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
-        fail_msg("suite: %s", d.message);
+    sg_golden_suite *s = load_suite("rt.jsonl", suite);
     const sg_golden_task *t = sg_golden_suite_task(s, 0);
     sg_golden_result *r = run(t, "def f(n):\n    return n * 2\n", NULL);
     if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_inputs_checked(r) < 3)
@@ -303,11 +306,7 @@ static void test_default_float_tolerance(void **state)
         "{\"task_id\": \"half\", \"entry_point\": \"half\", \"complete_solution\": true,"
         " \"canonical_solution\": \"def half(n):\\n    return n // 2\\n\","
         " \"tests\": [{\"args\": [10], \"expected\": 5}]}\n";
-    sg_golden_suite *s = NULL;
-    sg_diag d;
-    sg_diag_init(&d);
-    if (sg_golden_suite_load_buffer("tol.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
-        fail_msg("suite: %s", d.message);
+    sg_golden_suite *s = load_suite("tol.jsonl", suite);
     sg_golden_opts o;
     sg_golden_opts_init(&o);
     o.max_inputs = 60;
@@ -363,11 +362,7 @@ static void test_argument_side_effects(void **state)
         " \"canonical_solution\": \"def sort_in_place(xs):\\n    xs.sort()\\n\","
         " \"signature\": {\"args\": [\"list[int(-9..9)](max=6)\"], \"returns\": \"None\"},"
         " \"tests\": [{\"args\": [[1, 2]], \"expected\": null}]}\n";
-    sg_golden_suite *s = NULL;
-    sg_diag d;
-    sg_diag_init(&d);
-    if (sg_golden_suite_load_buffer("fx.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
-        fail_msg("suite: %s", d.message);
+    sg_golden_suite *s = load_suite("fx.jsonl", suite);
     sg_golden_opts o;
     sg_golden_opts_init(&o);
     o.max_inputs = 60;
@@ -425,11 +420,7 @@ static void test_kwargs_and_annotations(void **state)
         "{\"task_id\": \"an\", \"entry_point\": \"clamp\", \"complete_solution\": true,"
         " \"canonical_solution\": \"def clamp(xs: list[int], hi: int) -> list[int]:\\n    return [min(x, hi) for x in xs]\\n\","
         " \"tests\": [{\"args\": [[1, 5], 3], \"expected\": [1, 3]}]}\n";
-    sg_golden_suite *s = NULL;
-    sg_diag d;
-    sg_diag_init(&d);
-    if (sg_golden_suite_load_buffer("kw.jsonl", suite, strlen(suite), &s, &d) != SG_OK)
-        fail_msg("suite: %s", d.message);
+    sg_golden_suite *s = load_suite("kw.jsonl", suite);
     sg_golden_opts o;
     sg_golden_opts_init(&o);
     /* wrong only for a negative factor, which no structured case has */

@@ -1002,22 +1002,15 @@ static void test_worker_batch_unsure_blame(void **state)
                       "def nap():\n    import time\n    time.sleep(2)\n    return 2\n"
                       "def spin():\n    while True:\n        pass\n"
                       "def leave_thread():\n    threading.Thread(target=spin, daemon=True).start()\n    return 1\n"
-                      "def forge_and_exit():\n"
+                      "def forge():\n" /* this item's own result frame, value 1, sent by the item */
                       "    f = sys._getframe()\n"
                       "    while f is not None and 'cid' not in f.f_locals:\n"
                       "        f = f.f_back\n"
                       "    L = f.f_locals\n"
                       "    f.f_globals['_send']([('k', 'ok'), ('r', '1'), ('y', 'int'), ('j', '1'), ('i', L['cid']),\n"
                       "                          ('n', L['n'] + L.get('base', 0))])\n"
-                      "    os._exit(3)\n"
-                      "def forge_and_spin():\n"
-                      "    f = sys._getframe()\n"
-                      "    while f is not None and 'cid' not in f.f_locals:\n"
-                      "        f = f.f_back\n"
-                      "    L = f.f_locals\n"
-                      "    f.f_globals['_send']([('k', 'ok'), ('r', '1'), ('y', 'int'), ('j', '1'), ('i', L['cid']),\n"
-                      "                          ('n', L['n'] + L.get('base', 0))])\n"
-                      "    spin()\n";
+                      "def forge_and_exit():\n    forge()\n    os._exit(3)\n"
+                      "def forge_and_spin():\n    forge()\n    spin()\n";
     sg_worker *w = worker_of(src, NULL);
     /* the main thread spins in item 1 itself: its own timeout */
     const char *const own[] = {"ok(1)", "spin()", "ok(3)"};

@@ -51,6 +51,8 @@ typedef struct golden__pf {
     sg_worker *w;
     char *text;
     sg_outcome *o; /* NULL: only wanted (collect mode) */
+    const sg_value *args; /* a generated input's reference call: its arguments (borrowed from
+                           * the block; golden__prefetch fences them), else NULL */
 } golden__pf;
 
 typedef struct golden__run {
@@ -83,12 +85,22 @@ typedef struct golden__run {
     SG_ARRAY(golden__pf) pf;
     SG_ARRAY(golden__pf) want;
     bool collect;
+    /* The task's own example inputs written in asserts (HumanEval's check, MBPP's test_list):
+     * each call of the function under test is evaluated once more by the reference with a
+     * recorder in its place, batched with the asserts' calls (golden__want_example), and its
+     * arguments become examples for type inference, seeds and mutations (golden__take_examples).
+     * The candidate never evaluates them. */
+    SG_ARRAY(char *) ex_texts;
+    SG_ARRAY(sg_value *) ex_args;
     /* Generated inputs (properties, shrinking): the reference answers them within gen_lim, or
      * the input is discarded; after GOLDEN_MAX_REF_TIMEOUTS such timeouts the search ends (the
      * generated domain is too large for this reference; the inputs checked so far stand). */
     bool generated;
     sg_sandbox_limits gen_lim;
     unsigned ref_timeouts;
+    /* Generated inputs the reference timed out on: a later input at least as large in every
+     * argument (golden__dominates) is discarded without a call (golden__fenced). */
+    SG_ARRAY(sg_value *) fence;
     bool judging_block; /* golden__try_input checks a block's input: GOLDEN_REF_DONE may end it */
     /* A timeout of the candidate (cpu or wall) on any call ends its run (docs/tasks.md, "A
      * candidate that times out"): no call of the candidate is made after it. Outcomes computed
@@ -110,7 +122,7 @@ typedef struct golden__run {
 #define GOLDEN_REF_DONE ((sg_status)1000)
 
 #define GOLDEN_MAX_REF_TIMEOUTS 4u
-#define GOLDEN_GEN_REF_CPU_MS 400u
+#define GOLDEN_GEN_REF_CPU_MS 100u
 
 typedef enum { GR_VALUE, GR_RAISE, GR_TIMEOUT, GR_NOENC, GR_OTHER } golden__rk;
 
@@ -257,8 +269,75 @@ static void golden__want(golden__run *g, sg_worker *w, const char *text)
     if (!w || !text)
         return;
     char *t = strdup(text);
-    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL}), 0) < 0)
+    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL, NULL}), 0) < 0)
         free(t);
+}
+
+/* A generated input's size, argument by argument: |n| for numbers, the length for strings, the
+ * elements and their sizes for containers (a reference's time mostly grows with these). */
+static double golden__size(const sg_value *v, int depth)
+{
+    if (!v || depth > 32)
+        return 0;
+    switch (v->kind) {
+    case SG_VAL_BOOL:
+        return v->b;
+    case SG_VAL_INT:
+        if (v->big) {
+            size_t digits = strlen(v->big) - (v->big[0] == '-');
+            return digits > 300 ? 1e300 : pow(10.0, (double)digits - 1);
+        }
+        return fabs((double)v->i);
+    case SG_VAL_FLOAT:
+        return isnan(v->f) ? 0 : isinf(v->f) ? 1e300 : fabs(v->f);
+    case SG_VAL_COMPLEX:
+        return (isfinite(v->f) ? fabs(v->f) : 1e300) + (isfinite(v->im) ? fabs(v->im) : 1e300);
+    case SG_VAL_STR:
+    case SG_VAL_BYTES:
+        return (double)v->len;
+    case SG_VAL_LIST:
+    case SG_VAL_TUPLE:
+    case SG_VAL_SET:
+    case SG_VAL_DICT: {
+        double t = (double)v->n;
+        for (size_t k = 0; k < sg_value_slots(v); k++)
+            t += golden__size(v->items[k], depth + 1);
+        return t;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Is every argument of `a` at least as large as the same argument of `b`? */
+static bool golden__dominates(const sg_value *a, const sg_value *b)
+{
+    if (a->kind != SG_VAL_LIST || b->kind != SG_VAL_LIST || a->n != b->n)
+        return false;
+    for (size_t k = 0; k < a->n; k++)
+        if (golden__size(a->items[k], 0) < golden__size(b->items[k], 0))
+            return false;
+    return true;
+}
+
+static bool golden__fenced(const golden__run *g, const sg_value *args)
+{
+    for (size_t k = 0; args && k < g->fence.len; k++)
+        if (golden__dominates(args, g->fence.items[k]))
+            return true;
+    return false;
+}
+
+#define GOLDEN_MAX_FENCE 64u
+
+/* The reference timed out on generated input `args`: fence it (a copy; best effort). */
+static void golden__fence_add(golden__run *g, const sg_value *args)
+{
+    if (!args || !g->generated || g->fence.len >= GOLDEN_MAX_FENCE || golden__fenced(g, args))
+        return;
+    sg_value *c = sg_value_copy(args);
+    if (c && sg_array_push(&g->fence, c, 0) < 0)
+        sg_value_free(c);
 }
 
 /*
@@ -299,11 +378,14 @@ static bool golden__prev_innocent(golden__run *g, sg_worker *w, golden__pf *prev
 static void golden__prefetch(golden__run *g, sg_worker *w)
 {
     SG_ARRAY(char *) texts = {0};
+    SG_ARRAY(const sg_value *) targs = {0};
     size_t keep = 0;
     for (size_t k = 0; k < g->want.len; k++) {
         golden__pf *p = &g->want.items[k];
-        if (p->w == w && sg_array_push(&texts, p->text, 0) == 0)
+        if (p->w == w && sg_array_push(&targs, p->args, 0) == 0 && sg_array_push(&texts, p->text, 0) == 0)
             continue;
+        if (p->w == w && targs.len > texts.len)
+            targs.len--;
         if (p->w == w)
             free(p->text);
         else
@@ -312,7 +394,7 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     g->want.len = keep;
     sg_outcome *outs[GOLDEN_BATCH_ITEMS];
     size_t at = 0;
-    bool ok = true;
+    bool ok = true, fenced = false;
     /* (a timeout of the candidate ends its batches: the items after it are never run) */
     while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g) &&
            !(w == g->cand && g->cand_stopped) && !golden__cancelled(g)) {
@@ -360,7 +442,9 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
                 }
             }
             golden__count_timeout(g, w, outs[k], texts.items[at + k]);
-            if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k]}), 0) == 0) {
+            if (w == g->ref && sg_outcome_info_get(outs[k])->kind == SG_OUTCOME_TIMEOUT && targs.items[at + k])
+                fenced = true, golden__fence_add(g, targs.items[at + k]);
+            if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k], NULL}), 0) == 0) {
                 texts.items[at + k] = NULL;
             } else {
                 sg_outcome_free(outs[k]);
@@ -368,10 +452,26 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
             }
         }
         at += done;
+        if (fenced) {
+            /* the reference's calls not made yet on inputs the fence now covers are dropped
+             * (golden__check_input discards those inputs without a call) */
+            size_t out = at;
+            for (size_t k = at; k < texts.len; k++) {
+                if (targs.items[k] && golden__fenced(g, targs.items[k])) {
+                    free(texts.items[k]);
+                    continue;
+                }
+                texts.items[out] = texts.items[k];
+                targs.items[out++] = targs.items[k];
+            }
+            texts.len = targs.len = out;
+            fenced = false;
+        }
     }
     for (size_t k = 0; k < texts.len; k++)
         free(texts.items[k]);
     sg_array_free(&texts);
+    sg_array_free(&targs);
 }
 
 static void golden__prefetch_wanted(golden__run *g)
@@ -1117,6 +1217,82 @@ static char *golden__cand_expr(golden__run *g, const char *expr, bool humaneval)
     return b.data;
 }
 
+#define GOLDEN_MAX_EXAMPLES 64u
+
+static bool golden__ident_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (unsigned char)c >= 0x80;
+}
+
+/* Collect mode: the call `src[s..e)` of the function under test (a name, then its arguments),
+ * evaluated by the reference with a recorder bound to that name, so that the arguments come
+ * back as data (golden__take_examples). A call whose arguments call the same name again is
+ * left out (the recorder would stand in for the inner call too). */
+static void golden__want_example(golden__run *g, const char *src, uint32_t s, uint32_t e)
+{
+    if (!g->ref || g->ex_texts.len >= GOLDEN_MAX_EXAMPLES)
+        return;
+    uint32_t n = 0;
+    while (s + n < e && golden__ident_char(src[s + n]))
+        n++;
+    if (n == 0 || n > 200)
+        return;
+    for (uint32_t k = s + n; k + n <= e; k++)
+        if (!golden__ident_char(src[k - 1]) && !strncmp(src + k, src + s, n) &&
+            (k + n == e || !golden__ident_char(src[k + n])))
+            return;
+    sg_buf b;
+    sg_buf_init(&b, GOLDEN_TEXT_CAP);
+    sg_buf_puts(&b, "(lambda ");
+    sg_buf_append(&b, src + s, n);
+    sg_buf_puts(&b, ": (");
+    sg_buf_append(&b, src + s, e - s);
+    sg_buf_puts(&b, "))(lambda *a, **k: [list(a), k])");
+    if (b.failed || b.truncated) {
+        sg_buf_free(&b);
+        return;
+    }
+    for (size_t k = 0; k < g->ex_texts.len; k++)
+        if (!strcmp(g->ex_texts.items[k], b.data)) {
+            sg_buf_free(&b);
+            return;
+        }
+    if (sg_array_push(&g->ex_texts, b.data, 0) < 0) {
+        sg_buf_free(&b);
+        return;
+    }
+    golden__want(g, g->ref, b.data);
+}
+
+/* The recorded calls' positional arguments, as examples (calls with keyword arguments, or
+ * that the reference could not evaluate to plain data, are left out). Best effort: a call that
+ * fails only adds no example; out of memory ends it. */
+static void golden__take_examples(golden__run *g)
+{
+    for (size_t k = 0; k < g->ex_texts.len && g->ref && !g->failed_internal && !golden__cancelled(g); k++) {
+        golden__res res;
+        if (golden__call(g, g->ref, g->ex_texts.items[k], &res) != SG_OK) {
+            golden__res_free(&res);
+            break;
+        }
+        const sg_value *v = res.kind == GR_VALUE ? res.value : NULL;
+        if (v && v->kind == SG_VAL_LIST && v->n == 2 && v->items[0]->kind == SG_VAL_LIST &&
+            v->items[1]->kind == SG_VAL_DICT && v->items[1]->n == 0) {
+            sg_value *a = sg_value_copy(v->items[0]);
+            if (!a || sg_array_push(&g->ex_args, a, 0) < 0) {
+                sg_value_free(a);
+                golden__res_free(&res);
+                break;
+            }
+        }
+        golden__res_free(&res);
+    }
+    for (size_t k = 0; k < g->ex_texts.len; k++)
+        free(g->ex_texts.items[k]);
+    g->ex_texts.len = 0;
+}
+
 #define GOLDEN_MAX_SPANS 64
 
 /* One assert statement (node `as` in `src`). `target` names the function under test in the
@@ -1139,6 +1315,8 @@ static sg_status golden__run_assert(golden__run *g, const char *src, TSNode as, 
         free(assert_text);
         return SG_OK; /* does not involve the function under test */
     }
+    for (size_t k = 0; g->collect && k < nspans && k < GOLDEN_MAX_SPANS; k++)
+        golden__want_example(g, src, spans[k].start, spans[k].end);
     bool pass = false;
     const char *reason = NULL;
     sg_golden_case_result *c = NULL;
@@ -1355,6 +1533,7 @@ static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
             if (pass == 0)
                 golden__prefetch_wanted(g);
         }
+        golden__take_examples(g);
         golden__pf_clear(g);
     }
     ts_tree_delete(tree);
@@ -1373,6 +1552,7 @@ static sg_status golden__run_mbpp(golden__run *g, TSParser *p)
         golden__prefetch_wanted(g);
         st = golden__run_mbpp_pass(g, p);
     }
+    golden__take_examples(g);
     golden__pf_clear(g);
     golden__want_clear(g);
     return st;
@@ -1702,6 +1882,8 @@ out:
     return st;
 }
 
+static const sg_outcome_info *golden__pf_peek(const golden__run *g, const sg_worker *w, const char *text);
+
 static sg_status golden__check_input(golden__run *g, const golden__props *ps, const sg_value *args,
                                      const sg_value *kwargs, long only, golden__check *out)
 {
@@ -1741,9 +1923,15 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         }
     }
     bool ref_rejects = false;
+    if (g->ref && g->generated && !golden__pf_peek(g, g->ref, call) && golden__fenced(g, args)) {
+        out->discarded = true; /* at least as large as an input the reference timed out on */
+        goto out;
+    }
     if (g->ref) {
         if ((st = golden__call(g, g->ref, call, &out->ref)) != SG_OK)
             goto out;
+        if (out->ref.kind == GR_TIMEOUT)
+            golden__fence_add(g, args);
         ref_rejects = out->ref.kind != GR_VALUE;
         if (ref_rejects && out->ref.kind != GR_RAISE) {
             out->discarded = true; /* a timeout or a crash of the reference */
@@ -2248,8 +2436,11 @@ static void golden__want_side(golden__run *g, const golden__props *ps, long only
         golden__want(g, g->ref, ct);
         free(ct);
     }
-    if (side != 1)
-        golden__want(g, g->ref, call);
+    if (side != 1 && g->ref) {
+        char *t = strdup(call);
+        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, g->generated ? args : NULL}), 0) < 0)
+            free(t);
+    }
     if (side != 1 && g->task->mutation_expected && golden__effects_checked(g, args, kwargs)) {
         char *mt = golden__mutation_text(g, args, kwargs);
         golden__want(g, g->ref, mt);
@@ -2326,16 +2517,41 @@ static void golden__want_second(golden__run *g, const golden__props *ps, const s
         }
     }
     sg_value_free(v);
+    /* the differential's effects: the reference's changes are read where the candidate's
+     * answer is right and it changed an argument (golden__check_effects) */
+    bool diff = false;
+    for (size_t k = 0; k < ps->n; k++)
+        diff |= ps->items[k].kind == SG_PROP_DIFFERENTIAL;
+    char *mt = diff && ci && ci->kind == SG_OUTCOME_OK && golden__effects_checked(g, args, kwargs)
+                   ? golden__mutation_text(g, args, kwargs)
+                   : NULL;
+    const sg_outcome_info *mi = mt ? golden__pf_peek(g, g->cand, mt) : NULL;
+    sg_value *after = NULL;
+    if (mi && mi->kind == SG_OUTCOME_OK && mi->value_json) {
+        sg_diag d;
+        sg_diag_init(&d);
+        if (sg_value_from_text(mi->value_json, strlen(mi->value_json), "result", &after, &d) != SG_OK)
+            after = NULL;
+    }
+    bool same = after && (after->kind == SG_VAL_LIST || after->kind == SG_VAL_TUPLE) && after->n == 2 &&
+                sg_value_strict_equal(after->items[0], args, 0, 0) &&
+                (!kwargs || !kwargs->n || sg_value_strict_equal(after->items[1], kwargs, 0, 0));
+    if (mi && !same && !g->task->mutation_expected) /* (expected: wanted with the call) */
+        golden__want(g, g->ref, mt);
+    sg_value_free(after);
+    free(mt);
     free(call);
 }
 
 /* Do any of the properties make calls that depend on the candidate's first answer? */
-static bool golden__has_second(const golden__props *ps)
+static bool golden__has_second(const golden__run *g, const golden__props *ps)
 {
     for (size_t k = 0; k < ps->n; k++) {
         sg_golden_prop_kind kind = ps->items[k].kind;
         if (kind == SG_PROP_IDEMPOTENT || kind == SG_PROP_ROUNDTRIP)
             return true;
+        if (kind == SG_PROP_DIFFERENTIAL && g->ref && !g->task->mutation_allowed)
+            return true; /* (the reference's effects, golden__want_second) */
     }
     return false;
 }
@@ -2346,14 +2562,29 @@ static void golden__prefetch_inputs(golden__run *g, const golden__props *ps, lon
                                     const sg_value *const *kwargs, size_t n)
 {
     if (g->ref) {
-        for (size_t k = 0; k < n; k++)
-            golden__want_side(g, ps, only, args[k], kwargs[k], 0);
+        /* The reference answers the inputs smallest first (the sum over the arguments of
+         * log(1 + size), equal ones in their order): one only fast on small inputs times out on
+         * the smallest it cannot answer, and the fence covers the larger ones without a call.
+         * (Only the order of its calls: the inputs are judged in their own order.) */
+        size_t order[GOLDEN_BATCH_ITEMS];
+        double key[GOLDEN_BATCH_ITEMS];
+        for (size_t k = 0; k < n && k < GOLDEN_BATCH_ITEMS; k++) {
+            key[k] = 0;
+            for (size_t i = 0; args[k]->kind == SG_VAL_LIST && i < args[k]->n; i++)
+                key[k] += log1p(golden__size(args[k]->items[i], 0));
+            size_t j = k;
+            for (; j > 0 && key[order[j - 1]] > key[k]; j--)
+                order[j] = order[j - 1];
+            order[j] = k;
+        }
+        for (size_t k = 0; k < n && k < GOLDEN_BATCH_ITEMS; k++)
+            golden__want_side(g, ps, only, args[order[k]], kwargs[order[k]], 0);
         golden__prefetch(g, g->ref);
     }
     for (size_t k = 0; k < n; k++)
         golden__want_side(g, ps, only, args[k], kwargs[k], 1);
     golden__prefetch(g, g->cand);
-    if (golden__has_second(ps)) {
+    if (golden__has_second(g, ps)) {
         for (size_t k = 0; k < n; k++)
             golden__want_second(g, ps, args[k], kwargs[k]);
         golden__prefetch_wanted(g);
@@ -2538,9 +2769,14 @@ static sg_status golden__setup_types(golden__run *g)
             return ast;
     }
     SG_ARRAY(const sg_value *) same = {0};
-    size_t arity = t->ncases ? t->cases[0].args->n : t->nfuzz_seeds ? t->fuzz_seeds[0]->n : 0;
-    for (size_t k = 0; k < t->ncases + t->nfuzz_seeds; k++) {
-        const sg_value *a = k < t->ncases ? t->cases[k].args : t->fuzz_seeds[k - t->ncases];
+    size_t arity = t->ncases        ? t->cases[0].args->n
+                   : t->nfuzz_seeds ? t->fuzz_seeds[0]->n
+                   : g->ex_args.len ? g->ex_args.items[0]->n
+                                    : 0;
+    for (size_t k = 0; k < t->ncases + t->nfuzz_seeds + g->ex_args.len; k++) {
+        const sg_value *a = k < t->ncases                    ? t->cases[k].args
+                            : k < t->ncases + t->nfuzz_seeds ? t->fuzz_seeds[k - t->ncases]
+                                                             : g->ex_args.items[k - t->ncases - t->nfuzz_seeds];
         if (a->n == arity && sg_array_push(&same, a, 0) < 0) {
             sg_array_free(&same);
             return SG_ERR_NOMEM;
@@ -2576,6 +2812,9 @@ static sg_status golden__properties(golden__run *g)
             goto nomem;
     for (size_t k = 0; k < t->nfuzz_seeds; k++)
         if (sg_array_push(&examples, t->fuzz_seeds[k], 0) < 0)
+            goto nomem;
+    for (size_t k = 0; k < g->ex_args.len; k++)
+        if (sg_array_push(&examples, g->ex_args.items[k], 0) < 0)
             goto nomem;
     if (!g->types) {
         sg_status tst = golden__setup_types(g);
@@ -2947,6 +3186,15 @@ done:
     golden__want_clear(&g);
     sg_array_free(&g.pf);
     sg_array_free(&g.want);
+    for (size_t k = 0; k < g.ex_texts.len; k++)
+        free(g.ex_texts.items[k]);
+    sg_array_free(&g.ex_texts);
+    for (size_t k = 0; k < g.ex_args.len; k++)
+        sg_value_free(g.ex_args.items[k]);
+    sg_array_free(&g.ex_args);
+    for (size_t k = 0; k < g.fence.len; k++)
+        sg_value_free(g.fence.items[k]);
+    sg_array_free(&g.fence);
     if (g.inferred) {
         for (size_t k = 0; k < g.ntypes; k++)
             sg_type_free(g.types[k]);

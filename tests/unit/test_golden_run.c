@@ -288,6 +288,71 @@ static void test_ref_timeouts_judged(void **state)
     sg_golden_suite_free(s);
 }
 
+/* A HumanEval task whose only examples are its check()'s asserts and whose annotation says
+ * nothing usable (`l: list`): the asserts' arguments, evaluated by the reference, are the
+ * examples the argument types come from, so the property stage generates inputs (it checked
+ * none before), and a bug the asserts miss (x == 10) is found. */
+static void test_assert_examples(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"ae\", \"entry_point\": \"count_big\","
+        " \"prompt\": \"def count_big(l: list):\\n    \\\"\\\"\\\"How many items are 10 or more.\\\"\\\"\\\"\\n\","
+        " \"canonical_solution\": \"    return sum(1 for x in l if x >= 10)\\n\","
+        " \"test\": \"def check(candidate):\\n    assert candidate([1, 20, 30]) == 2\\n"
+        "    assert candidate([]) == 0\\n    assert candidate([-4, 5, 11]) == 1\\n\"}\n";
+    sg_golden_suite *s = load_suite("ae.jsonl", suite);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    sg_golden_result *r = run(t, "def count_big(l: list):\n    return sum(1 for x in l if x >= 10)\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_inputs_checked(r) < 50)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(sg_golden_result_inputs_checked(r) >= 50);
+    sg_golden_result_free(r);
+    r = run(t, "def count_big(l: list):\n    return sum(1 for x in l if x > 10)\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
+/* A reference that is only fast for small inputs (an exponential fib): the block runs smallest
+ * first, and once the reference times out on n, every later input at least as large is
+ * discarded without a call; the search goes on with smaller ones. Before, four timeouts in the
+ * first block ended the search with a handful of inputs judged. */
+static void test_reference_fence(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"fence\", \"entry_point\": \"fib\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def fib(n: int):\\n    if n < 2:\\n        return n\\n"
+        "    return fib(n - 1) + fib(n - 2)\\n\","
+        " \"tests\": [{\"args\": [5], \"expected\": 5}, {\"args\": [10], \"expected\": 55}]}\n";
+    sg_golden_suite *s = load_suite("fence.jsonl", suite);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    static const char good[] = "def fib(n: int):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
+                               "    return a if n >= 0 else n\n";
+    sg_golden_result *r = run(t, good, NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_inputs_checked(r) < 40)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(sg_golden_result_inputs_checked(r) >= 40);
+    sg_golden_result_free(r);
+    static const char bad[] = "def fib(n: int):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
+                              "    return 0 if 15 <= n <= 20 else a if n >= 0 else n\n";
+    r = run(t, bad, NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A task that gives no tolerance: floats compare within 1e-6 + 1e-7 * |expected| (a mean computed
  * with math.fsum differs from the reference's sum in the last bit, and is correct), a real error
  * does not pass, and an int result compares exactly (issue 26). */
@@ -814,6 +879,8 @@ int main(void)
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_ref_timeouts_judged),
+        cmocka_unit_test(test_assert_examples),
+        cmocka_unit_test(test_reference_fence),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
@@ -827,6 +894,8 @@ int main(void)
         cmocka_unit_test(test_fake_passes_fail),
         cmocka_unit_test(test_forged_frame_blame),
         cmocka_unit_test(test_ref_timeouts_judged),
+        cmocka_unit_test(test_assert_examples),
+        cmocka_unit_test(test_reference_fence),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
@@ -849,6 +918,8 @@ int main(void)
     (void)test_pool_reuse;
     (void)test_fake_passes_fail;
     (void)test_forged_frame_blame;
+    (void)test_assert_examples;
+    (void)test_reference_fence;
     (void)test_ref_timeouts_judged;
     (void)test_default_float_tolerance;
     (void)test_argument_side_effects;

@@ -506,7 +506,9 @@ static void worker__batch_item(struct sg_worker *w, struct sg_frame *f)
     worker__batch_settle_pending(w);
     uint64_t now = worker__now_ns();
     uint64_t cpu = worker__child_cpu_ms(w);
-    uint64_t hits = sg_cgroup_limit_hits(&w->cg);
+    if (w->hits_fd < 0) /* (kept open for the sandbox's life: one pread per item) */
+        w->hits_fd = sg_cgroup_open_hits(&w->cg);
+    uint64_t hits = sg_cgroup_read_hits(&w->cg, w->hits_fd);
     worker__take_frame(&w->pend_frame, f);
     if (w->pooled && w->batch_next == 0) {
         /* a pooled call's import: its output stays with the first item (the two frames often
@@ -930,7 +932,7 @@ static bool worker__read_stat_fd(int fd, struct worker_stat *ret);
 static uint64_t worker__child_cpu_ms(struct sg_worker *w)
 {
     struct worker_stat c;
-    if (w->stream && w->call_pid && !w->call_exit_seen && w->stat_fd < 0) {
+    if ((w->stream || w->batch_n) && w->call_pid && !w->call_exit_seen && w->stat_fd < 0) {
         char path[64];
         snprintf(path, sizeof path, "/proc/%d/stat", (int)w->call_pid);
         w->stat_fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -2157,11 +2157,17 @@ static void golden__check_free(golden__check *ch)
     golden__res_free(&ch->cand);
 }
 
+static bool golden__in_domain(const golden__run *g, const sg_value *args);
+
 /* (A timeout of the candidate fails, so the shrinker takes that input, and the next call ends
  * the shrinking with GOLDEN_STOPPED: no input is shrunk by running more timeouts.) */
 static sg_status golden__shrink_pred(void *ctx, const sg_value *args, bool *ret)
 {
     golden__shrink_ctx *s = ctx;
+    if (!golden__in_domain(s->g, args)) {
+        *ret = false; /* outside the examples' envelope: not a counterexample */
+        return SG_OK;
+    }
     golden__check ch;
     sg_status st = golden__check_input(s->g, s->ps, args, s->kwargs, (long)s->prop, &ch);
     *ret = st == SG_OK && !ch.discarded && ch.failed;
@@ -2741,6 +2747,175 @@ sg_status sg_golden_kwparams_get(const sg_golden_task *t, const char *entry, con
     return SG_OK;
 }
 
+/* The envelope of the examples' values at type node `t` (types inferred from the examples
+ * only): ints all >= 0 (or >= 1), floats all >= 0 (or > 0), strings, bytes and containers never
+ * empty, strings of digits only. Such a node keeps generated inputs in that domain
+ * (golden__in_envelope): a task whose examples are all positive says nothing about negatives,
+ * and a correct answer must not be blocked where the reference's answer means nothing. Values
+ * of another kind than the node's (a mixed union) leave it unrestricted. */
+static int golden__envelope(sg_type *t, const sg_value *const *vals, size_t n, int depth)
+{
+    if (!t || n == 0 || depth > 32 || t->kind == SG_TY_UNION)
+        return 0;
+    static const sg_value_kind kinds[] = {
+        [SG_TY_NONE] = SG_VAL_NONE, [SG_TY_BOOL] = SG_VAL_BOOL, [SG_TY_INT] = SG_VAL_INT,
+        [SG_TY_FLOAT] = SG_VAL_FLOAT, [SG_TY_STR] = SG_VAL_STR, [SG_TY_BYTES] = SG_VAL_BYTES,
+        [SG_TY_LIST] = SG_VAL_LIST, [SG_TY_TUPLE] = SG_VAL_TUPLE, [SG_TY_DICT] = SG_VAL_DICT,
+        [SG_TY_SET] = SG_VAL_SET};
+    if ((size_t)t->kind >= sizeof kinds / sizeof *kinds)
+        return 0;
+    bool nonneg = true, pos = true, nonempty = true, digits = t->kind == SG_TY_STR;
+    for (size_t k = 0; k < n; k++) {
+        const sg_value *v = vals[k];
+        if (v->kind != kinds[t->kind])
+            return 0;
+        switch (v->kind) {
+        case SG_VAL_INT:
+            nonneg &= v->big ? v->big[0] != '-' : v->i >= 0;
+            pos &= v->big ? v->big[0] != '-' : v->i >= 1;
+            break;
+        case SG_VAL_FLOAT:
+            nonneg &= v->f >= 0;
+            pos &= v->f > 0;
+            break;
+        case SG_VAL_STR:
+        case SG_VAL_BYTES:
+            nonempty &= v->len > 0;
+            for (size_t i = 0; i < v->len && digits; i++)
+                digits = v->s[i] >= '0' && v->s[i] <= '9';
+            break;
+        case SG_VAL_LIST:
+        case SG_VAL_TUPLE:
+        case SG_VAL_SET:
+        case SG_VAL_DICT:
+            nonempty &= v->n > 0;
+            break;
+        default:
+            break;
+        }
+    }
+    switch (t->kind) {
+    case SG_TY_INT:
+        if (nonneg) {
+            int64_t lo = pos ? 1 : 0;
+            if (!t->has_lo || t->ilo < lo)
+                t->ilo = lo;
+            t->has_lo = t->envelope = true;
+            if (t->has_hi && t->ihi < t->ilo)
+                t->ihi = t->ilo;
+        }
+        return 0;
+    case SG_TY_FLOAT:
+        if (nonneg) {
+            double lo = pos ? nextafter(0.0, 1.0) : 0.0;
+            if (!t->has_lo || t->flo < lo)
+                t->flo = lo;
+            t->has_lo = t->envelope = true;
+        }
+        return 0;
+    case SG_TY_STR:
+    case SG_TY_BYTES:
+        if (nonempty && (!t->has_min || t->min < 1)) {
+            t->has_min = t->envelope = true;
+            t->min = 1;
+        }
+        if (nonempty && digits && !t->chars) {
+            if (!(t->chars = malloc(10 * sizeof *t->chars)))
+                return -1;
+            for (uint32_t c = 0; c < 10; c++)
+                t->chars[c] = '0' + c;
+            t->nchars = 10;
+            t->ascii = t->envelope = true;
+        }
+        return 0;
+    case SG_TY_LIST:
+    case SG_TY_TUPLE:
+    case SG_TY_SET:
+    case SG_TY_DICT:
+        break;
+    default:
+        return 0;
+    }
+    bool fixed = t->kind == SG_TY_TUPLE && !t->variadic;
+    if (nonempty && !fixed && (!t->has_min || t->min < 1)) {
+        t->has_min = t->envelope = true;
+        t->min = 1;
+    }
+    /* the children: every element (dict: keys, then values; a fixed tuple: member by member) */
+    for (size_t c = 0; c < t->n; c++) {
+        SG_ARRAY(const sg_value *) kids = {0};
+        for (size_t k = 0; k < n; k++) {
+            const sg_value *v = vals[k];
+            for (size_t i = 0; i < sg_value_slots(v); i++) {
+                bool mine = fixed ? i == c : t->kind == SG_TY_DICT ? i % 2 == c : c == 0;
+                if (mine && sg_array_push(&kids, v->items[i], 0) < 0) {
+                    sg_array_free(&kids);
+                    return -1;
+                }
+            }
+        }
+        int rc = golden__envelope(t->items[c], kids.items, kids.len, depth + 1);
+        sg_array_free(&kids);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Does `v` lie in the envelope of type `t` (only its envelope nodes are checked; a value of
+ * another kind is left to sg_type_conforms)? */
+static bool golden__in_envelope(const sg_value *v, const sg_type *t, int depth)
+{
+    if (!t || depth > 32)
+        return true;
+    switch (t->kind) {
+    case SG_TY_INT:
+        if (!t->envelope || v->kind != SG_VAL_INT || !t->has_lo)
+            return true;
+        return v->big ? v->big[0] != '-' : v->i >= t->ilo;
+    case SG_TY_FLOAT:
+        return !t->envelope || v->kind != SG_VAL_FLOAT || !t->has_lo || v->f >= t->flo;
+    case SG_TY_STR:
+    case SG_TY_BYTES:
+        if (!t->envelope || (v->kind != SG_VAL_STR && v->kind != SG_VAL_BYTES))
+            return true;
+        if (t->has_min && v->len < t->min)
+            return false;
+        if (t->chars && t->nchars == 10 && t->chars[0] == '0')
+            for (size_t i = 0; i < v->len; i++)
+                if (v->s[i] < '0' || v->s[i] > '9')
+                    return false;
+        return true;
+    case SG_TY_LIST:
+    case SG_TY_TUPLE:
+    case SG_TY_SET:
+    case SG_TY_DICT: {
+        if (v->kind != SG_VAL_LIST && v->kind != SG_VAL_TUPLE && v->kind != SG_VAL_SET && v->kind != SG_VAL_DICT)
+            return true;
+        bool fixed = t->kind == SG_TY_TUPLE && !t->variadic;
+        if (t->envelope && t->has_min && v->n < t->min)
+            return false;
+        for (size_t i = 0; i < sg_value_slots(v); i++) {
+            size_t c = fixed ? i : t->kind == SG_TY_DICT ? i % 2 : 0;
+            if (c < t->n && !golden__in_envelope(v->items[i], t->items[c], depth + 1))
+                return false;
+        }
+        return true;
+    }
+    default:
+        return true;
+    }
+}
+
+/* Every argument of `args` in its type's envelope. */
+static bool golden__in_domain(const golden__run *g, const sg_value *args)
+{
+    for (size_t k = 0; args->kind == SG_VAL_LIST && k < args->n && k < g->ntypes; k++)
+        if (!golden__in_envelope(args->items[k], g->types[k], 0))
+            return false;
+    return true;
+}
+
 /* Argument types for generation and shrinking: the signature's, else the reference's
  * annotations, else the candidate's (read, never run: annot.h), else inferred from the examples
  * of the most common arity. SG_ERR_INVALID_ARG when there is nothing to infer from. */
@@ -2783,12 +2958,21 @@ static sg_status golden__setup_types(golden__run *g)
         }
     }
     sg_status st = same.len ? sg_gen_infer_types(same.items, same.len, &g->types, &g->ntypes) : SG_ERR_INVALID_ARG;
-    sg_array_free(&same);
     if (st == SG_OK) {
         g->inferred = true;
-        for (size_t i = 0; i < g->ntypes; i++)
+        for (size_t i = 0; i < g->ntypes; i++) {
             golden__plain_bounds(g->types[i], 0);
+            /* the examples' envelope: the domain of the generated inputs */
+            SG_ARRAY(const sg_value *) at = {0};
+            for (size_t k = 0; k < same.len; k++)
+                if (i < same.items[k]->n && sg_array_push(&at, same.items[k]->items[i], 0) < 0)
+                    st = SG_ERR_NOMEM;
+            if (st == SG_OK && golden__envelope(g->types[i], at.items, at.len, 0) < 0)
+                st = SG_ERR_NOMEM;
+            sg_array_free(&at);
+        }
     }
+    sg_array_free(&same);
     return st;
 }
 
@@ -2901,6 +3085,11 @@ static sg_status golden__properties(golden__run *g)
                 continue;
             }
             tried++;
+            if (!golden__in_domain(g, a)) {
+                g->r->inputs_discarded++; /* outside the examples' envelope */
+                sg_value_free(a);
+                continue;
+            }
             sg_value *kw = NULL; /* keyword-only parameters without a default are always given */
             if (kw_required && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
                 sg_value_free(a);
@@ -2928,6 +3117,11 @@ static sg_status golden__properties(golden__run *g)
         }
         tried++;
         if (st != SG_OK || !golden__conforms(g, a)) {
+            sg_value_free(a);
+            continue;
+        }
+        if (!golden__in_domain(g, a)) {
+            g->r->inputs_discarded++; /* outside the examples' envelope */
             sg_value_free(a);
             continue;
         }

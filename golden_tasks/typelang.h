@@ -47,6 +47,8 @@ struct sg_type {
     bool has_min, has_max;/* sizes as written (defaults apply when absent) */
     unsigned min, max;
     bool sorted;          /* list */
+    bool envelope;        /* the bounds, sizes or chars here are the examples' envelope, a domain
+                           * generated inputs are held to (golden.c, golden__in_envelope) */
     bool variadic;        /* tuple[T, ...] */
     sg_type **items;      /* list/set: [elem]; dict: [key, value]; tuple: members; union: alts */
     size_t n;

@@ -353,6 +353,47 @@ static void test_reference_fence(void **state)
     sg_golden_suite_free(s);
 }
 
+/* Types inferred from the examples keep the generated inputs in the examples' envelope (issue
+ * 26): all positive ints, non-empty digit strings here. A correct answer that refuses what the
+ * examples never show (negatives, letters) passes where the reference's answer means nothing;
+ * a wrong one inside the envelope is still found; and the inputs outside are counted. */
+static void test_examples_envelope(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"env\", \"entry_point\": \"digit_sum_times\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def digit_sum_times(s, k):\\n    return sum(int(c) for c in s) * k\\n\","
+        " \"tests\": [{\"args\": [\"123\", 2], \"expected\": 12}, {\"args\": [\"9\", 1], \"expected\": 9},"
+        " {\"args\": [\"4071\", 3], \"expected\": 36}]}\n";
+    sg_golden_suite *s = load_suite("env.jsonl", suite);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    static const char strict[] = "def digit_sum_times(s, k):\n    if k < 1 or not s.isdigit():\n"
+                                 "        raise ValueError('k must be positive, s digits')\n"
+                                 "    return sum(map(int, s)) * k\n";
+    sg_golden_result *r = run(t, strict, NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_inputs_checked(r) < 30)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(sg_golden_result_inputs_checked(r) >= 30);
+    char *j = NULL;
+    assert_int_equal(sg_golden_result_to_json(r, &j), SG_OK);
+    json_t *o = json_loads(j, 0, NULL);
+    assert_non_null(o);
+    assert_true(json_integer_value(json_object_get(o, "inputs_discarded")) > 0);
+    json_decref(o);
+    free(j);
+    sg_golden_result_free(r);
+    /* wrong on a digit '0' inside a longer string (the envelope still has it) */
+    r = run(t, "def digit_sum_times(s, k):\n    return sum(int(c) for c in s.replace('0', '1')) * k\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A task that gives no tolerance: floats compare within 1e-6 + 1e-7 * |expected| (a mean computed
  * with math.fsum differs from the reference's sum in the last bit, and is correct), a real error
  * does not pass, and an int result compares exactly (issue 26). */
@@ -881,6 +922,7 @@ int main(void)
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
+        cmocka_unit_test(test_examples_envelope),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
@@ -896,6 +938,7 @@ int main(void)
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
+        cmocka_unit_test(test_examples_envelope),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
@@ -920,6 +963,7 @@ int main(void)
     (void)test_forged_frame_blame;
     (void)test_assert_examples;
     (void)test_reference_fence;
+    (void)test_examples_envelope;
     (void)test_ref_timeouts_judged;
     (void)test_default_float_tolerance;
     (void)test_argument_side_effects;

@@ -53,6 +53,11 @@ typedef struct golden__pf {
     sg_outcome *o; /* NULL: only wanted (collect mode) */
     const sg_value *args; /* a generated input's reference call: its arguments (borrowed from
                            * the block; golden__prefetch fences them), else NULL */
+    sg_value *view;       /* computed: the value of `text` taken from a combined item (below),
+                           * used instead of the outcome's own value; else NULL */
+    /* wanted: a combined item (golden__combined_text), one call of the candidate that answers
+     * both its call `split_call` and its argument check `split_mt`; else both NULL */
+    char *split_call, *split_mt;
 } golden__pf;
 
 typedef struct golden__run {
@@ -188,6 +193,9 @@ static const char *golden__repr(golden__run *g, const sg_value *v)
 }
 
 #define GOLDEN_BATCH_ITEMS 256u
+/* Texts per worker call (within SG_WORKER_MAX_CALL_BYTES): a block's candidate calls and their
+ * argument checks (two texts per input) in one call of the candidate's worker. */
+#define GOLDEN_CALL_ITEMS (2 * GOLDEN_BATCH_ITEMS)
 
 /* The limits of a call in worker w: the task's, except the reference's on generated inputs. */
 static const sg_sandbox_limits *golden__lim(const golden__run *g, const sg_worker *w)
@@ -252,14 +260,18 @@ static void golden__pf_clear(golden__run *g)
     for (size_t k = 0; k < g->pf.len; k++) {
         free(g->pf.items[k].text);
         sg_outcome_free(g->pf.items[k].o);
+        sg_value_free(g->pf.items[k].view);
     }
     g->pf.len = 0;
 }
 
 static void golden__want_clear(golden__run *g)
 {
-    for (size_t k = 0; k < g->want.len; k++)
+    for (size_t k = 0; k < g->want.len; k++) {
         free(g->want.items[k].text);
+        free(g->want.items[k].split_call);
+        free(g->want.items[k].split_mt);
+    }
     g->want.len = 0;
 }
 
@@ -269,7 +281,7 @@ static void golden__want(golden__run *g, sg_worker *w, const char *text)
     if (!w || !text)
         return;
     char *t = strdup(text);
-    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL, NULL}), 0) < 0)
+    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL, NULL, NULL, NULL, NULL}), 0) < 0)
         free(t);
 }
 
@@ -375,34 +387,106 @@ static bool golden__prev_innocent(golden__run *g, sg_worker *w, golden__pf *prev
  * cleanly, which are retried in the next batch) is computed by golden__call one by one. The
  * wanted list is consumed (texts of other workers stay).
  */
+/* Keep the outcome `o` of wanted item `wi` (taken). A combined item (golden__combined_text)
+ * answers its two texts: its value (ret, args after, kwargs after) splits into the call's value
+ * and the argument check's; an outcome without a value (an exception, a timeout, a crash) is both
+ * texts' outcome; a value that cannot be read (not plain data) is neither's, so golden__call
+ * makes both calls alone. Returns how many entries were kept (0-2), -1 when out of memory. */
+static int golden__pf_keep(golden__run *g, sg_worker *w, golden__pf *wi, sg_outcome *o)
+{
+    if (!wi->split_call) {
+        if (sg_array_push(&g->pf, ((golden__pf){w, wi->text, o, NULL, NULL, NULL, NULL}), 0) < 0) {
+            sg_outcome_free(o);
+            return -1;
+        }
+        wi->text = NULL;
+        return 1;
+    }
+    const sg_outcome_info *in = sg_outcome_info_get(o);
+    sg_value *cv = NULL, *mv = NULL;
+    if (in->kind == SG_OUTCOME_OK) {
+        sg_value *v = NULL;
+        sg_diag d;
+        sg_diag_init(&d);
+        if (!in->value_json || sg_value_from_text(in->value_json, strlen(in->value_json), "result", &v, &d) != SG_OK ||
+            (v->kind != SG_VAL_TUPLE && v->kind != SG_VAL_LIST) || v->n != 3) {
+            sg_value_free(v);
+            sg_outcome_free(o);
+            return 0;
+        }
+        cv = sg_value_copy(v->items[0]);
+        mv = sg_value_new(SG_VAL_TUPLE);
+        bool built = cv && mv && sg_value_push(mv, sg_value_copy(v->items[1])) == 0 &&
+                     sg_value_push(mv, sg_value_copy(v->items[2])) == 0;
+        sg_value_free(v);
+        if (!built) {
+            sg_value_free(cv);
+            sg_value_free(mv);
+            sg_outcome_free(o);
+            return -1;
+        }
+    }
+    sg_outcome *o2 = NULL;
+    if (sg_outcome_copy(o, &o2) != SG_OK) {
+        sg_value_free(cv);
+        sg_value_free(mv);
+        sg_outcome_free(o);
+        return -1;
+    }
+    if (sg_array_push(&g->pf, ((golden__pf){w, wi->split_call, o, NULL, cv, NULL, NULL}), 0) < 0) {
+        sg_value_free(cv);
+        sg_value_free(mv);
+        sg_outcome_free(o);
+        sg_outcome_free(o2);
+        return -1;
+    }
+    wi->split_call = NULL;
+    if (sg_array_push(&g->pf, ((golden__pf){w, wi->split_mt, o2, NULL, mv, NULL, NULL}), 0) < 0) {
+        sg_value_free(mv);
+        sg_outcome_free(o2);
+        return -1;
+    }
+    wi->split_mt = NULL;
+    return 2;
+}
+
+static void golden__pf_drop_last(golden__run *g)
+{
+    golden__pf *p = &g->pf.items[--g->pf.len];
+    free(p->text);
+    sg_outcome_free(p->o);
+    sg_value_free(p->view);
+}
+
 static void golden__prefetch(golden__run *g, sg_worker *w)
 {
-    SG_ARRAY(char *) texts = {0};
-    SG_ARRAY(const sg_value *) targs = {0};
+    SG_ARRAY(golden__pf) ws = {0};
     size_t keep = 0;
     for (size_t k = 0; k < g->want.len; k++) {
         golden__pf *p = &g->want.items[k];
-        if (p->w == w && sg_array_push(&targs, p->args, 0) == 0 && sg_array_push(&texts, p->text, 0) == 0)
-            continue;
-        if (p->w == w && targs.len > texts.len)
-            targs.len--;
-        if (p->w == w)
-            free(p->text);
-        else
+        if (p->w != w) {
             g->want.items[keep++] = *p;
+        } else if (sg_array_push(&ws, *p, 0) < 0) {
+            free(p->text);
+            free(p->split_call);
+            free(p->split_mt);
+        }
     }
     g->want.len = keep;
-    sg_outcome *outs[GOLDEN_BATCH_ITEMS];
+    sg_outcome *outs[GOLDEN_CALL_ITEMS];
+    const char *batch[GOLDEN_CALL_ITEMS];
     size_t at = 0;
     bool ok = true, fenced = false;
+    int prev_kept = 0; /* entries the previous item of this batch kept */
     /* (a timeout of the candidate ends its batches: the items after it are never run) */
-    while (ok && at < texts.len && !g->failed_internal && !golden__ref_exhausted(g) &&
+    while (ok && at < ws.len && !g->failed_internal && !golden__ref_exhausted(g) &&
            !(w == g->cand && g->cand_stopped) && !golden__cancelled(g)) {
         size_t n = 0, bytes = 0;
-        while (at + n < texts.len && n < GOLDEN_BATCH_ITEMS) {
-            size_t l = strlen(texts.items[at + n]) + 1;
+        while (at + n < ws.len && n < GOLDEN_CALL_ITEMS) {
+            size_t l = strlen(ws.items[at + n].text) + 1;
             if (bytes + l > SG_WORKER_MAX_CALL_BYTES)
                 break;
+            batch[n] = ws.items[at + n].text;
             bytes += l;
             n++;
         }
@@ -413,10 +497,11 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
         size_t done = 0;
         sg_diag d;
         sg_diag_init(&d);
-        if (sg_worker_call_batch(w, (const char *const *)texts.items + at, n, golden__lim(g, w), outs, &done, &d) !=
-            SG_OK)
+        if (sg_worker_call_batch(w, batch, n, golden__lim(g, w), outs, &done, &d) != SG_OK)
             break;
+        prev_kept = 0;
         for (size_t k = 0; k < done; k++) {
+            golden__pf *wi = &ws.items[at + k];
             g->r->calls++;
             const sg_outcome_info *in = sg_outcome_info_get(outs[k]);
             if (k + 1 == done && k > 0 && in->batch_no_frame) {
@@ -426,52 +511,50 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
                  * before it ended the process (batch_unsure: neither is trusted from this batch;
                  * golden__call runs both alone), so that only an input that fails alone is
                  * blamed. */
-                golden__pf *prev = g->pf.len ? &g->pf.items[g->pf.len - 1] : NULL;
-                bool prev_here = ok && prev && prev->w == w && texts.items[at + k - 1] == NULL;
+                golden__pf *prev = prev_kept > 0 ? &g->pf.items[g->pf.len - 1] : NULL;
+                bool prev_here = ok && prev && prev->w == w;
                 bool unsure = in->batch_unsure; /* (read before the outcome is freed) */
                 if (!unsure && prev_here && golden__prev_innocent(g, w, prev)) {
                     /* its failure is its own: judged below */
                 } else {
                     sg_outcome_free(outs[k]);
-                    if (prev_here && unsure) {
-                        free(prev->text);
-                        sg_outcome_free(prev->o);
-                        g->pf.len--;
-                    }
+                    for (int q = 0; prev_here && unsure && q < prev_kept; q++)
+                        golden__pf_drop_last(g);
                     break;
                 }
             }
-            golden__count_timeout(g, w, outs[k], texts.items[at + k]);
-            if (w == g->ref && sg_outcome_info_get(outs[k])->kind == SG_OUTCOME_TIMEOUT && targs.items[at + k])
-                fenced = true, golden__fence_add(g, targs.items[at + k]);
-            if (ok && sg_array_push(&g->pf, ((golden__pf){w, texts.items[at + k], outs[k], NULL}), 0) == 0) {
-                texts.items[at + k] = NULL;
-            } else {
-                sg_outcome_free(outs[k]);
+            golden__count_timeout(g, w, outs[k], wi->split_call ? wi->split_call : wi->text);
+            if (w == g->ref && in->kind == SG_OUTCOME_TIMEOUT && wi->args)
+                fenced = true, golden__fence_add(g, wi->args);
+            int kept = ok ? golden__pf_keep(g, w, wi, outs[k]) : (sg_outcome_free(outs[k]), -1);
+            if (kept < 0)
                 ok = false;
-            }
+            prev_kept = kept < 0 ? 0 : kept;
         }
         at += done;
         if (fenced) {
             /* the reference's calls not made yet on inputs the fence now covers are dropped
              * (golden__check_input discards those inputs without a call) */
             size_t out = at;
-            for (size_t k = at; k < texts.len; k++) {
-                if (targs.items[k] && golden__fenced(g, targs.items[k])) {
-                    free(texts.items[k]);
+            for (size_t k = at; k < ws.len; k++) {
+                if (ws.items[k].args && golden__fenced(g, ws.items[k].args)) {
+                    free(ws.items[k].text);
+                    free(ws.items[k].split_call);
+                    free(ws.items[k].split_mt);
                     continue;
                 }
-                texts.items[out] = texts.items[k];
-                targs.items[out++] = targs.items[k];
+                ws.items[out++] = ws.items[k];
             }
-            texts.len = targs.len = out;
+            ws.len = out;
             fenced = false;
         }
     }
-    for (size_t k = 0; k < texts.len; k++)
-        free(texts.items[k]);
-    sg_array_free(&texts);
-    sg_array_free(&targs);
+    for (size_t k = 0; k < ws.len; k++) {
+        free(ws.items[k].text);
+        free(ws.items[k].split_call);
+        free(ws.items[k].split_mt);
+    }
+    sg_array_free(&ws);
 }
 
 static void golden__prefetch_wanted(golden__run *g)
@@ -512,6 +595,7 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         golden__pf *p = &g->pf.items[k];
         if (p->w == w && p->o && !strcmp(p->text, text)) {
             res->o = p->o;
+            res->value = p->view; /* (a combined item's part: golden__pf_keep) */
             p->o = NULL;
             free(p->text);
             *p = g->pf.items[--g->pf.len];
@@ -540,9 +624,15 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         g->stop_consumed = true;
         res->stop = true;
     }
+    if (res->value && res->info->kind != SG_OUTCOME_OK) {
+        sg_value_free(res->value); /* (not reached: a view comes with an ok outcome) */
+        res->value = NULL;
+    }
     switch (res->info->kind) {
     case SG_OUTCOME_OK:
-        if (res->info->value_json) {
+        if (res->value) {
+            res->kind = GR_VALUE;
+        } else if (res->info->value_json) {
             sg_diag vd;
             sg_diag_init(&vd);
             if (sg_value_from_text(res->info->value_json, strlen(res->info->value_json), "result", &res->value,
@@ -1736,12 +1826,12 @@ static bool golden__effects_checked(const golden__run *g, const sg_value *args, 
     return false;
 }
 
-/* The call that returns the arguments as the candidate left them (malloc'd; NULL if too long). */
-static char *golden__mutation_text(golden__run *g, const sg_value *args, const sg_value *kwargs)
+/* The call that returns the arguments as the candidate left them, or (combined) the value too. */
+static char *golden__effects_text(golden__run *g, const sg_value *args, const sg_value *kwargs, bool combined)
 {
     sg_buf b;
     sg_buf_init(&b, GOLDEN_TEXT_CAP);
-    sg_buf_printf(&b, "(lambda a, k: (%s(*a, **k), a, k)[1:])([", g->entry);
+    sg_buf_printf(&b, "(lambda a, k: (%s(*a, **k), a, k)%s)([", g->entry, combined ? "" : "[1:]");
     for (size_t i = 0; i < args->n; i++) {
         if (i)
             sg_buf_puts(&b, ", ");
@@ -1758,6 +1848,19 @@ static char *golden__mutation_text(golden__run *g, const sg_value *args, const s
         return NULL;
     }
     return b.data;
+}
+
+/* The call that returns the arguments as the candidate left them (malloc'd; NULL if too long). */
+static char *golden__mutation_text(golden__run *g, const sg_value *args, const sg_value *kwargs)
+{
+    return golden__effects_text(g, args, kwargs, false);
+}
+
+/* One call that answers both the call and golden__mutation_text: (value, args, kwargs) after the
+ * call, split by golden__pf_keep (malloc'd; NULL if too long). */
+static char *golden__combined_text(golden__run *g, const sg_value *args, const sg_value *kwargs)
+{
+    return golden__effects_text(g, args, kwargs, true);
 }
 
 /* Check every property (or only `only`, >= 0) on one input. Fills *out (caller frees its res). */
@@ -2444,7 +2547,8 @@ static void golden__want_side(golden__run *g, const golden__props *ps, long only
     }
     if (side != 1 && g->ref) {
         char *t = strdup(call);
-        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, g->generated ? args : NULL}), 0) < 0)
+        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, g->generated ? args : NULL, NULL, NULL, NULL}),
+                                0) < 0)
             free(t);
     }
     if (side != 1 && g->task->mutation_expected && golden__effects_checked(g, args, kwargs)) {
@@ -2453,20 +2557,24 @@ static void golden__want_side(golden__run *g, const golden__props *ps, long only
         free(mt);
     }
     bool skip = side == 1 && !golden__cand_needed(g, ps, only, args, kwargs, call);
-    if (side != 0 && !skip)
-        golden__want(g, g->cand, call);
-    free(call);
-    if (side == 0 || skip)
+    if (side == 0 || skip) {
+        free(call);
         return;
+    }
     bool want_mt = false;
     for (size_t k = 0; k < ps->n; k++)
         want_mt |= ps->items[k].kind == SG_PROP_NO_MUTATION ||
                    (ps->items[k].kind == SG_PROP_DIFFERENTIAL && golden__effects_checked(g, args, kwargs));
-    if (want_mt) {
-        char *mt = golden__mutation_text(g, args, kwargs);
-        golden__want(g, g->cand, mt);
-        free(mt);
-    }
+    char *mt = want_mt ? golden__mutation_text(g, args, kwargs) : NULL;
+    char *ct = mt ? golden__combined_text(g, args, kwargs) : NULL;
+    /* the call and its argument check in one item of the candidate's batch (golden__pf_keep) */
+    if (ct && sg_array_push(&g->want, ((golden__pf){g->cand, ct, NULL, NULL, NULL, call, mt}), 0) == 0)
+        return;
+    free(ct);
+    golden__want(g, g->cand, call);
+    golden__want(g, g->cand, mt);
+    free(call);
+    free(mt);
 }
 
 /* The prefetched outcome of `text` in worker `w`, not consumed; NULL when there is none. */
@@ -2487,19 +2595,39 @@ static const sg_outcome_info *golden__pf_peek(const golden__run *g, const sg_wor
  * golden__check_input will call; best effort like every prefetch (what is not prefetched
  * is called one by one), and no decision is taken here.
  */
+/* The value of `text`'s prefetched ok outcome in worker `w` (a copy; a combined item's part where
+ * it is one), NULL when there is none or it has no plain value. *ret_info: the outcome's info. */
+static sg_value *golden__pf_value(const golden__run *g, const sg_worker *w, const char *text,
+                                  const sg_outcome_info **ret_info)
+{
+    *ret_info = NULL;
+    for (size_t k = 0; k < g->pf.len; k++) {
+        const golden__pf *p = &g->pf.items[k];
+        if (p->w != w || !p->o || strcmp(p->text, text))
+            continue;
+        const sg_outcome_info *in = sg_outcome_info_get(p->o);
+        *ret_info = in;
+        if (in->kind != SG_OUTCOME_OK)
+            return NULL;
+        if (p->view)
+            return sg_value_copy(p->view);
+        sg_value *v = NULL;
+        sg_diag d;
+        sg_diag_init(&d);
+        if (!in->value_json || sg_value_from_text(in->value_json, strlen(in->value_json), "result", &v, &d) != SG_OK)
+            return NULL;
+        return v;
+    }
+    return NULL;
+}
+
 static void golden__want_second(golden__run *g, const golden__props *ps, const sg_value *args, const sg_value *kwargs)
 {
     char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
     if (!call)
         return;
-    const sg_outcome_info *ci = golden__pf_peek(g, g->cand, call);
-    sg_value *v = NULL;
-    if (ci && ci->kind == SG_OUTCOME_OK && ci->value_json) {
-        sg_diag d;
-        sg_diag_init(&d);
-        if (sg_value_from_text(ci->value_json, strlen(ci->value_json), "result", &v, &d) != SG_OK)
-            v = NULL;
-    }
+    const sg_outcome_info *ci;
+    sg_value *v = golden__pf_value(g, g->cand, call, &ci);
     for (size_t k = 0; ci && k < ps->n; k++) {
         const sg_golden_property *p = ps->items[k].p;
         switch (ps->items[k].kind) {
@@ -2531,14 +2659,8 @@ static void golden__want_second(golden__run *g, const golden__props *ps, const s
     char *mt = diff && ci && ci->kind == SG_OUTCOME_OK && golden__effects_checked(g, args, kwargs)
                    ? golden__mutation_text(g, args, kwargs)
                    : NULL;
-    const sg_outcome_info *mi = mt ? golden__pf_peek(g, g->cand, mt) : NULL;
-    sg_value *after = NULL;
-    if (mi && mi->kind == SG_OUTCOME_OK && mi->value_json) {
-        sg_diag d;
-        sg_diag_init(&d);
-        if (sg_value_from_text(mi->value_json, strlen(mi->value_json), "result", &after, &d) != SG_OK)
-            after = NULL;
-    }
+    const sg_outcome_info *mi = NULL;
+    sg_value *after = mt ? golden__pf_value(g, g->cand, mt, &mi) : NULL;
     bool same = after && (after->kind == SG_VAL_LIST || after->kind == SG_VAL_TUPLE) && after->n == 2 &&
                 sg_value_strict_equal(after->items[0], args, 0, 0) &&
                 (!kwargs || !kwargs->n || sg_value_strict_equal(after->items[1], kwargs, 0, 0));

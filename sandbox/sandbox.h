@@ -220,6 +220,5 @@ sg_outcome_kind sg_outcome_classify(const struct sg_facts *facts, const sg_sandb
 sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits *limits,
                            const char *out, size_t out_len, bool out_trunc, const char *err,
                            size_t err_len, bool err_trunc, sg_outcome **ret_outcome);
-sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome);
 
 #endif

@@ -186,6 +186,8 @@ SG_API sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json);
 SG_API sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limits *limits,
                                             sg_outcome **ret_outcome);
 SG_API void sg_outcome_free(sg_outcome *outcome);
+/* A deep copy of an outcome (its own info and captured bytes). SG_ERR_NOMEM on failure. */
+SG_API sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome);
 
 /* ---------------------------------------------------------------------------------------------
  * Workers: one sandboxed interpreter that imports the candidate once and then serves calls, each

@@ -1,0 +1,4 @@
+# expect: pass
+import subprocess
+
+subprocess.run(["rm", "-rf", "build", "dist"], check=True)

@@ -1,0 +1,4 @@
+# expect: pass
+import subprocess
+
+subprocess.run(["tee", "-a", "build.log"], input=b"done\n")

@@ -1,0 +1,4 @@
+# expect: block SG817@4
+from pathlib import Path
+
+Path("/etc/hosts").unlink()

@@ -1,0 +1,3 @@
+# expect: pass
+with open("/etc/hosts") as f:
+    hosts = f.read()

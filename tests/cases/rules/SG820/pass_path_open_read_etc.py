@@ -1,0 +1,5 @@
+# expect: pass
+from pathlib import Path
+
+with Path("/etc/resolv.conf").open() as f:
+    conf = f.read()

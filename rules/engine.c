@@ -226,6 +226,64 @@ static const char *engine__literal(engine__cx *cx, sg_scope *scope, TSNode v, co
     return sg_const_str(cx->res, scope, v, NULL);
 }
 
+/* A Python int literal's value ("0o4755", "0x9ed", "2541", "0b1_0"); false if it is none. */
+static bool engine__int_literal(const char *t, size_t l, unsigned long long *ret)
+{
+    char buf[40];
+    size_t n = 0;
+    for (size_t i = 0; i < l; i++)
+        if (t[i] != '_') {
+            if (n + 1 >= sizeof buf)
+                return false;
+            buf[n++] = t[i];
+        }
+    buf[n] = 0;
+    int base = 10;
+    const char *d = buf;
+    if (n > 2 && buf[0] == '0' && (buf[1] == 'o' || buf[1] == 'O'))
+        base = 8, d = buf + 2;
+    else if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+        base = 16, d = buf + 2;
+    else if (n > 2 && buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
+        base = 2, d = buf + 2;
+    char *end;
+    *ret = strtoull(d, &end, base);
+    return *d && !*end;
+}
+
+/* mode_bits: does the mode expression `v` carry one of the bits (int values) or names (others)
+ * of `cond`? Walks `|` and `+` of literals and names. */
+static bool engine__mode_bits(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v, int depth)
+{
+    const sg_syms *sy = cx->sy;
+    v = sg_node_unparen(v);
+    if (ts_node_is_null(v) || depth > 16)
+        return false;
+    TSSymbol s = ts_node_symbol(v);
+    if (s == sy->binary_operator) {
+        size_t ol;
+        const char *o = sg_node_text(cx->src, sg_node_field(v, sy->f_operator), &ol);
+        if (ol != 1 || (*o != '|' && *o != '+'))
+            return false;
+        return engine__mode_bits(cx, scope, cond, sg_node_field(v, sy->f_left), depth + 1) ||
+               engine__mode_bits(cx, scope, cond, sg_node_field(v, sy->f_right), depth + 1);
+    }
+    if (s == sy->integer) {
+        size_t l;
+        const char *t = sg_node_text(cx->src, v, &l);
+        unsigned long long x, bit;
+        if (!engine__int_literal(t, l, &x))
+            return false;
+        for (size_t i = 0; i < cond->nvalues; i++)
+            if (engine__int_literal(cond->values[i], strlen(cond->values[i]), &bit) && (x & bit))
+                return true;
+        return false;
+    }
+    sg_cands c;
+    sg_resolve_expr(cx->res, scope, v, &c);
+    return engine__cands_match(cond->values, cond->nvalues, &c);
+}
+
 static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, const engine__args *a, bool *unsure)
 {
     TSNode v = cond->receiver ? a->receiver : engine__arg(a, cond->position, cond->keyword);
@@ -296,6 +354,8 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
                 return true;
         return false;
     }
+    case SG_COND_MODE_BITS:
+        return present && engine__mode_bits(cx, scope, cond, v, 0);
     case SG_COND_RESOLVES_IN:
     case SG_COND_NOT_RESOLVES_IN: {
         if (!present)

@@ -511,9 +511,11 @@ sg_status sg_rules_freeze(sg_rules *rules)
         if (r->kind != SG_KIND_CALLS)
             continue;
         for (size_t w = 0; w < r->calls.nwhere; w++)
-            if (r->calls.where[w].op == SG_COND_RESOLVES_IN || r->calls.where[w].op == SG_COND_NOT_RESOLVES_IN)
+            if (r->calls.where[w].op == SG_COND_RESOLVES_IN || r->calls.where[w].op == SG_COND_NOT_RESOLVES_IN ||
+                r->calls.where[w].op == SG_COND_MODE_BITS)
                 for (size_t k = 0; k < r->calls.where[w].nvalues; k++)
-                    if (ruleset__add_root(rules, r->calls.where[w].values[k]))
+                    if ((r->calls.where[w].op != SG_COND_MODE_BITS || !isdigit((unsigned char)r->calls.where[w].values[k][0])) &&
+                        ruleset__add_root(rules, r->calls.where[w].values[k]))
                         return SG_ERR_NOMEM;
     }
     rules->frozen = true;

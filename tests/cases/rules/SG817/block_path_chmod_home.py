@@ -1,4 +1,4 @@
 # expect: block SG817@4
 from pathlib import Path
 
-(Path.home() / ".local" / "bin" / "tool").chmod(0o4755)
+(Path.home() / ".local" / "bin" / "tool").chmod(0o755)

@@ -72,6 +72,8 @@ static const pynames__entry pynames__table[] = {
     PYNAMES__E("bytearray", PYNAMES_ROOT, -1),
     PYNAMES__E("pathlib", PYNAMES_ROOT, -1),
     PYNAMES__E("pkgutil.resolve_name", PYNAMES_IMPORTER | PYNAMES_IMPORTER_FULL | PYNAMES_IMPORTER_RESOLVE, -1),
+    PYNAMES__E("pydoc", PYNAMES_ROOT, -1),
+    PYNAMES__E("pydoc.locate", PYNAMES_IMPORTER | PYNAMES_IMPORTER_FULL, -1),
     PYNAMES__F("functools.partial", PYNAMES_RETURNS_ARG, 0, NULL, 1, NULL, NULL),
     PYNAMES__F("functools.partialmethod", PYNAMES_RETURNS_ARG, 0, NULL, 1, NULL, NULL),
     PYNAMES__F("atexit.register", PYNAMES_RETURNS_ARG, 0, "func", 1, NULL, NULL),

@@ -1,0 +1,4 @@
+# expect: block SG106@4
+import timeit
+
+timeit.main(["-s", "import os", "os.system('id')"])

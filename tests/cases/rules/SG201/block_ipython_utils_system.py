@@ -1,0 +1,4 @@
+# expect: block SG201@4
+from IPython.utils.process import system
+
+system("id")

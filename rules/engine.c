@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "parsers/doctest.h"
@@ -284,6 +285,53 @@ static bool engine__mode_bits(engine__cx *cx, sg_scope *scope, const sg_cond *co
     return engine__cands_match(cond->values, cond->nvalues, &c);
 }
 
+/* dict_keys_in: a mapping written out, {"K": v, **base} or dict(base, K=v), with a constant key
+ * matching `cond`'s globs. */
+static bool engine__dict_keys(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v)
+{
+    const sg_syms *sy = cx->sy;
+    v = sg_node_unparen(v);
+    if (ts_node_is_null(v))
+        return false;
+    TSSymbol s = ts_node_symbol(v);
+    uint32_t n = sg_node_nnamed(v);
+    if (s == sy->dictionary) {
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode p = sg_node_named(v, i);
+            if (!sg_node_is(p, sy->pair))
+                continue;
+            const char *k = sg_const_str(cx->res, scope, sg_node_field(p, sy->f_key), NULL);
+            if (k && sg_rules_name_match(cond->values, cond->nvalues, k))
+                return true;
+        }
+        return false;
+    }
+    if (s == sy->call) {
+        TSNode fn = sg_node_unparen(sg_node_field(v, sy->f_function));
+        size_t fl;
+        const char *ft = sg_node_is(fn, sy->identifier) ? sg_node_text(cx->src, fn, &fl) : NULL;
+        TSNode args = sg_node_field(v, sy->f_arguments);
+        if (!ft || fl != 4 || memcmp(ft, "dict", 4) || !sg_node_is(args, sy->argument_list))
+            return false;
+        uint32_t na = sg_node_nnamed(args);
+        for (uint32_t i = 0; i < na; i++) {
+            TSNode kw = sg_node_named(args, i);
+            if (!sg_node_is(kw, sy->keyword_argument))
+                continue;
+            size_t l;
+            const char *t = sg_node_text(cx->src, sg_node_field(kw, sy->f_name), &l);
+            char name[128];
+            if (!t || l == 0 || l >= sizeof name)
+                continue;
+            memcpy(name, t, l);
+            name[l] = 0;
+            if (sg_rules_name_match(cond->values, cond->nvalues, name))
+                return true;
+        }
+    }
+    return false;
+}
+
 static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, const engine__args *a, bool *unsure)
 {
     TSNode v = cond->receiver ? a->receiver : engine__arg(a, cond->position, cond->keyword);
@@ -354,6 +402,8 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
                 return true;
         return false;
     }
+    case SG_COND_DICT_KEYS_IN:
+        return present && engine__dict_keys(cx, scope, cond, v);
     case SG_COND_MODE_BITS:
         return present && engine__mode_bits(cx, scope, cond, v, 0);
     case SG_COND_RESOLVES_IN:

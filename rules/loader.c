@@ -203,14 +203,14 @@ static const struct {
     {"present", SG_COND_PRESENT, false},       {"falsy", SG_COND_FALSY, false},
     {"not_literal_in", SG_COND_NOT_LITERAL_IN, true}, {"is_string", SG_COND_IS_STRING, false},
     {"unknown_program", SG_COND_UNKNOWN_PROGRAM, false}, {"argv_contains", SG_COND_ARGV_CONTAINS, true},
-    {"mode_bits", SG_COND_MODE_BITS, true},
+    {"mode_bits", SG_COND_MODE_BITS, true},    {"dict_keys_in", SG_COND_DICT_KEYS_IN, true},
 };
 
 static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
 {
     static const char *const keys[] = {"position", "keyword", "receiver", "truthy", "not_literal", "literal_in",
                                        "resolves_in", "not_resolves_in", "absent", "present", "falsy",
-                                       "not_literal_in", "is_string", "unknown_program", "argv_contains", "mode_bits", NULL};
+                                       "not_literal_in", "is_string", "unknown_program", "argv_contains", "mode_bits", "dict_keys_in", NULL};
     cond->position = -1;
     if (n->type != YAML_MAPPING_NODE)
         return pack__err(c, n, "a 'where' condition must be a mapping");
@@ -255,7 +255,7 @@ static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
     if (found != 1)
         return pack__err(c, n, "a condition needs exactly one test (truthy, not_literal, literal_in, "
                                "resolves_in, not_resolves_in, absent, present, falsy, not_literal_in, "
-                               "is_string, unknown_program, argv_contains, mode_bits)");
+                               "is_string, unknown_program, argv_contains, mode_bits, dict_keys_in)");
     return SG_OK;
 }
 

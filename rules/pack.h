@@ -52,6 +52,8 @@ typedef enum sg_cond_op {
     SG_COND_IS_STRING,       /* the argument is a string: a literal, f-string, concatenation, format... */
     SG_COND_UNKNOWN_PROGRAM, /* the argument is a command whose program (argv[0]) is not a constant */
     SG_COND_ARGV_CONTAINS,   /* the argument is an argv list one of whose constant items matches values */
+    SG_COND_DICT_KEYS_IN,    /* the argument is a mapping written out ({"K": v}, dict(K=v), with **
+                                spreads) one of whose constant keys matches values */
     SG_COND_MODE_BITS,       /* the argument is a file mode with one of these bits: an int literal
                                 ("0o4000") or a name that resolves to one of the values
                                 (stat.S_ISUID), alone or or-ed / added with others */

@@ -89,6 +89,11 @@ static const pynames__entry pynames__table[] = {
     PYNAMES__E("importlib.import_module", PYNAMES_IMPORTER | PYNAMES_IMPORTER_FULL, -1),
     PYNAMES__E("sys.modules.", PYNAMES_NAMESPACE, -1),
     PYNAMES__E("builtins.", PYNAMES_NAMESPACE, -1),
+    /* vendored copies are the library they copy (pip._vendor.requests.get is requests.get) */
+    PYNAMES__E("pip._vendor.", PYNAMES_NAMESPACE, -1),
+    PYNAMES__E("requests.packages.", PYNAMES_NAMESPACE, -1),
+    PYNAMES__E("setuptools._vendor.", PYNAMES_NAMESPACE, -1),
+    PYNAMES__E("pkg_resources._vendor.", PYNAMES_NAMESPACE, -1),
     {"importlib.__import__", sizeof "importlib.__import__" - 1, PYNAMES_ALIAS, -1, "__import__", {0, NULL, 0, NULL, NULL}},
 };
 #undef PYNAMES__E

@@ -1,0 +1,4 @@
+# expect: pass
+import subprocess
+
+subprocess.run(["git", "log", "-1", "--format=%H"], check=True)

@@ -387,6 +387,12 @@ static bool golden__prev_innocent(golden__run *g, sg_worker *w, golden__pf *prev
  * cleanly, which are retried in the next batch) is computed by golden__call one by one. The
  * wanted list is consumed (texts of other workers stay).
  */
+/* The reference's answers, kept by a pool across the runs of one task (golden__rc_*): a copy of
+ * the outcome of `text` under limits `lim`, or NULL. */
+static sg_outcome *golden__rc_get(golden__run *g, const char *text, const sg_sandbox_limits *lim);
+static void golden__rc_put(golden__run *g, const char *text, const sg_sandbox_limits *lim, const sg_outcome *o);
+static bool golden__rc_has(golden__run *g, const char *text, const sg_sandbox_limits *lim);
+
 /* Keep the outcome `o` of wanted item `wi` (taken). A combined item (golden__combined_text)
  * answers its two texts: its value (ret, args after, kwargs after) splits into the call's value
  * and the argument check's; an outcome without a value (an exception, a timeout, a crash) is both
@@ -481,8 +487,22 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     /* (a timeout of the candidate ends its batches: the items after it are never run) */
     while (ok && at < ws.len && !g->failed_internal && !golden__ref_exhausted(g) &&
            !(w == g->cand && g->cand_stopped) && !golden__cancelled(g)) {
+        sg_outcome *kept_o = w == g->ref ? golden__rc_get(g, ws.items[at].text, golden__lim(g, w)) : NULL;
+        if (kept_o) {
+            /* the reference answered this text in an earlier run of the task: as if called now */
+            golden__pf *wi = &ws.items[at];
+            g->r->calls++;
+            golden__count_timeout(g, w, kept_o, wi->text);
+            if (sg_outcome_info_get(kept_o)->kind == SG_OUTCOME_TIMEOUT && wi->args)
+                fenced = true, golden__fence_add(g, wi->args);
+            if (golden__pf_keep(g, w, wi, kept_o) < 0)
+                ok = false;
+            at++;
+        }
         size_t n = 0, bytes = 0;
-        while (at + n < ws.len && n < GOLDEN_CALL_ITEMS) {
+        while (!kept_o && at + n < ws.len && n < GOLDEN_CALL_ITEMS) {
+            if (n && w == g->ref && golden__rc_has(g, ws.items[at + n].text, golden__lim(g, w)))
+                break; /* (answered from the pool: the batch ends before it) */
             size_t l = strlen(ws.items[at + n].text) + 1;
             if (bytes + l > SG_WORKER_MAX_CALL_BYTES)
                 break;
@@ -490,15 +510,19 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
             bytes += l;
             n++;
         }
-        if (n == 0) {
+        if (kept_o) {
+            n = 0; /* (the fence below still applies) */
+        } else if (n == 0) {
             at++; /* too large for any batch: golden__call will say so */
             continue;
         }
         size_t done = 0;
+        if (n) {
         sg_diag d;
         sg_diag_init(&d);
         if (sg_worker_call_batch(w, batch, n, golden__lim(g, w), outs, &done, &d) != SG_OK)
             break;
+        }
         prev_kept = 0;
         for (size_t k = 0; k < done; k++) {
             golden__pf *wi = &ws.items[at + k];
@@ -524,6 +548,8 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
                 }
             }
             golden__count_timeout(g, w, outs[k], wi->split_call ? wi->split_call : wi->text);
+            if (w == g->ref)
+                golden__rc_put(g, wi->text, golden__lim(g, w), outs[k]);
             if (w == g->ref && in->kind == SG_OUTCOME_TIMEOUT && wi->args)
                 fenced = true, golden__fence_add(g, wi->args);
             int kept = ok ? golden__pf_keep(g, w, wi, outs[k]) : (sg_outcome_free(outs[k]), -1);
@@ -605,6 +631,10 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         res->kind = GR_OTHER; /* (what was computed ahead is judged; nothing more is called) */
         return GOLDEN_REF_DONE;
     }
+    if (!res->o && w == g->ref && (res->o = golden__rc_get(g, text, golden__lim(g, w)))) {
+        g->r->calls++; /* (answered in an earlier run of the task: as if called now) */
+        golden__count_timeout(g, w, res->o, text);
+    }
     if (!res->o) {
         if (golden__cancelled(g))
             return SG_ERR_INTERRUPTED;
@@ -617,6 +647,8 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         }
         g->r->calls++;
         golden__count_timeout(g, w, res->o, text);
+        if (w == g->ref)
+            golden__rc_put(g, text, golden__lim(g, w), res->o);
     }
     res->info = sg_outcome_info_get(res->o);
     if (w == g->cand && res->info->kind == SG_OUTCOME_TIMEOUT && g->cand_stopped && !g->stop_consumed) {
@@ -935,11 +967,136 @@ static char *golden__program(golden__run *g, const char *base, bool reference)
     return b.data;
 }
 
+typedef struct golden__rc_entry {
+    char *text;
+    uint32_t cpu_ms, wall_ms;
+    sg_outcome *o;
+} golden__rc_entry;
+
 struct sg_golden_pool {
     const sg_sandbox *sb;
     sg_worker *w[2]; /* [0] candidates, [1] references */
     unsigned starts_done; /* of workers freed since (another sandbox) */
+    /* The reference's answers in the runs of one task (its id and reference program: rc_key):
+     * eval's samples of a task, serve's requests for it. A reference is the task's fixed code,
+     * so a text it answered once is answered again from here (a copy of the outcome, counted as
+     * a call, judged the same: the verdict's bytes do not change). Another task clears it. */
+    uint64_t rc_key;
+    golden__rc_entry *rc;      /* open addressing, rc_cap slots (a power of 2) */
+    size_t rc_cap, rc_n, rc_bytes;
+    size_t rc_hits; /* answers served from it so far (sg_golden_pool_reused) */
 };
+
+#define GOLDEN_RC_MAX_BYTES (64u << 20)
+#define GOLDEN_RC_MAX_ENTRIES 65536u
+
+static uint64_t golden__fnv(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static void golden__rc_clear(sg_golden_pool *p)
+{
+    for (size_t k = 0; k < p->rc_cap; k++) {
+        free(p->rc[k].text);
+        sg_outcome_free(p->rc[k].o);
+    }
+    free(p->rc);
+    p->rc = NULL;
+    p->rc_cap = p->rc_n = p->rc_bytes = 0;
+}
+
+/* The pool's cache serves this run: the same task and reference program, else it is emptied. */
+static void golden__rc_prepare(golden__run *g, const char *ref_prog)
+{
+    sg_golden_pool *p = g->opts.pool;
+    if (!p || !ref_prog)
+        return;
+    const char *id = g->task->task_id ? g->task->task_id : "";
+    uint64_t key = golden__fnv(golden__fnv(14695981039346656037ULL, id, strlen(id) + 1), ref_prog, strlen(ref_prog));
+    if (key != p->rc_key) {
+        golden__rc_clear(p);
+        p->rc_key = key;
+    }
+}
+
+static golden__rc_entry *golden__rc_slot(sg_golden_pool *p, const char *text, const sg_sandbox_limits *lim)
+{
+    if (!p->rc_cap)
+        return NULL;
+    uint64_t h = golden__fnv(14695981039346656037ULL, text, strlen(text)) ^ ((uint64_t)lim->cpu_ms << 32 | lim->wall_ms);
+    for (size_t i = 0; i < p->rc_cap; i++) {
+        golden__rc_entry *e = &p->rc[(h + i) & (p->rc_cap - 1)];
+        if (!e->text || (e->cpu_ms == lim->cpu_ms && e->wall_ms == lim->wall_ms && !strcmp(e->text, text)))
+            return e;
+    }
+    return NULL;
+}
+
+static sg_outcome *golden__rc_get(golden__run *g, const char *text, const sg_sandbox_limits *lim)
+{
+    sg_golden_pool *p = g->opts.pool;
+    golden__rc_entry *e = p && p->rc_key ? golden__rc_slot(p, text, lim) : NULL;
+    sg_outcome *o = NULL;
+    if (e && e->text && sg_outcome_copy(e->o, &o) != SG_OK)
+        o = NULL;
+    if (o)
+        p->rc_hits++;
+    return o;
+}
+
+static bool golden__rc_has(golden__run *g, const char *text, const sg_sandbox_limits *lim)
+{
+    sg_golden_pool *p = g->opts.pool;
+    golden__rc_entry *e = p && p->rc_key ? golden__rc_slot(p, text, lim) : NULL;
+    return e && e->text;
+}
+
+static void golden__rc_put(golden__run *g, const char *text, const sg_sandbox_limits *lim, const sg_outcome *o)
+{
+    sg_golden_pool *p = g->opts.pool;
+    if (!p || !p->rc_key || !o || golden__cancelled(g))
+        return;
+    const sg_outcome_info *in = sg_outcome_info_get(o);
+    if (in->kind == SG_OUTCOME_SETUP_ERROR || in->batch_unsure || in->batch_no_frame)
+        return; /* (not an answer of the reference's code) */
+    size_t bytes = strlen(text) + in->stdout_len + in->stderr_len + (in->value_json ? strlen(in->value_json) : 0) +
+                   (in->value_repr ? strlen(in->value_repr) : 0) + (in->traceback ? strlen(in->traceback) : 0) + 256;
+    if (p->rc_bytes + bytes > GOLDEN_RC_MAX_BYTES || p->rc_n >= GOLDEN_RC_MAX_ENTRIES)
+        return;
+    if (2 * (p->rc_n + 1) > p->rc_cap) {
+        size_t ncap = p->rc_cap ? 2 * p->rc_cap : 1024;
+        golden__rc_entry *old = p->rc, *nr = calloc(ncap, sizeof *nr);
+        if (!nr)
+            return;
+        size_t ocap = p->rc_cap;
+        p->rc = nr;
+        p->rc_cap = ncap;
+        for (size_t k = 0; k < ocap; k++) {
+            if (!old[k].text)
+                continue;
+            sg_sandbox_limits l = {0};
+            l.cpu_ms = old[k].cpu_ms;
+            l.wall_ms = old[k].wall_ms;
+            *golden__rc_slot(p, old[k].text, &l) = old[k];
+        }
+        free(old);
+    }
+    golden__rc_entry *e = golden__rc_slot(p, text, lim);
+    if (!e || e->text)
+        return; /* (already kept) */
+    sg_outcome *c = NULL;
+    char *t = strdup(text);
+    if (!t || sg_outcome_copy(o, &c) != SG_OK) {
+        free(t);
+        return;
+    }
+    *e = (golden__rc_entry){t, (uint32_t)lim->cpu_ms, (uint32_t)lim->wall_ms, c};
+    p->rc_n++;
+    p->rc_bytes += bytes;
+}
 
 sg_status sg_golden_pool_new(sg_golden_pool **ret_pool)
 {
@@ -955,7 +1112,13 @@ void sg_golden_pool_free(sg_golden_pool *pool)
         return;
     sg_worker_free(pool->w[0]);
     sg_worker_free(pool->w[1]);
+    golden__rc_clear(pool);
     free(pool);
+}
+
+size_t sg_golden_pool_reused(const sg_golden_pool *pool)
+{
+    return pool ? pool->rc_hits : 0;
 }
 
 unsigned sg_golden_pool_starts(const sg_golden_pool *pool)
@@ -3406,6 +3569,7 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     g.ref_src = ref_src;
     g.cand_src = cand_text;
     ref_prog = ref_src ? golden__program(&g, ref_src, true) : NULL;
+    golden__rc_prepare(&g, ref_prog);
     g.sandbox = sandbox;
     g.progs[0] = cand_prog;
     g.progs[1] = ref_prog;

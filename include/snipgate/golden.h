@@ -153,6 +153,10 @@ SG_API sg_status sg_golden_pool_new(sg_golden_pool **ret_pool);
 SG_API void sg_golden_pool_free(sg_golden_pool *pool);
 /* Sandboxes the pool's workers have started so far (1 each + restarts after kills). */
 SG_API unsigned sg_golden_pool_starts(const sg_golden_pool *pool);
+/* The reference's answers the pool served from its cache so far: a pool keeps the reference's
+ * outcomes across the runs of one task (eval's samples, serve's requests), so that the task's
+ * fixed reference is not run again on the same call; the verdicts are the same bytes. */
+SG_API size_t sg_golden_pool_reused(const sg_golden_pool *pool);
 
 typedef struct sg_golden_opts {
     bool completion;          /* candidate text continues the prompt (HumanEval samples); default

@@ -792,6 +792,50 @@ static void test_pool_reuse(void **state)
         assert_int_equal(runs[k], 0); /* the fake reached nothing that needs a restart */
 }
 
+/* A pool keeps the reference's answers across the runs of one task (eval's samples): the second
+ * run of a candidate asks the reference nothing new and its verdict is the same bytes, another
+ * candidate of the task is still judged on its own (a wrong one fails), and another task starts
+ * afresh (its reference is not answered from the first task's). */
+static void test_pool_reference_cache(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    assert_non_null(pool);
+    const sg_golden_task *t = sg_golden_builtin_task("sg/binary_search_leftmost");
+    const sg_golden_task *t2 = sg_golden_builtin_task("sg/sorted_squares");
+    assert_non_null(t);
+    assert_non_null(t2);
+    char *j1 = NULL, *j2 = NULL;
+    sg_golden_result *r = run(t, t->canonical_solution, NULL);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_int_equal(sg_golden_result_to_json(r, &j1), SG_OK);
+    sg_golden_result_free(r);
+    size_t before = sg_golden_pool_reused(pool);
+    r = run(t, t->canonical_solution, NULL);
+    assert_int_equal(sg_golden_result_to_json(r, &j2), SG_OK);
+    sg_golden_result_free(r);
+    size_t reused = sg_golden_pool_reused(pool) - before;
+    print_message("reference answers reused by the second run: %zu\n", reused);
+    assert_true(reused > 50);
+    assert_string_equal(j1, j2);
+    free(j1);
+    free(j2);
+    /* a wrong candidate of the same task, judged against the kept answers */
+    r = run(t, "def binary_search(nums, target):\n    return nums.index(target) if target in nums else len(nums)\n",
+            NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+    sg_golden_result_free(r);
+    /* another task: nothing of the first is served */
+    before = sg_golden_pool_reused(pool);
+    r = run(t2, t2->canonical_solution, NULL);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    sg_golden_result_free(r);
+    assert_int_equal(sg_golden_pool_reused(pool) - before, 0);
+}
+
 /* sg_golden_exc_matches (shared by the golden and the fuzz stage) on hand-made outcomes: the MRO
  * report as sandbox/runner.py writes it, a line per class, "module\tqualname\tname". */
 static void test_exc_matches(void **state)
@@ -946,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_planted_bugs),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_pool_reuse),
+        cmocka_unit_test(test_pool_reference_cache),
     };
     (void)test_builtin_canonical_pass;
     (void)test_public_suites;
@@ -959,6 +1004,7 @@ int main(void)
         cmocka_unit_test(test_public_suites),
     };
     (void)test_pool_reuse;
+    (void)test_pool_reference_cache;
     (void)test_fake_passes_fail;
     (void)test_forged_frame_blame;
     (void)test_assert_examples;

@@ -377,9 +377,14 @@ static sg_status gen__container_boundary(const sg_type *t, unsigned k, unsigned 
     unsigned lo = t->has_min ? t->min : 0;
     unsigned hi = gen__default_max(t, max_size, false);
     /* shapes: 0 empty/min, 1 one elem b0, 2 one elem b1, 3 two elems (b1, b0), 4 two b0,
-     * 5 max elems of b(i), 6 three elems b2 b1 b0 */
-    static const unsigned shapes = 7;
+     * 5 max elems of b(i), 6 three elems b2 b1 b0, 7 a duplicate at different positions
+     * (b1 b2 b1), 8 all negative for numbers (b2 b8 b2), 9 ascending (b2 b0 b1) */
+    static const unsigned shapes = 10;
     *more = k + 1 < shapes;
+    if (k >= shapes) {
+        *ret = NULL;
+        return SG_OK;
+    }
     unsigned n;
     switch (k) {
     case 0:
@@ -399,6 +404,7 @@ static sg_status gen__container_boundary(const sg_type *t, unsigned k, unsigned 
     default:
         n = 3;
     }
+    static const unsigned three[4][3] = {{2, 1, 0}, {1, 2, 1}, {2, 8, 2}, {2, 0, 1}};
     if (n < lo || n > hi) {
         *ret = NULL;
         return SG_OK;
@@ -407,7 +413,7 @@ static sg_status gen__container_boundary(const sg_type *t, unsigned k, unsigned 
     if (!v)
         return SG_ERR_NOMEM;
     for (unsigned i = 0; i < n; i++) {
-        unsigned bk = k == 1 ? 0 : k == 2 ? 1 : k == 3 ? 1 - i : k == 4 ? 0 : k == 5 ? i : 2 - i;
+        unsigned bk = k == 1 ? 0 : k == 2 ? 1 : k == 3 ? 1 - i : k == 4 ? 0 : k == 5 ? i : three[k - 6][i];
         if (k == 0)
             bk = i;
         sg_value *e = NULL;
@@ -489,6 +495,14 @@ static sg_status gen__boundary(const sg_type *t, unsigned k, unsigned max_size, 
                                t->has_hi && hi > INT64_MIN ? hi - 1 : 0,
                                2,
                                -2,
+                               /* number predicates: squares and products of small primes */
+                               4,
+                               9,
+                               25,
+                               6,
+                               15,
+                               49,
+                               100,
                                2147483647LL,
                                -2147483648LL,
                                2147483648LL,

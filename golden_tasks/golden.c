@@ -3345,7 +3345,7 @@ static sg_status golden__properties(golden__run *g)
     }
     /* 2. boundary values: the diagonal, then one argument at a time */
     for (unsigned phase = 0; phase <= g->ntypes && !blk.stop && st == SG_OK; phase++) {
-        for (unsigned b = 0; b < 16 && !blk.stop && st == SG_OK && tried < max_inputs / 2; b++) {
+        for (unsigned b = 0; b < 24 && !blk.stop && st == SG_OK && tried < max_inputs / 2; b++) {
             if (golden__elapsed(&t0) > max_seconds) {
                 cut = true;
                 break;

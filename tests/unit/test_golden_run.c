@@ -394,6 +394,52 @@ static void test_examples_envelope(void **state)
     sg_golden_suite_free(s);
 }
 
+/* Inputs that find the bugs code models write, early and on every run (issue 26 item 3): with a
+ * budget of 24 inputs, the boundary values reach a prime test wrong on squares (4, 9, 25, 49),
+ * a running maximum that starts at 0 (an all-negative list) and a duplicate check that only
+ * compares neighbours (a duplicate at different positions). */
+static void test_boundary_strategies(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"bp\", \"entry_point\": \"is_prime\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def is_prime(n: int) -> bool:\\n    if n < 2:\\n        return False\\n"
+        "    d = 2\\n    while d * d <= n:\\n        if n % d == 0:\\n            return False\\n        d += 1\\n"
+        "    return True\\n\", \"tests\": [{\"args\": [7], \"expected\": true}, {\"args\": [13], \"expected\": true}]}\n"
+        "{\"task_id\": \"rm\", \"entry_point\": \"largest\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def largest(xs: list[int]) -> int:\\n    return max(xs) if xs else 0\\n\","
+        " \"tests\": [{\"args\": [[3, 1, 2]], \"expected\": 3}]}\n"
+        "{\"task_id\": \"dup\", \"entry_point\": \"has_dup\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def has_dup(xs: list[int]) -> bool:\\n    return len(set(xs)) != len(xs)\\n\","
+        " \"tests\": [{\"args\": [[1, 2, 3]], \"expected\": false}, {\"args\": [[4, 4]], \"expected\": true}]}\n";
+    sg_golden_suite *s = load_suite("bp.jsonl", suite);
+    static const char *const wrong[] = {
+        "def is_prime(n: int) -> bool:\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5)))\n",
+        "def largest(xs: list[int]) -> int:\n    m = 0\n    for x in xs:\n        m = max(m, x)\n    return m\n",
+        "def has_dup(xs: list[int]) -> bool:\n    return any(a == b for a, b in zip(xs, xs[1:]))\n",
+    };
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.max_inputs = 24;
+    for (size_t k = 0; k < 3; k++) {
+        const sg_golden_task *t = sg_golden_suite_task(s, k);
+        sg_golden_result *r = run(t, t->canonical_solution, &o);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+            dump(r);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+        sg_golden_result_free(r);
+        r = run(t, wrong[k], &o);
+        print_message("%s, wrong: %s\n", t->task_id, sg_golden_verdict_name(sg_golden_result_verdict(r)));
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_FAIL)
+            dump(r);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+        sg_golden_result_free(r);
+    }
+    sg_golden_suite_free(s);
+}
+
 /* A task that gives no tolerance: floats compare within 1e-6 + 1e-7 * |expected| (a mean computed
  * with math.fsum differs from the reference's sum in the last bit, and is correct), a real error
  * does not pass, and an int result compares exactly (issue 26). */
@@ -967,6 +1013,7 @@ int main(void)
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
         cmocka_unit_test(test_examples_envelope),
+        cmocka_unit_test(test_boundary_strategies),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
@@ -983,6 +1030,7 @@ int main(void)
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
         cmocka_unit_test(test_examples_envelope),
+        cmocka_unit_test(test_boundary_strategies),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
         cmocka_unit_test(test_report_and_replay),
@@ -1010,6 +1058,7 @@ int main(void)
     (void)test_assert_examples;
     (void)test_reference_fence;
     (void)test_examples_envelope;
+    (void)test_boundary_strategies;
     (void)test_ref_timeouts_judged;
     (void)test_default_float_tolerance;
     (void)test_argument_side_effects;

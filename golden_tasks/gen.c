@@ -413,9 +413,7 @@ static sg_status gen__container_boundary(const sg_type *t, unsigned k, unsigned 
     if (!v)
         return SG_ERR_NOMEM;
     for (unsigned i = 0; i < n; i++) {
-        unsigned bk = k == 1 ? 0 : k == 2 ? 1 : k == 3 ? 1 - i : k == 4 ? 0 : k == 5 ? i : three[k - 6][i];
-        if (k == 0)
-            bk = i;
+        unsigned bk = k == 0 ? i : k == 1 ? 0 : k == 2 ? 1 : k == 3 ? 1 - i : k == 4 ? 0 : k == 5 ? i : three[k - 6][i];
         sg_value *e = NULL;
         bool m;
         sg_status st = gen__boundary(t->items[0], bk, max_size, &e, &m);

@@ -50,9 +50,10 @@ static void check__help(FILE *out)
           "  --format text|json|sarif|gitlab  output format (default text; gitlab: a GitLab SAST report,\n"
           "                             gl-sast-report.json)\n"
           "  -o, --output FILE          write the verdict to FILE instead of stdout\n"
-          "  --config FILE              the policy file (default: .snipgate.yml in the current directory or the\n"
-          "                             nearest parent that has one; docs/policy.md). Options given here win\n"
-          "                             over it; lists (rules, disabled rules, hosts) add up\n"
+          "  --config FILE              the policy file: .snipgate.yml, or a .toml file's [tool.snipgate] (default:\n"
+          "                             the nearest directory upwards with a .snipgate.yml, or else a\n"
+          "                             pyproject.toml holding [tool.snipgate]; docs/policy.md). Options\n"
+          "                             given here win over it; lists (rules, disabled rules, hosts) add up\n"
           "  --no-config                use no policy file\n"
           "  --changed-since REV        check only the inputs changed since the merge base of REV and HEAD\n"
           "                             (committed, uncommitted and untracked files; git); without a PATH,\n"
@@ -599,7 +600,8 @@ enum {
     OPT_COLOR, OPT_NO_COLOR, OPT_PARSE_TIMEOUT, OPT_EXPLAIN, OPT_CRITERIA, OPT_CONFIG, OPT_NO_CONFIG, OPT_PARSE_CPU, OPT_BASELINE, OPT_CHANGED_SINCE, OPT_PARSE_STEPS, OPT_EXIT_ZERO, OPT_ALLOW_EMPTY,
 };
 
-/* The policy: --config FILE, else .snipgate.yml from the current directory upwards (none with
+/* The policy: --config FILE, else .snipgate.yml or pyproject.toml's [tool.snipgate] from the
+ * current directory upwards (sg_policy_find; none with
  * --no-config). Prints the error (FILE:LINE:COL: why) and returns an exit code on failure. */
 static int check__policy(check__opts *co, const char *config, bool no_config, sg_policy **ret)
 {

@@ -1,6 +1,7 @@
-/* libFuzzer harness: the policy loader (.snipgate.yml, docs/policy.md) on arbitrary bytes. A
- * malformed policy is refused with a located reason (file:line:col); a loaded one answers every
- * accessor and its exclude matcher; never a crash, a hang or a leak. */
+/* libFuzzer harness: the policy loader (.snipgate.yml, docs/policy.md) on arbitrary bytes, read
+ * both as YAML and as a pyproject.toml's [tool.snipgate] table (gate/policy_toml.c). A malformed
+ * policy is refused with a located reason (file:line:col); a loaded one answers every accessor
+ * and its exclude matcher; never a crash, a hang or a leak. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void one(const char *path, const uint8_t *data, size_t size)
 {
     sg_policy *p = NULL;
     sg_diag d;
     sg_diag_init(&d);
-    sg_status st = sg_policy_load_buffer("/repo/.snipgate.yml", (const char *)data, size, &p, &d);
+    sg_status st = sg_policy_load_buffer(path, (const char *)data, size, &p, &d);
     if (st != SG_OK) {
         if (p)
             abort(); /* a refusal returns no policy */
@@ -22,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (d.message[0] == 0)
             abort(); /* every refusal says why */
-        return 0;
+        return;
     }
     const sg_policy_info *in = sg_policy_get(p);
     if (!in)
@@ -47,5 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)sg_policy_excludes(p, paths[k]);
     (void)total;
     sg_policy_free(p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    one("/repo/.snipgate.yml", data, size);
+    one("/repo/pyproject.toml", data, size);
     return 0;
 }

@@ -13,11 +13,13 @@
 #include <yaml.h>
 
 #include "base/util.h"
+#include "gate/policy_toml.h"
 #include "sandbox/sandbox.h"
 
 #define POLICY_MAX_BYTES (1u << 20)
 #define POLICY_MAX_LIST 10000
 #define POLICY_NAME ".snipgate.yml"
+#define POLICY_PYPROJECT "pyproject.toml"
 
 struct sg_policy {
     sg_arena *arena;
@@ -29,6 +31,7 @@ typedef struct policy__ctx {
     const char *path;
     sg_diag *diag;
     sg_policy *p;
+    bool typed; /* from TOML: a string is a quoted scalar, a number or boolean a plain one */
 } policy__ctx;
 
 static sg_status policy__err(policy__ctx *c, const yaml_node_t *node, const char *fmt, ...)
@@ -106,7 +109,7 @@ static sg_status policy__strv(policy__ctx *c, yaml_node_t *n, const char *key, c
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *it = one ? n : yaml_document_get_node(&c->doc, n->data.sequence.items.start[i]);
         const char *s = policy__scalar(it);
-        if (!s || !*s)
+        if (!s || !*s || (c->typed && it->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE))
             return policy__err(c, it, "'%s': each entry must be a non-empty string", key);
         if (!(v[i] = sg_arena_strdup(c->p->arena, s)))
             return SG_ERR_NOMEM;
@@ -354,6 +357,13 @@ static char *policy__dir(sg_arena *a, const char *path)
     return r;
 }
 
+/* A TOML policy: pyproject.toml, or any file named *.toml given with --config. */
+static bool policy__is_toml(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && !strcmp(path + n - 5, ".toml");
+}
+
 sg_status sg_policy_load_buffer(const char *path, const char *buf, size_t len, sg_policy **ret_policy, sg_diag *diag)
 {
     if (!path || (!buf && len) || !ret_policy)
@@ -373,29 +383,45 @@ sg_status sg_policy_load_buffer(const char *path, const char *buf, size_t len, s
         return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory");
     }
     policy__ctx c = {.path = path, .diag = diag, .p = p};
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) {
-        sg_policy_free(p);
-        return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory");
-    }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)(buf ? buf : ""), len);
     sg_status st;
-    if (!yaml_parser_load(&parser, &c.doc)) {
-        st = sg_diag_set(diag, SG_ERR_POLICY, path, (long)parser.problem_mark.line + 1,
-                         (long)parser.problem_mark.column + 1, (long long)parser.problem_mark.index, 0,
-                         "YAML error: %s%s%s", parser.problem ? parser.problem : "malformed",
-                         parser.context ? " " : "", parser.context ? parser.context : "");
+    bool have_doc = false;
+    if (policy__is_toml(path)) {
+        /* pyproject.toml (or any .toml): its [tool.snipgate] table */
+        c.typed = true;
+        st = sg_policy_toml_document(path, buf, len, &c.doc, &have_doc, diag);
+        if (st == SG_OK && !have_doc)
+            st = sg_diag_set(diag, SG_ERR_POLICY, path, 0, 0, -1, 0,
+                             "no [tool.snipgate] table in this TOML file (docs/policy.md)");
+        if (st) {
+            sg_policy_free(p);
+            return st;
+        }
+    } else {
+        yaml_parser_t parser;
+        if (!yaml_parser_initialize(&parser)) {
+            sg_policy_free(p);
+            return sg_diag_set(diag, SG_ERR_NOMEM, path, 0, 0, -1, 0, "out of memory");
+        }
+        yaml_parser_set_input_string(&parser, (const unsigned char *)(buf ? buf : ""), len);
+        if (!yaml_parser_load(&parser, &c.doc)) {
+            st = sg_diag_set(diag, SG_ERR_POLICY, path, (long)parser.problem_mark.line + 1,
+                             (long)parser.problem_mark.column + 1, (long long)parser.problem_mark.index, 0,
+                             "YAML error: %s%s%s", parser.problem ? parser.problem : "malformed",
+                             parser.context ? " " : "", parser.context ? parser.context : "");
+            yaml_parser_delete(&parser);
+            sg_policy_free(p);
+            return st;
+        }
         yaml_parser_delete(&parser);
-        sg_policy_free(p);
-        return st;
+        have_doc = true;
     }
     yaml_node_t *root = yaml_document_get_root_node(&c.doc);
     /* an empty file (or only comments) is the default policy */
     st = root ? policy__mapping(&c, root, "policy", policy__top) : SG_OK;
     if (st == SG_OK && sg_arena_failed(p->arena))
         st = SG_ERR_NOMEM;
-    yaml_document_delete(&c.doc);
-    yaml_parser_delete(&parser);
+    if (have_doc)
+        yaml_document_delete(&c.doc);
     if (st) {
         if (st == SG_ERR_NOMEM)
             sg_diag_set(diag, st, path, 0, 0, -1, 0, "out of memory");
@@ -432,7 +458,7 @@ sg_status sg_policy_find(const char *start_dir, char **ret_path)
     char *dir = realpath(start_dir ? start_dir : ".", NULL);
     if (!dir)
         return errno == ENOMEM ? SG_ERR_NOMEM : SG_ERR_IO;
-    size_t cap = strlen(dir) + sizeof POLICY_NAME + 2;
+    size_t cap = strlen(dir) + sizeof POLICY_PYPROJECT + 2;
     char *cand = malloc(cap);
     if (!cand) {
         free(dir);
@@ -444,6 +470,20 @@ sg_status sg_policy_find(const char *start_dir, char **ret_path)
             free(dir);
             *ret_path = cand;
             return SG_OK;
+        }
+        /* then pyproject.toml, when it has a [tool.snipgate] table (as Ruff and Bandit read
+         * theirs); one that cannot be read is passed over like one without the table */
+        snprintf(cand, cap, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", POLICY_PYPROJECT);
+        char *text = NULL;
+        size_t tlen = 0;
+        if (access(cand, F_OK) == 0 && sg_read_file(cand, POLICY_MAX_BYTES, &text, &tlen, NULL) == SG_OK) {
+            bool ours = sg_policy_toml_has_table(text, tlen);
+            free(text);
+            if (ours) {
+                free(dir);
+                *ret_path = cand;
+                return SG_OK;
+            }
         }
         char *slash = strrchr(dir, '/');
         if (!slash || !strcmp(dir, "/"))

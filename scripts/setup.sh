@@ -20,6 +20,12 @@ TS_NAME=tree-sitter
 TS_VERSION=0.25.0
 TS_INTEGRITY='sha512-PGZZzFW63eElZJDe/b/R/LbsjDDYJa5UEjLZJB59RQsMX+fo0j54fqBPn1MGKav/QNa0JR0zBiVaikYDWCj5KQ=='
 
+# The TOML grammar (tree-sitter-grammars' tree-sitter-toml, MIT): reads `[tool.snipgate]` from
+# pyproject.toml (gate/policy_toml.c). Debian 12 has no C TOML library (docs/design.md).
+TOML_NAME=@tree-sitter-grammars/tree-sitter-toml
+TOML_VERSION=0.7.0
+TOML_INTEGRITY='sha512-873Kl518Qm5ghbWadISY41rwFjee0v+2bU4twwvAw2VAJcWwj2vBo3F3hOCXfbqHaFiqc4qh6eLhkMl2YZJS0g=='
+
 # The official SARIF 2.1.0 JSON Schema (OASIS, sarif-2.1.0-rtm.5.json), as an MIT-licensed npm
 # package ships it; tests validate every SARIF verdict against it. Never committed.
 SARIF_PKG=@microsoft/jest-sarif
@@ -90,6 +96,8 @@ fetch_npm "$GRAMMAR_NAME" "$GRAMMAR_VERSION" "$GRAMMAR_INTEGRITY" "$deps_dir/$GR
   src/parser.c package/src package/package.json
 fetch_npm "$TS_NAME" "$TS_VERSION" "$TS_INTEGRITY" "$deps_dir/$TS_NAME-$TS_VERSION" \
   vendor/tree-sitter/lib/src/lib.c package/vendor/tree-sitter/lib package/package.json
+fetch_npm "$TOML_NAME" "$TOML_VERSION" "$TOML_INTEGRITY" "$deps_dir/tree-sitter-toml-$TOML_VERSION" \
+  src/parser.c package/src package/package.json package/LICENSE
 
 sarif_dir="$deps_dir/sarif-schema"
 sarif_stamp="$sarif_dir/.verified"

@@ -768,6 +768,50 @@ def policy_found_upwards_and_applied():
 
 
 @check
+def policy_from_pyproject_toml():
+    # [tool.snipgate] in pyproject.toml, found upwards like .snipgate.yml and applied the same way;
+    # in one directory .snipgate.yml comes first; a pyproject.toml without the table is passed over
+    root = os.path.join(TMP, "pyp1")
+    write("pyp1/pyproject.toml", '[project]\nname = "demo"\n\n[tool.black]\nline-length = 100\n\n'
+          '[tool.snipgate]\nfail_on = "critical"\nexclude = ["*_pb2.py"]\n'
+          'network.allow_hosts = ["api.example.com"]\n\n[tool.snipgate.rules]\ndisable = ["SG201"]\n')
+    write("pyp1/src/shell.py", HOSTILE)
+    write("pyp1/src/net.py", "import requests\nrequests.get('https://api.example.com/x')\n")
+    write("pyp1/src/gen/model_pb2.py", "eval('1')\n")
+    write("pyp1/src/sub/pyproject.toml", '[project]\nname = "inner"\n[tool.ruff]\nselect = ["S"]\n')
+    sub = os.path.join(root, "src")
+    rc, j, err = check_json(".", cwd=os.path.join(sub, "sub"))
+    expect(j["policy"] and j["policy"].endswith("pyp1/pyproject.toml"), f"policy {j['policy']}")
+    rc, j, err = check_json(".", cwd=sub)
+    expect(j["policy"] and j["policy"].endswith("pyp1/pyproject.toml"), f"policy {j['policy']}")
+    expect(j["fail_on"] == "critical", f"fail_on {j['fail_on']}")
+    paths = sorted(os.path.basename(f["path"]) for f in j["files"])
+    expect("model_pb2.py" not in paths, f"an excluded file was checked: {paths}")
+    ids = {x["rule_id"] for f in j["files"] for x in f["findings"]}
+    expect("SG201" not in ids, f"a disabled rule reported: {ids}")
+    expect(rc == 0 and j["verdict"] == "pass", f"exit {rc}: {j['reasons']}")
+    # --config names it too
+    rc, j, _ = check_json(os.path.join(sub, "shell.py"), "--config", os.path.join(root, "pyproject.toml"))
+    expect(rc == 0 and j["policy"].endswith("pyproject.toml"), f"--config pyproject.toml: exit {rc}")
+    # .snipgate.yml beside it wins
+    write("pyp1/.snipgate.yml", "fail_on: low\n")
+    rc, j, _ = check_json(".", cwd=sub)
+    expect(j["policy"].endswith("pyp1/.snipgate.yml") and rc == 1, f"policy {j['policy']}, exit {rc}")
+    os.unlink(os.path.join(root, ".snipgate.yml"))
+    # errors: file:line:col, exit 2, no verdict
+    write("pyp2/pyproject.toml", '[tool.snipgate]\nfail_on = "high"\n\n[tool.snipgate.rules]\ndisabel = ["SG201"]\n')
+    ok = write("pyp2/ok.py", CLEAN)
+    rc, out, err = run("check", ok, cwd=os.path.join(TMP, "pyp2"))
+    expect(rc == 2 and "pyproject.toml:5:1:" in err and "disabel" in err, f"exit {rc}: {err[:300]}")
+    expect(out == "", f"a verdict was printed: {out[:200]}")
+    write("pyp2/pyproject.toml", '[tool.snipgate]\nfail_on = "high"\nfail_on = "low"\n')
+    rc, out, err = run("check", ok, cwd=os.path.join(TMP, "pyp2"))
+    expect(rc == 2 and "pyproject.toml:3:1:" in err and "defined twice" in err, f"exit {rc}: {err[:300]}")
+    rc, out, err = run("check", ok, "--config", os.path.join(TMP, "pyp1/src/sub/pyproject.toml"))
+    expect(rc == 2 and "no [tool.snipgate] table" in err, f"--config without the table: exit {rc}: {err[:300]}")
+
+
+@check
 def policy_honors_suppressions_per_rule():
     # rules.honor_suppressions: a list lets # nosec / # noqa silence those rules only (SG003 says
     # why another is not), true lets it silence any; without the key nothing is silenced

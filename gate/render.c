@@ -264,10 +264,21 @@ static void render__golden_text(FILE *out, const sg_report *rep, const sg_render
     sg_golden_verdict v = sg_golden_result_verdict(g);
     const char *vs = v == SG_GOLDEN_PASS ? "PASS" : v == SG_GOLDEN_FAIL ? "FAIL" : "ERROR";
     const char *vc = v == SG_GOLDEN_PASS ? "\033[1;32m" : "\033[1;31m";
-    fprintf(out, ": %s%s%s, %zu of %zu cases passed, %zu generated inputs checked (%zu discarded), seed %llu\n",
-            o->color ? vc : "", vs, o->color ? "\033[0m" : "", sg_golden_result_cases_passed(g),
-            sg_golden_result_cases_run(g), sg_golden_result_inputs_checked(g), sg_golden_result_inputs_discarded(g),
-            (unsigned long long)sg_golden_result_seed(g));
+    fprintf(out, ": %s%s%s, %zu of %zu cases passed, %zu generated inputs checked (%zu discarded", o->color ? vc : "",
+            vs, o->color ? "\033[0m" : "", sg_golden_result_cases_passed(g), sg_golden_result_cases_run(g),
+            sg_golden_result_inputs_checked(g), sg_golden_result_inputs_discarded(g));
+    static const char *const why[SG_DISCARD_COUNT] = {
+        "outside the examples' domain", "rejected by the contract", "the reference raises",
+        "the reference timed out",      "larger than a reference timeout", "too large to send"};
+    const char *sep = ": ";
+    for (int k = 0; k < SG_DISCARD_COUNT; k++) {
+        size_t n = sg_golden_result_inputs_discarded_by(g, (sg_golden_discard)k);
+        if (n) {
+            fprintf(out, "%s%zu %s", sep, n, why[k]);
+            sep = ", ";
+        }
+    }
+    fprintf(out, "), seed %llu\n", (unsigned long long)sg_golden_result_seed(g));
     if (v == SG_GOLDEN_ERROR) {
         fputs("       error:    ", out);
         render__safe_str(out, sg_golden_result_error(g));
@@ -644,6 +655,14 @@ static json_t *render__golden_json(const sg_report *rep)
         render__set(&failed, j, "cases", all);
     else
         json_decref(all);
+    /* why generated inputs were discarded: reason -> count, the reasons with a count */
+    json_t *by = render__check(&failed, json_object());
+    for (int k = 0; by && k < SG_DISCARD_COUNT; k++) {
+        size_t n = sg_golden_result_inputs_discarded_by(g, (sg_golden_discard)k);
+        if (n)
+            render__set(&failed, by, sg_golden_discard_name((sg_golden_discard)k), json_integer((json_int_t)n));
+    }
+    render__set(&failed, j, "inputs_discarded_by", by);
     return render__result(failed, j);
 }
 

@@ -27,6 +27,7 @@ struct sg_golden_result {
     SG_ARRAY(sg_golden_case_result) cases;
     sg_arena *arena;
     size_t cases_run, cases_passed, inputs_checked, inputs_discarded, calls;
+    size_t discarded_by[SG_DISCARD_COUNT];
     uint64_t seed;
     long counterexample;
     uint64_t cx_size; /* sg_value_size of the counterexample's arguments */
@@ -151,6 +152,13 @@ static double golden__elapsed(const struct timespec *t0)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* A generated input discarded (not a failure), counted with its reason. */
+static void golden__discard(golden__run *g, sg_golden_discard why)
+{
+    g->r->inputs_discarded++;
+    g->r->discarded_by[(unsigned)why < SG_DISCARD_COUNT ? why : SG_DISCARD_REFERENCE_TIMEOUT]++;
 }
 
 static void golden__internal(golden__run *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1314,7 +1322,7 @@ static sg_status golden__run_case(golden__run *g, size_t index)
     if (!text && evalplus) {
         /* an EvalPlus input too large to send (Mbpp/301 has one): not checkable, discarded like
          * an input the reference rejects; the task's other inputs still decide */
-        g->r->inputs_discarded++;
+        golden__discard(g, SG_DISCARD_TOO_LARGE);
         return SG_OK;
     }
     if (!text) {
@@ -1338,7 +1346,7 @@ static sg_status golden__run_case(golden__run *g, size_t index)
             goto out;
         if (ref.kind != GR_VALUE) {
             /* the reference rejects this input: not a valid input */
-            g->r->inputs_discarded++;
+            golden__discard(g, ref.kind == GR_RAISE ? SG_DISCARD_REFERENCE_RAISED : SG_DISCARD_REFERENCE_TIMEOUT);
             goto out;
         }
         expected = ref.value;
@@ -1882,6 +1890,7 @@ typedef struct golden__prop {
 typedef struct golden__check {
     /* the outcome of checking one input */
     bool discarded;
+    sg_golden_discard why; /* (when discarded) */
     bool failed;
     size_t prop;            /* failing property index */
     const char *reason;
@@ -2157,6 +2166,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
     char *call = golden__call_text(g->task->arg_wrap, g->entry, args, kwargs, false);
     if (!call) {
         out->discarded = true; /* too large to send: not a usable input */
+        out->why = SG_DISCARD_TOO_LARGE;
         return SG_OK;
     }
     if (golden__cand_blocked(g, call)) {
@@ -2175,6 +2185,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         golden__res cr;
         if (!ct) {
             out->discarded = true;
+            out->why = SG_DISCARD_TOO_LARGE;
             goto out;
         }
         st = golden__call(g, g->ref, ct, &cr);
@@ -2185,12 +2196,14 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         golden__res_free(&cr);
         if (!ok) {
             out->discarded = true;
+            out->why = SG_DISCARD_CONTRACT;
             goto out;
         }
     }
     bool ref_rejects = false;
     if (g->ref && g->generated && !golden__pf_peek(g, g->ref, call) && golden__fenced(g, args)) {
         out->discarded = true; /* at least as large as an input the reference timed out on */
+        out->why = SG_DISCARD_FENCED;
         goto out;
     }
     if (g->ref) {
@@ -2201,6 +2214,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
         ref_rejects = out->ref.kind != GR_VALUE;
         if (ref_rejects && out->ref.kind != GR_RAISE) {
             out->discarded = true; /* a timeout or a crash of the reference */
+            out->why = SG_DISCARD_REFERENCE_TIMEOUT;
             goto out;
         }
     }
@@ -2215,6 +2229,7 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
     }
     if (!any) {
         out->discarded = true;
+        out->why = SG_DISCARD_REFERENCE_RAISED;
         goto out;
     }
     if ((st = golden__call(g, g->cand, call, &out->cand)) != SG_OK)
@@ -2637,7 +2652,7 @@ static sg_status golden__try_input(golden__run *g, const golden__props *ps, sg_v
     }
     if (st == SG_OK) {
         if (ch.discarded)
-            g->r->inputs_discarded++;
+            golden__discard(g, ch.why);
         else
             g->r->inputs_checked++;
     }
@@ -3371,7 +3386,7 @@ static sg_status golden__properties(golden__run *g)
             }
             tried++;
             if (!golden__in_domain(g, a)) {
-                g->r->inputs_discarded++; /* outside the examples' envelope */
+                golden__discard(g, SG_DISCARD_ENVELOPE); /* outside the examples' envelope */
                 sg_value_free(a);
                 continue;
             }
@@ -3406,7 +3421,7 @@ static sg_status golden__properties(golden__run *g)
             continue;
         }
         if (!golden__in_domain(g, a)) {
-            g->r->inputs_discarded++; /* outside the examples' envelope */
+            golden__discard(g, SG_DISCARD_ENVELOPE); /* outside the examples' envelope */
             sg_value_free(a);
             continue;
         }
@@ -3765,6 +3780,19 @@ size_t sg_golden_result_inputs_checked(const sg_golden_result *r)
     return r ? r->inputs_checked : 0;
 }
 
+static const char *const golden__discard_names[SG_DISCARD_COUNT] = {
+    "envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large"};
+
+const char *sg_golden_discard_name(sg_golden_discard reason)
+{
+    return (unsigned)reason < SG_DISCARD_COUNT ? golden__discard_names[reason] : "unknown";
+}
+
+size_t sg_golden_result_inputs_discarded_by(const sg_golden_result *r, sg_golden_discard reason)
+{
+    return r && (unsigned)reason < SG_DISCARD_COUNT ? r->discarded_by[reason] : 0;
+}
+
 size_t sg_golden_result_inputs_discarded(const sg_golden_result *r)
 {
     return r ? r->inputs_discarded : 0;
@@ -3816,6 +3844,12 @@ sg_status sg_golden_result_to_json(const sg_golden_result *r, char **ret_json)
     json_object_set_new(o, "cases_passed", json_integer((json_int_t)r->cases_passed));
     json_object_set_new(o, "inputs_checked", json_integer((json_int_t)r->inputs_checked));
     json_object_set_new(o, "inputs_discarded", json_integer((json_int_t)r->inputs_discarded));
+    json_t *by = json_object();
+    for (int k = 0; by && k < SG_DISCARD_COUNT; k++)
+        if (r->discarded_by[k])
+            json_object_set_new(by, golden__discard_names[k], json_integer((json_int_t)r->discarded_by[k]));
+    if (by)
+        json_object_set_new(o, "inputs_discarded_by", by);
     json_object_set_new(o, "calls", json_integer((json_int_t)r->calls));
     for (size_t k = 0; k < r->cases.len; k++) {
         const sg_golden_case_result *c = &r->cases.items[k];

@@ -242,6 +242,20 @@ SG_API size_t sg_golden_result_cases_run(const sg_golden_result *r);
 SG_API size_t sg_golden_result_cases_passed(const sg_golden_result *r);
 SG_API size_t sg_golden_result_inputs_checked(const sg_golden_result *r);
 SG_API size_t sg_golden_result_inputs_discarded(const sg_golden_result *r);
+/* Why generated inputs were discarded (never a failure; the counts add up to
+ * sg_golden_result_inputs_discarded): */
+typedef enum sg_golden_discard {
+    SG_DISCARD_ENVELOPE = 0,      /* outside the domain the task's examples give (docs/tasks.md) */
+    SG_DISCARD_CONTRACT,          /* the task's contract (precondition) rejects it */
+    SG_DISCARD_REFERENCE_RAISED,  /* the reference raises on it, and no property judges a raise */
+    SG_DISCARD_REFERENCE_TIMEOUT, /* the reference timed out or crashed on it */
+    SG_DISCARD_FENCED,            /* at least as large as an input the reference timed out on */
+    SG_DISCARD_TOO_LARGE,         /* its call text is over the worker's limit */
+} sg_golden_discard;
+#define SG_DISCARD_COUNT 6
+/* "envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large" */
+SG_API const char *sg_golden_discard_name(sg_golden_discard reason);
+SG_API size_t sg_golden_result_inputs_discarded_by(const sg_golden_result *r, sg_golden_discard reason);
 /* Calls made through the workers (both), for throughput figures. */
 SG_API size_t sg_golden_result_calls(const sg_golden_result *r);
 /* The generator's seed (replays the run with sg_golden_opts.seed). */

@@ -319,6 +319,57 @@ static void test_assert_examples(void **state)
     sg_golden_suite_free(s);
 }
 
+/* The discard reasons add up to the discarded count, in the result's API and in its JSON; the
+ * count of `want` (a reason name) is returned. */
+static size_t discards(const sg_golden_result *r, const char *want)
+{
+    size_t sum = 0, got = 0;
+    for (int k = 0; k < SG_DISCARD_COUNT; k++) {
+        size_t n = sg_golden_result_inputs_discarded_by(r, (sg_golden_discard)k);
+        sum += n;
+        if (!strcmp(sg_golden_discard_name((sg_golden_discard)k), want))
+            got = n;
+    }
+    assert_int_equal(sum, sg_golden_result_inputs_discarded(r));
+    char *j = NULL;
+    assert_int_equal(sg_golden_result_to_json(r, &j), SG_OK);
+    json_t *o = json_loads(j, 0, NULL);
+    assert_non_null(o);
+    json_t *by = json_object_get(o, "inputs_discarded_by");
+    assert_true(json_is_object(by));
+    assert_int_equal((size_t)json_integer_value(json_object_get(by, want)), got);
+    json_decref(o);
+    free(j);
+    return got;
+}
+
+/* Why inputs were discarded, by reason (issue 26 item 1): a contract that rejects odd lengths, a
+ * reference that raises on negatives with no property judging a raise; none of them fails the
+ * candidate. */
+static void test_discard_reasons(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"why\", \"entry_point\": \"half\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def half(xs: list[int], n: int) -> int:\\n    if n < 0:\\n"
+        "        raise ValueError(n)\\n    return len(xs) // 2 + n\\n\","
+        " \"contract\": \"assert len(xs) % 2 == 0\\n\","
+        " \"tests\": [{\"args\": [[1, 2], 3], \"expected\": 4}, {\"args\": [[], 0], \"expected\": 0}]}\n";
+    sg_golden_suite *s = load_suite("why.jsonl", suite);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    sg_golden_result *r = run(t, "def half(xs, n):\n    return len(xs) // 2 + n\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || !discards(r, "contract") || !discards(r, "reference_raised"))
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(discards(r, "contract") > 0);
+    assert_true(discards(r, "reference_raised") > 0);
+    assert_int_equal(discards(r, "too_large"), 0);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* A reference that is only fast for small inputs (an exponential fib): the block runs smallest
  * first, and once the reference times out on n, every later input at least as large is
  * discarded without a call; the search goes on with smaller ones. Before, four timeouts in the
@@ -342,6 +393,8 @@ static void test_reference_fence(void **state)
         dump(r);
     assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
     assert_true(sg_golden_result_inputs_checked(r) >= 40);
+    assert_true(discards(r, "reference_timeout") > 0); /* the timeouts themselves */
+    assert_true(discards(r, "fenced") > 0);            /* and the larger inputs never called */
     sg_golden_result_free(r);
     static const char bad[] = "def fib(n: int):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
                               "    return 0 if 15 <= n <= 20 else a if n >= 0 else n\n";
@@ -384,6 +437,7 @@ static void test_examples_envelope(void **state)
     assert_true(json_integer_value(json_object_get(o, "inputs_discarded")) > 0);
     json_decref(o);
     free(j);
+    assert_true(discards(r, "envelope") > 0);
     sg_golden_result_free(r);
     /* wrong on a digit '0' inside a longer string (the envelope still has it) */
     r = run(t, "def digit_sum_times(s, k):\n    return sum(int(c) for c in s.replace('0', '1')) * k\n", NULL);
@@ -1013,6 +1067,7 @@ int main(void)
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
         cmocka_unit_test(test_examples_envelope),
+        cmocka_unit_test(test_discard_reasons),
         cmocka_unit_test(test_boundary_strategies),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
@@ -1030,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
         cmocka_unit_test(test_examples_envelope),
+        cmocka_unit_test(test_discard_reasons),
         cmocka_unit_test(test_boundary_strategies),
         cmocka_unit_test(test_default_float_tolerance),
         cmocka_unit_test(test_argument_side_effects),
@@ -1043,6 +1099,7 @@ int main(void)
     (void)test_builtin_canonical_pass;
     (void)test_public_suites;
 #else
+    (void)test_discard_reasons;
     /* the built-in suite with a sandbox per run; the public suites (hundreds of tasks) through a
      * pool, as `snipgate eval` runs them */
     const struct CMUnitTest kernel[] = {

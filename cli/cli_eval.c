@@ -68,7 +68,8 @@ static void eval__help(FILE *out)
           "  -o, --output FILE          per-sample results as JSONL, one line per sample line, in order\n"
           "                             (default: stdout). Fields: line, task_id, sample, mode, safety,\n"
           "                             findings, golden, cases_passed, cases_run, inputs_checked, passed,\n"
-          "                             first_failure, seed; a bad line: line, task_id (if known), error\n"
+          "                             first_failure, seed, golden_error, inputs_discarded,\n"
+          "                             inputs_discarded_by; a bad line: line, task_id (if known), error\n"
           "  --k LIST                   pass@k for these k, comma-separated (default 1,10); a task with fewer\n"
           "                             than k samples is left out of pass@k for that k (and the summary says so)\n"
           "  --summary FILE             write the summary as JSON to FILE (default: text on stderr)\n"
@@ -261,6 +262,20 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, sg_golden_pool *pool
                           (json_int_t)(g ? sg_golden_result_inputs_checked(g) : 0), "passed", s->passed,
                           "first_failure", g ? eval__first_failure(g) : json_null(), "seed",
                           g ? json_string(seed) : json_null(), "golden_error", gerr ? eval__str(gerr) : json_null());
+    if (j) {
+        /* generated inputs discarded (not valid inputs: never failures), and why */
+        json_t *by = json_object();
+        for (int k = 0; by && g && k < SG_DISCARD_COUNT; k++) {
+            size_t n = sg_golden_result_inputs_discarded_by(g, (sg_golden_discard)k);
+            if (n && json_object_set_new(by, sg_golden_discard_name((sg_golden_discard)k), json_integer((json_int_t)n)))
+                json_decref(by), by = NULL;
+        }
+        if (!by || json_object_set_new(j, "inputs_discarded", json_integer((json_int_t)(g ? sg_golden_result_inputs_discarded(g) : 0))) ||
+            json_object_set_new(j, "inputs_discarded_by", by)) {
+            json_decref(j);
+            j = NULL;
+        }
+    }
     sg_report_free(rep);
     if (!j)
         return -1;

@@ -539,49 +539,60 @@ static sg_status gen__boundary(const sg_type *t, unsigned k, unsigned max_size, 
         bool bytes = t->kind == SG_TY_BYTES;
         unsigned lo = t->has_min ? t->min : 0;
         unsigned hi = gen__default_max(t, max_size, true);
-        /* 0 "", 1 "a", 2 "0", 3 " ", 4 long (hi x 'a'), 5 "é" / 0xff, 6 "😀" / 0x00, 7 "\x00",
-         * 8 "A", 9 "a\u0301", 10 first allowed char, 11 last allowed char x hi, 12 "aA" */
-        static const uint32_t single[] = {0, 'a', '0', ' ', 'a', 0xE9, 0x1F600, 0, 'A', 'a', 0, 0, 'a'};
-        unsigned nshapes = sizeof single / sizeof *single;
+        /* The shapes, in the order tried (the first dozen reach a small budget): "", "a", "0",
+         * " ", then whitespace and case where split(' '), strip and per-character case go wrong
+         * (" a ", "a  b", "Hi There", "a\tb\n"), a long string (hi x 'a'), "é" / 0xff,
+         * "😀" / 0x00, "\x00", "A", "a\u0301", the first allowed char, the last allowed char x
+         * hi, "aA", "ß" (upper() makes it two). */
+        enum { S_TEXT, S_LONG, S_E_ACUTE, S_EMOJI, S_NUL, S_COMBINING, S_FIRST, S_LAST, S_SHARP_S };
+        static const struct {
+            int kind;
+            const char *text; /* S_TEXT: ASCII */
+        } shapes[] = {{S_TEXT, ""},         {S_TEXT, "a"},       {S_TEXT, "0"},          {S_TEXT, " "},
+                      {S_TEXT, " a "},      {S_TEXT, "a  b"},    {S_TEXT, "Hi There"},   {S_TEXT, "a\tb\n"},
+                      {S_LONG, NULL},       {S_E_ACUTE, NULL},   {S_EMOJI, NULL},        {S_NUL, NULL},
+                      {S_TEXT, "A"},        {S_COMBINING, NULL}, {S_FIRST, NULL},        {S_LAST, NULL},
+                      {S_TEXT, "aA"},       {S_SHARP_S, NULL}};
+        unsigned nshapes = sizeof shapes / sizeof *shapes;
         *more = k + 1 < nshapes;
         if (k >= nshapes)
             return SG_OK;
         uint32_t cps[4096 + 2];
         size_t n = 0;
-        switch (k) {
-        case 0:
-            n = 0;
+        switch (shapes[k].kind) {
+        case S_TEXT:
+            for (const char *c = shapes[k].text; *c; c++)
+                cps[n++] = (unsigned char)*c;
             break;
-        case 4:
+        case S_LONG:
             for (; n < hi && n < 4096; n++)
                 cps[n] = t->chars ? t->chars[0] : 'a';
             break;
-        case 5:
+        case S_E_ACUTE:
             cps[n++] = bytes ? 0xFF : 0xE9;
             break;
-        case 6:
+        case S_EMOJI:
             cps[n++] = bytes ? 0x00 : 0x1F600;
             break;
-        case 7:
+        case S_NUL:
             cps[n++] = 0;
             break;
-        case 9:
+        case S_COMBINING:
             cps[n++] = 'a';
             cps[n++] = bytes ? 0x80 : 0x301;
             break;
-        case 10:
+        case S_FIRST:
             cps[n++] = t->chars ? t->chars[0] : 'z';
             break;
-        case 11:
+        case S_LAST:
             for (; n < hi && n < 4096; n++)
                 cps[n] = t->chars ? t->chars[t->nchars - 1] : (bytes ? 0xFF : 0x4E2D);
             break;
-        case 12:
-            cps[n++] = 'a';
-            cps[n++] = 'A';
+        case S_SHARP_S:
+            if (bytes)
+                return SG_OK; /* (not a byte) */
+            cps[n++] = 0xDF;
             break;
-        default:
-            cps[n++] = single[k];
         }
         if (n < lo) {
             /* pad to the minimum length with the first allowed character */

@@ -467,17 +467,33 @@ static void test_boundary_strategies(void **state)
         " \"tests\": [{\"args\": [[3, 1, 2]], \"expected\": 3}]}\n"
         "{\"task_id\": \"dup\", \"entry_point\": \"has_dup\", \"complete_solution\": true,"
         " \"canonical_solution\": \"def has_dup(xs: list[int]) -> bool:\\n    return len(set(xs)) != len(xs)\\n\","
-        " \"tests\": [{\"args\": [[1, 2, 3]], \"expected\": false}, {\"args\": [[4, 4]], \"expected\": true}]}\n";
+        " \"tests\": [{\"args\": [[1, 2, 3]], \"expected\": false}, {\"args\": [[4, 4]], \"expected\": true}]}\n"
+        "{\"task_id\": \"words\", \"entry_point\": \"words\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def words(s: str) -> int:\\n    return len(s.split())\\n\","
+        " \"tests\": [{\"args\": [\"hello world\"], \"expected\": 2}]}\n"
+        "{\"task_id\": \"first\", \"entry_point\": \"first\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def first(s: str) -> str:\\n    w = s.split()\\n    return w[0] if w else ''\\n\","
+        " \"tests\": [{\"args\": [\"hello world\"], \"expected\": \"hello\"}]}\n"
+        "{\"task_id\": \"shout\", \"entry_point\": \"shout\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def shout(s: str) -> str:\\n    return s.upper() + '!'\\n\","
+        " \"tests\": [{\"args\": [\"hey\"], \"expected\": \"HEY!\"}]}\n";
     sg_golden_suite *s = load_suite("bp.jsonl", suite);
     static const char *const wrong[] = {
         "def is_prime(n: int) -> bool:\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5)))\n",
         "def largest(xs: list[int]) -> int:\n    m = 0\n    for x in xs:\n        m = max(m, x)\n    return m\n",
         "def has_dup(xs: list[int]) -> bool:\n    return any(a == b for a, b in zip(xs, xs[1:]))\n",
+        /* whitespace and case variants of strings (issue 26 item 3): words split on one space
+         * (passed with 24 inputs before the variants: "a  b"), the first word of a string with a
+         * leading blank (" a "), upper case built per character at a fixed length ("ß") */
+        "def words(s: str) -> int:\n    return len(s.strip().split(' ')) if s.strip() else 0\n",
+        "def first(s: str) -> str:\n    return s.split(' ')[0]\n",
+        "def shout(s: str) -> str:\n    out = list(s)\n    for i, c in enumerate(s):\n"
+        "        out[i] = c.upper()[0]\n    return ''.join(out) + '!'\n",
     };
     sg_golden_opts o;
     sg_golden_opts_init(&o);
     o.max_inputs = 24;
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof wrong / sizeof *wrong; k++) {
         const sg_golden_task *t = sg_golden_suite_task(s, k);
         sg_golden_result *r = run(t, t->canonical_solution, &o);
         if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)

@@ -176,6 +176,30 @@ const char *sg_pyname_returns_self(const char *qname)
     return NULL;
 }
 
+/* Factories whose result's methods some rule is about: tarfile.open(...).add(...) is
+ * tarfile.TarFile.add, get_ipython().system(...) is InteractiveShell.system. */
+static const struct {
+    const char *fn, *cls;
+} pynames__factories[] = {
+    {"tarfile.open", "tarfile.TarFile"},
+    {"tarfile.TarFile.open", "tarfile.TarFile"},
+    {"tarfile.TarFile.taropen", "tarfile.TarFile"},
+    {"tarfile.TarFile.gzopen", "tarfile.TarFile"},
+    {"tarfile.TarFile.bz2open", "tarfile.TarFile"},
+    {"tarfile.TarFile.xzopen", "tarfile.TarFile"},
+    {"get_ipython", "IPython.core.interactiveshell.InteractiveShell"},
+    {"IPython.get_ipython", "IPython.core.interactiveshell.InteractiveShell"},
+    {"IPython.core.getipython.get_ipython", "IPython.core.interactiveshell.InteractiveShell"},
+};
+
+const char *sg_pyname_factory(const char *qname)
+{
+    for (size_t i = 0; i < sizeof pynames__factories / sizeof pynames__factories[0]; i++)
+        if (!strcmp(qname, pynames__factories[i].fn))
+            return pynames__factories[i].cls;
+    return NULL;
+}
+
 bool sg_pyname_is_reduce(const char *qname)
 {
     return !strcmp(qname, "functools.reduce") || !strcmp(qname, "reduce");

@@ -57,6 +57,9 @@ const sg_pyname_forward *sg_pyname_forwarder(const char *qname, bool *ret_return
 /* For a method that returns an object of its own class ("pathlib.Path.home", "pathlib.Path.expanduser",
  * "pathlib.Path.__truediv__"): that class; NULL otherwise. */
 const char *sg_pyname_returns_self(const char *qname);
+/* Functions that make an object of a known class (tarfile.open() a tarfile.TarFile, IPython's
+ * get_ipython() its InteractiveShell): the class, or NULL. */
+const char *sg_pyname_factory(const char *qname);
 /* functools.reduce (or the Python 2 builtin): reduce(getattr, [names], obj) is obj.name1.name2. */
 bool sg_pyname_is_reduce(const char *qname);
 

@@ -278,8 +278,10 @@ static void res__unbound(sg_res_cx *cx, sg_scope *scope, const char *name, size_
                     res__add(res, out, q);
             }
         }
+    char bare[32]; /* (a builtin factory of a known class: IPython's get_ipython) */
+    bool factory = n < sizeof bare && (memcpy(bare, name, n), bare[n] = 0, sg_pyname_factory(bare) != NULL);
     if (sg_pyname_special_root(name, n) || res->names->root_known(res->names->ctx, name, n) ||
-        res->names->root_alias(res->names->ctx, name, n))
+        res->names->root_alias(res->names->ctx, name, n) || factory)
         res__add(res, out, sg_res_normalize(res, name, n));
 }
 
@@ -767,10 +769,12 @@ static void res__call(sg_res_cx *cx, sg_scope *scope, TSNode call, sg_cands *out
                 res__add(res, out, "__main__");
         } else if (!strcmp(q, "vars") && nargs == 1) {
             sg_res_expr(cx, scope, sg_node_named(args, 0), out, depth + 1);
-        } else if (strcmp(q, "__main__") && res__alive(res, q)) {
+        } else if (strcmp(q, "__main__") && (res__alive(res, q) || sg_pyname_factory(res__strip_instance(q)))) {
             /* an object made by a class or function some rule is about */
             char buf[SG_MAX_QNAME + RES_INSTANCE_LEN + 1];
             const char *self = sg_pyname_returns_self(res__strip_instance(q));
+            if (!self)
+                self = sg_pyname_factory(res__strip_instance(q));
             const char *bare = self ? self : res__strip_instance(q);
             size_t bl = strlen(bare);
             if (bl <= SG_MAX_QNAME) {

@@ -476,7 +476,12 @@ static void test_boundary_strategies(void **state)
         " \"tests\": [{\"args\": [\"hello world\"], \"expected\": \"hello\"}]}\n"
         "{\"task_id\": \"shout\", \"entry_point\": \"shout\", \"complete_solution\": true,"
         " \"canonical_solution\": \"def shout(s: str) -> str:\\n    return s.upper() + '!'\\n\","
-        " \"tests\": [{\"args\": [\"hey\"], \"expected\": \"HEY!\"}]}\n";
+        " \"tests\": [{\"args\": [\"hey\"], \"expected\": \"HEY!\"}]}\n"
+        "{\"task_id\": \"common\", \"entry_point\": \"common\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def common(l1: list, l2: list):\\n    return sorted(set(l1) & set(l2))\\n\","
+        " \"signature\": {\"args\": [\"list[int(0..50)]\", \"list[int(0..50)]\"], \"returns\": \"list[int]\"},"
+        " \"tests\": [{\"args\": [[1, 4, 3, 34, 653, 2, 5], [5, 7, 1, 5, 9, 653, 121]], \"expected\": [1, 5, 653]},"
+        " {\"args\": [[5, 3, 2, 8], [3, 2]], \"expected\": [2, 3]}]}\n";
     sg_golden_suite *s = load_suite("bp.jsonl", suite);
     static const char *const wrong[] = {
         "def is_prime(n: int) -> bool:\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5)))\n",
@@ -489,6 +494,9 @@ static void test_boundary_strategies(void **state)
         "def first(s: str) -> str:\n    return s.split(' ')[0]\n",
         "def shout(s: str) -> str:\n    out = list(s)\n    for i, c in enumerate(s):\n"
         "        out[i] = c.upper()[0]\n    return ''.join(out) + '!'\n",
+        /* an order that is not accidental (issue 26 item 3): a set intersection returned as the
+         * set's order, which is sorted for most small ints (passed with 24 inputs before) */
+        "def common(l1: list, l2: list):\n    return list(set(l1) & set(l2))\n",
     };
     sg_golden_opts o;
     sg_golden_opts_init(&o);

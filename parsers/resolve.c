@@ -547,6 +547,27 @@ static void res__chain(sg_res_cx *cx, sg_scope *scope, sg_binding *b, sg_cands *
             res__alias(res, b, out, depth);
         } else if (b->kind == RES_PARAM && b->func) {
             res__param(res, b, out, depth);
+        } else if (b->kind == RES_CLASS && b->inner && depth < RES_MAX_ALIAS_DEPTH && !b->busy &&
+                   !sg_scope_lookup(b->inner, "__init__", 8) && !sg_scope_lookup(b->inner, "__new__", 7)) {
+            /* A class of the snippet that keeps its bases' constructor stands for them: calling
+             * it is calling the base with the same arguments (`class S(HTTPServer): pass` then
+             * `S(("0.0.0.0", 80), H)`), and its methods not defined in its body are theirs. */
+            TSNode def = ts_node_parent(b->node);
+            TSNode sup = ts_node_is_null(def) ? def : sg_node_field(def, res->sy->f_superclasses);
+            if (!ts_node_is_null(sup)) {
+                sg_res_cx inner = {res, b->src};
+                uint32_t seq = res->cur_seq;
+                res->cur_seq = b->seq;
+                b->busy = true;
+                uint32_t nb = sg_node_nnamed(sup);
+                for (uint32_t i = 0; i < nb && i < 16; i++) {
+                    TSNode base = sg_node_named(sup, i);
+                    if (!sg_node_is(base, res->sy->keyword_argument)) /* (metaclass=...) */
+                        sg_res_expr(&inner, b->scope, base, out, depth + 1);
+                }
+                b->busy = false;
+                res->cur_seq = seq;
+            }
         } else if (b->kind == RES_MEMBER && depth < RES_MAX_ALIAS_DEPTH && !b->busy) {
             /* `case object(system=f)` / `case {"system": f}` matched against a subject: f is
              * subject.system (the member path is dotted for nested patterns) */

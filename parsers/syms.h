@@ -125,7 +125,8 @@
     X(f_key, "key")                                                                                    \
     X(f_type, "type")                                                                                  \
     X(f_operator, "operator")                                                                          \
-    X(f_subject, "subject")
+    X(f_subject, "subject")                                                                            \
+    X(f_superclasses, "superclasses")
 
 #define SG_SYMS__MEMBER(member, name, named) TSSymbol member;
 #define SG_SYMS__FIELD(member, name) TSFieldId member;

@@ -492,8 +492,8 @@ static void test_boundary_strategies(void **state)
          * leading blank (" a "), upper case built per character at a fixed length ("ß") */
         "def words(s: str) -> int:\n    return len(s.strip().split(' ')) if s.strip() else 0\n",
         "def first(s: str) -> str:\n    return s.split(' ')[0]\n",
-        "def shout(s: str) -> str:\n    out = list(s)\n    for i, c in enumerate(s):\n"
-        "        out[i] = c.upper()[0]\n    return ''.join(out) + '!'\n",
+        ("def shout(s: str) -> str:\n    out = list(s)\n    for i, c in enumerate(s):\n"
+         "        out[i] = c.upper()[0]\n    return ''.join(out) + '!'\n"),
         /* an order that is not accidental (issue 26 item 3): a set intersection returned as the
          * set's order, which is sorted for most small ints (passed with 24 inputs before) */
         "def common(l1: list, l2: list):\n    return list(set(l1) & set(l2))\n",

@@ -3398,6 +3398,54 @@ static sg_status golden__properties(golden__run *g)
             st = golden__block_add_kw(g, &blk, a, no_kwargs, kw);
         }
     }
+    /* 2b. the examples' own boundaries (issue 26 item 3): for each int argument, one below the
+     * smallest value the examples give it and one above the largest, each in the example that
+     * gives it (fib(1) -> fib(0), a range's end + 1); outside the envelope, discarded as above */
+    for (size_t i = 0; i < g->ntypes && examples.len && !blk.stop && st == SG_OK && tried < max_inputs; i++) {
+        size_t klo = 0, khi = 0;
+        bool have = false;
+        for (size_t k = 0; k < examples.len; k++) {
+            const sg_value *ex = examples.items[k];
+            const sg_value *v = ex->kind == SG_VAL_LIST && i < ex->n ? ex->items[i] : NULL;
+            if (!v || v->kind != SG_VAL_INT || v->big || v->i <= INT64_MIN + 1 || v->i >= INT64_MAX - 1)
+                continue;
+            if (!have || v->i < examples.items[klo]->items[i]->i)
+                klo = k;
+            if (!have || v->i > examples.items[khi]->items[i]->i)
+                khi = k;
+            have = true;
+        }
+        for (int side = 0; have && side < 2 && !blk.stop && st == SG_OK && tried < max_inputs; side++) {
+            size_t k = side ? khi : klo;
+            int64_t x = examples.items[k]->items[i]->i + (side ? 1 : -1);
+            sg_value *a = sg_value_copy(examples.items[k]);
+            sg_value *nv = sg_value_new_int(x);
+            if (!a || !nv) {
+                sg_value_free(a);
+                sg_value_free(nv);
+                goto nomem_gen;
+            }
+            sg_value_free(a->items[i]);
+            a->items[i] = nv;
+            tried++;
+            if (!golden__conforms(g, a)) {
+                sg_value_free(a);
+                continue;
+            }
+            if (!golden__in_domain(g, a)) {
+                golden__discard(g, SG_DISCARD_ENVELOPE); /* outside the examples' envelope */
+                sg_value_free(a);
+                continue;
+            }
+            sg_value *kw = NULL;
+            if (kw_required && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
+                sg_value_free(a);
+                continue;
+            }
+            const sg_value *ekw = k < t->ncases && t->cases[k].kwargs ? t->cases[k].kwargs : no_kwargs;
+            st = golden__block_add_kw(g, &blk, a, ekw, kw);
+        }
+    }
     /* 3. mutations of the examples and random values */
     while (!blk.stop && st == SG_OK && tried < max_inputs && !(cut = golden__elapsed(&t0) > max_seconds)) {
         sg_value *a = NULL;

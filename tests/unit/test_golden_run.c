@@ -481,7 +481,11 @@ static void test_boundary_strategies(void **state)
         " \"canonical_solution\": \"def common(l1: list, l2: list):\\n    return sorted(set(l1) & set(l2))\\n\","
         " \"signature\": {\"args\": [\"list[int(0..50)]\", \"list[int(0..50)]\"], \"returns\": \"list[int]\"},"
         " \"tests\": [{\"args\": [[1, 4, 3, 34, 653, 2, 5], [5, 7, 1, 5, 9, 653, 121]], \"expected\": [1, 5, 653]},"
-        " {\"args\": [[5, 3, 2, 8], [3, 2]], \"expected\": [2, 3]}]}\n";
+        " {\"args\": [[5, 3, 2, 8], [3, 2]], \"expected\": [2, 3]}]}\n"
+        "{\"task_id\": \"clamp\", \"entry_point\": \"clamp\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def clamp(p: int) -> int:\\n    return max(0, min(100, p))\\n\","
+        " \"tests\": [{\"args\": [0], \"expected\": 0}, {\"args\": [50], \"expected\": 50},"
+        " {\"args\": [100], \"expected\": 100}]}\n";
     sg_golden_suite *s = load_suite("bp.jsonl", suite);
     static const char *const wrong[] = {
         "def is_prime(n: int) -> bool:\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5)))\n",
@@ -497,6 +501,9 @@ static void test_boundary_strategies(void **state)
         /* an order that is not accidental (issue 26 item 3): a set intersection returned as the
          * set's order, which is sorted for most small ints (passed with 24 inputs before) */
         "def common(l1: list, l2: list):\n    return list(set(l1) & set(l2))\n",
+        /* the examples' own boundaries (issue 26 item 3): off by one just past the largest
+         * example (passed with 24 inputs before) */
+        "def clamp(p: int) -> int:\n    return max(0, p) if p <= 101 else 100\n",
     };
     sg_golden_opts o;
     sg_golden_opts_init(&o);

@@ -548,15 +548,69 @@ static TSNode toml__first_error(TSNode root)
     return found;
 }
 
-static TSTree *toml__parse(const char *buf, size_t len)
+/* The parse's budget in parser operations (tree-sitter reports every 100): 40 per byte and a
+ * floor, far above what a valid file takes, far below what error recovery on a large garbage
+ * file would (1 MB of unclosed headers once took 30 s of CPU). Deterministic: no clock. */
+typedef struct toml__budget {
+    uint64_t calls, max_calls;
+    bool over;
+    bool error;        /* the parse met a syntax error: stopped there */
+    uint32_t error_at; /* the byte it had reached */
+    bool stop_at_error;
+} toml__budget;
+
+typedef struct toml__text_in {
+    const char *buf;
+    uint32_t len;
+} toml__text_in;
+
+static const char *toml__read(void *payload, uint32_t at, TSPoint pos, uint32_t *n)
 {
+    (void)pos;
+    const toml__text_in *ti = payload;
+    *n = at < ti->len ? ti->len - at : 0;
+    return ti->buf + (at < ti->len ? at : ti->len);
+}
+
+static bool toml__progress(TSParseState *state)
+{
+    toml__budget *b = state->payload;
+    if (b->stop_at_error && state->has_error && !b->error) {
+        /* A policy with a syntax error is refused whatever follows: stop at once, before error
+         * recovery, whose cost grows with the square of a large garbage file's length. */
+        b->error = true;
+        b->error_at = state->current_byte_offset;
+    }
+    if (++b->calls > b->max_calls)
+        b->over = true;
+    return b->over || b->error; /* true: stop */
+}
+
+/* NULL: out of memory, *over when the budget ran out, or *error_at (>= 0) where a syntax error
+ * stopped it. */
+static TSTree *toml__parse(const char *buf, size_t len, bool stop_at_error, bool *over, long long *error_at)
+{
+    *over = false;
+    *error_at = -1;
     TSParser *p = ts_parser_new();
     if (!p)
         return NULL;
     TSTree *tree = NULL;
-    if (ts_parser_set_language(p, tree_sitter_toml()) && len <= UINT32_MAX)
-        tree = ts_parser_parse_string(p, NULL, buf, (uint32_t)len);
+    toml__budget b = {.max_calls = (40 * (uint64_t)len + 200000) / 100, .stop_at_error = stop_at_error};
+    if (ts_parser_set_language(p, tree_sitter_toml()) && len <= UINT32_MAX) {
+        toml__text_in ti = {buf, (uint32_t)len};
+        TSParseOptions po = {.payload = &b, .progress_callback = toml__progress};
+        tree = ts_parser_parse_with_options(
+            p, NULL, (TSInput){.payload = &ti, .read = toml__read, .encoding = TSInputEncodingUTF8}, po);
+    }
     ts_parser_delete(p);
+    *over = b.over && !b.error;
+    if (b.error)
+        *error_at = b.error_at;
+    if ((b.over || b.error) && tree) {
+        ts_tree_delete(tree);
+        tree = NULL;
+    }
     return tree;
 }
 
@@ -634,10 +688,40 @@ sg_status sg_policy_toml_document(const char *path, const char *buf, size_t len,
     if (!(c.arena = sg_arena_new()))
         return toml__nomem(&c);
     sg_status st = SG_OK;
-    TSTree *tree = toml__parse(c.buf, len);
+    bool over = false;
+    long long error_at = -1;
+    TSTree *tree = toml__parse(c.buf, len, true, &over, &error_at);
     if (!tree) {
+        if (error_at >= 0) {
+            /* Where: the first error of the text up to where the parser stopped (its parse is
+             * the same as the whole file's up to there, and short of the garbage after it); else
+             * the place the parser had reached. */
+            long line = 1, col = 1;
+            for (long long k = 0; k < error_at && (size_t)k < len; k++)
+                if (c.buf[k] == '\n')
+                    line++, col = 1;
+                else
+                    col++;
+            bool o2 = false;
+            long long e2 = -1;
+            size_t plen = (size_t)error_at + 1 < len ? (size_t)error_at + 1 : len;
+            TSTree *pre = toml__parse(c.buf, plen, false, &o2, &e2);
+            if (pre && ts_node_has_error(ts_tree_root_node(pre))) {
+                TSPoint at = ts_node_start_point(toml__first_error(ts_tree_root_node(pre)));
+                line = (long)at.row + 1;
+                col = (long)at.column + 1;
+            }
+            if (pre)
+                ts_tree_delete(pre);
+            st = sg_diag_set(diag, SG_ERR_POLICY, path, line, col, -1, 0, "TOML syntax error");
+        } else {
+            st = over ? sg_diag_set(diag, SG_ERR_POLICY, path, 0, 0, -1, 0,
+                                    "TOML syntax error: the file could not be read within its parse budget "
+                                    "(40 parser steps a byte)")
+                      : toml__nomem(&c);
+        }
         sg_arena_free(c.arena);
-        return toml__nomem(&c);
+        return st;
     }
     TSNode root = ts_tree_root_node(tree);
     if (ts_node_has_error(root)) {

@@ -143,6 +143,21 @@ static void test_errors(void **state)
     load_err("[[tool.snipgate]]\nfail_on = \"low\"\n", 1, 8, "tool.snipgate must be a table");
     load_err("[project]\nname = \"x\"\n", 0, 0, "no [tool.snipgate] table");
     load_err("", 0, 0, "no [tool.snipgate] table");
+    /* a megabyte of unclosed headers: refused at the first one (the parse stops at its first
+     * error; error recovery over all of it once took 30 s of CPU) */
+    {
+        size_t n = 10000, w = 100;
+        char *big = malloc(n * w + 1);
+        assert_non_null(big);
+        for (size_t k = 0; k < n; k++) {
+            memset(big + k * w, 'A', w - 1);
+            memcpy(big + k * w, "[tool.snipgate", 14);
+            big[k * w + w - 1] = '\n';
+        }
+        big[n * w] = 0;
+        load_err(big, 1, 0, "TOML syntax error");
+        free(big);
+    }
     /* other tools' tables are theirs: a key twice there is not our error */
     sg_policy *p = load_ok("[tool.black]\nx = 1\nx = 2\n[tool.snipgate]\nfail_on = \"low\"\n[tool.black]\n");
     sg_policy_free(p);

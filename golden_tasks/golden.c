@@ -3216,6 +3216,22 @@ static bool golden__in_domain(const golden__run *g, const sg_value *args)
     return true;
 }
 
+/* A generated input that conforms to the argument types and lies in the examples' envelope is
+ * kept; otherwise it is freed (one outside the envelope counted as discarded). */
+static bool golden__admit(golden__run *g, sg_value *a)
+{
+    if (!golden__conforms(g, a)) {
+        sg_value_free(a);
+        return false;
+    }
+    if (!golden__in_domain(g, a)) {
+        golden__discard(g, SG_DISCARD_ENVELOPE); /* outside the examples' envelope */
+        sg_value_free(a);
+        return false;
+    }
+    return true;
+}
+
 /* Argument types for generation and shrinking: the signature's, else the reference's
  * annotations, else the candidate's (read, never run: annot.h), else inferred from the examples
  * of the most common arity. SG_ERR_INVALID_ARG when there is nothing to infer from. */
@@ -3428,15 +3444,8 @@ static sg_status golden__properties(golden__run *g)
             sg_value_free(a->items[i]);
             a->items[i] = nv;
             tried++;
-            if (!golden__conforms(g, a)) {
-                sg_value_free(a);
+            if (!golden__admit(g, a))
                 continue;
-            }
-            if (!golden__in_domain(g, a)) {
-                golden__discard(g, SG_DISCARD_ENVELOPE); /* outside the examples' envelope */
-                sg_value_free(a);
-                continue;
-            }
             sg_value *kw = NULL;
             if (kw_required && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
                 sg_value_free(a);
@@ -3464,15 +3473,12 @@ static sg_status golden__properties(golden__run *g)
             }
         }
         tried++;
-        if (st != SG_OK || !golden__conforms(g, a)) {
+        if (st != SG_OK) {
             sg_value_free(a);
             continue;
         }
-        if (!golden__in_domain(g, a)) {
-            golden__discard(g, SG_DISCARD_ENVELOPE); /* outside the examples' envelope */
-            sg_value_free(a);
+        if (!golden__admit(g, a))
             continue;
-        }
         sg_value *kw = NULL;
         if (g->kw.n && !(kw = golden__gen_kwargs(&g->kw, &gen, &st))) {
             sg_value_free(a);

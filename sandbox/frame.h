@@ -47,6 +47,8 @@ enum sg_frame_tag {
     SG_TAG_SOURCE = 'S',      /* request (pooled worker): the candidate's source, imported first */
     SG_TAG_FLAGS = 'f',       /* request (pooled worker): '1' as __main__, 'c' stdlib dicts */
     SG_TAG_TMP = 'T',         /* request (pooled worker): the tmpfs options of the call's own /tmp */
+    SG_TAG_COST_BUDGET = 'B', /* request: count each item's Python events, stop it past this many */
+    SG_TAG_COST = 'C',        /* result (a counted call): the events it counted (a claim) */
 };
 
 #define SG_FRAME_MAX_BODY (1u << 20)

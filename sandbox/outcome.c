@@ -328,6 +328,15 @@ sg_status sg_outcome_build(const struct sg_facts *facts, const sg_sandbox_limits
         if (why && !(o->value_error = outcome__capped(why, strlen(why), 200)))
             goto fail;
     }
+    /* A counted call's event count (limits->cost_events): digits only, else none (a claim: it
+     * can make the candidate look cheaper, which the caller treats as no finding) */
+    const char *cost = facts->is_call && limits->cost_events && !facts->protocol_error
+                           ? outcome__field(r, SG_TAG_COST)
+                           : NULL;
+    if (cost && *cost && strlen(cost) <= 19 && strspn(cost, "0123456789") == strlen(cost)) {
+        o->info.has_cost = true;
+        o->info.cost = strtoull(cost, NULL, 10);
+    }
     if (!(o->detail = outcome__dup(detail, strlen(detail))))
         goto fail;
     outcome__sync(o);
@@ -488,6 +497,8 @@ sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
                                               : (i->value_json && !value ? json_string("not valid JSON")
                                                                          : json_null()));
     bad |= json_object_set_new(root, "detail", outcome__json_text(i->detail, strlen(i->detail)));
+    if (i->has_cost) /* (a counted call only: other outcomes' JSON is unchanged) */
+        bad |= json_object_set_new(root, "cost", json_integer((json_int_t)(i->cost > INT64_MAX ? INT64_MAX : i->cost)));
     const sg_sandbox_limits *l = &i->limits;
     bad |= json_object_set_new(lim, "cpu_ms", json_integer((json_int_t)l->cpu_ms));
     bad |= json_object_set_new(lim, "wall_ms", json_integer((json_int_t)l->wall_ms));
@@ -506,6 +517,8 @@ sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json)
                                rl ? json_integer((json_int_t)sg_limits_rlimit_as_bytes(l)) : json_null());
     bad |= json_object_set_new(lim, "stdout_bytes", json_integer((json_int_t)l->stdout_bytes));
     bad |= json_object_set_new(lim, "stderr_bytes", json_integer((json_int_t)l->stderr_bytes));
+    if (l->cost_events)
+        bad |= json_object_set_new(lim, "cost_events", json_integer((json_int_t)(l->cost_events > INT64_MAX ? INT64_MAX : l->cost_events)));
     bad |= json_object_set_new(root, "limits", lim);
     lim = NULL;
     if (bad)

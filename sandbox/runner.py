@@ -547,8 +547,43 @@ def _encode(value):
         return None, str(e)
 
 
-def _run_call(text, ns):
-    """Evaluate one call (an expression, or statements) in the candidate's namespace."""
+class _CostExceeded(BaseException):
+    """Raised into a counted call past its budget (below)."""
+
+
+def _counted(code, ns, is_expr, budget, cost):
+    """Run the call with a trace function that counts its Python events: each function call and
+    each line run, in any Python code the call reaches (not the work inside builtins). Past
+    `budget` events the call is stopped (_CostExceeded raised at that event). The count is
+    deterministic for the same program and input (PYTHONHASHSEED is fixed) and needs no clock;
+    like every frame field it is the candidate's claim: it can only lower its own count (switch
+    the tracer off, run in a thread), which makes it look cheaper, never an honest one costlier
+    (docs/tasks.md, "Efficiency")."""
+    def tr(frame, event, arg):
+        if event == "line" or event == "call":
+            n = cost[0] + 1
+            cost[0] = n
+            if n > budget:
+                raise _CostExceeded
+        return tr
+    sys.settrace(tr)
+    try:
+        return eval(code, ns) if is_expr else exec(code, ns)
+    finally:
+        sys.settrace(None)
+
+
+def _run_call(text, ns, budget=0):
+    """Evaluate one call (an expression, or statements) in the candidate's namespace; with a
+    budget, count its events (_counted) and add the count to the result (field C)."""
+    if budget <= 0:
+        return _run_call1(text, ns, 0, None)
+    cost = [0]
+    fields = _run_call1(text, ns, budget, cost)
+    return fields + [("C", str(cost[0]))]
+
+
+def _run_call1(text, ns, budget, cost):
     SOURCES["<call>"] = text.splitlines()
     try:
         try:
@@ -557,7 +592,10 @@ def _run_call(text, ns):
         except SyntaxError:
             code = compile(text, "<call>", "exec")
             is_expr = False
-        value = eval(code, ns) if is_expr else exec(code, ns)
+        if budget > 0:
+            value = _counted(code, ns, is_expr, budget, cost)
+        else:
+            value = eval(code, ns) if is_expr else exec(code, ns)
         try:
             r = repr(value)
         except BaseException as e:
@@ -627,9 +665,13 @@ def serve(mod, req):
                 exit_(0)
             # A batch: the items run one after another in this one child; each result frame
             # names its item, so the supervisor can attribute time and output to it.
+            try:
+                budget = int(req.get("B", "0") or 0)
+            except ValueError:
+                budget = 0
             for n, text in enumerate(items):
                 try:
-                    fields = _run_call(text, mod.__dict__)
+                    fields = _run_call(text, mod.__dict__, budget)
                 except BaseException as e:
                     fields = _format_exception(e)
                 _flush()

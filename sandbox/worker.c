@@ -1870,6 +1870,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
     w->limits.wall_ms = l->wall_ms;
     w->limits.stdout_bytes = l->stdout_bytes;
     w->limits.stderr_bytes = l->stderr_bytes;
+    w->limits.cost_events = l->cost_events;
 
     /* A pooled worker's call is always a batch whose item 0 is the import of the current source:
      * its items' outcomes land in bouts[1..] and are handed to the caller's slots afterwards. */
@@ -1895,8 +1896,9 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         memcpy(text + off, codes[i], k);
         off += k;
     }
-    char num[24], id[16], items[24];
+    char num[24], id[16], items[24], budget[24];
     snprintf(num, sizeof num, "%llu", (unsigned long long)cpu);
+    snprintf(budget, sizeof budget, "%llu", (unsigned long long)w->limits.cost_events);
     snprintf(items, sizeof items, "%zu", n);
     w->call_id++;
     snprintf(id, sizeof id, "%u", (unsigned)w->call_id);
@@ -1910,6 +1912,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
               sg_frame_put(req, rcap, &rn, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
               sg_frame_put(req, rcap, &rn, SG_TAG_CALL_ID, id, strlen(id)) < 0 ||
               (as_batch && sg_frame_put(req, rcap, &rn, SG_TAG_ITEMS, items, strlen(items)) < 0) ||
+              (w->limits.cost_events && sg_frame_put(req, rcap, &rn, SG_TAG_COST_BUDGET, budget, strlen(budget)) < 0) ||
               (w->pooled && (sg_frame_put(req, rcap, &rn, SG_TAG_SOURCE, w->source, w->source_len) < 0 ||
                              sg_frame_put(req, rcap, &rn, SG_TAG_FLAGS, flags, strlen(flags)) < 0 ||
                              sg_frame_put(req, rcap, &rn, SG_TAG_TMP, w->tmp_opts, strlen(w->tmp_opts)) < 0));

@@ -79,6 +79,12 @@ typedef struct sg_sandbox_limits {
     uint64_t stdout_bytes;    /* captured stdout cap; more kills the run (default 1 MiB) */
     uint64_t stderr_bytes;    /* captured stderr cap (default 1 MiB) */
     bool prefer_rlimit_memory;/* use RLIMIT_AS even if a cgroup memory controller is usable */
+    uint64_t cost_events;     /* worker calls: count each call's Python events (function calls and
+                                 lines run, in any Python code it reaches) and stop it past this
+                                 many; the count is in sg_outcome_info.cost. 0 (default): not
+                                 counted. A deterministic measure of work (no clock), reported by
+                                 the candidate's own process: a claim that can only make the
+                                 candidate look cheaper (docs/sandbox.md) */
 } sg_sandbox_limits;
 
 /* Fill in the defaults above. */
@@ -166,6 +172,9 @@ typedef struct sg_outcome_info {
                                  ended the process), so re-run it alone to be sure of whom to
                                  blame; false when the supervisor stopped it with only the main
                                  thread running (sg_worker_call_batch) */
+    bool has_cost;            /* a call made with limits.cost_events: its process reported a count */
+    uint64_t cost;            /* that count (may exceed limits.cost_events by one: the event that
+                                 stopped the call). A claim of the candidate's process */
     bool batch_no_frame;      /* a batch item that failed without its own result frame, after an
                                  earlier item of the same batch (batch_unsure or not): the earlier
                                  item may have forged its own frame and still be the code running

@@ -1178,6 +1178,94 @@ static sg_outcome_kind import_kind(sg_worker *w)
     return k;
 }
 
+/* A counted call (limits.cost_events): the count of Python events (calls and lines) is the
+ * same on every run of the same call, grows with the work, is absent without a budget, and a
+ * call past its budget is stopped at it (issue 26 item 5); also through a pooled worker and in a
+ * batch, where each item is counted on its own. */
+static const char cost_src[] = "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+                               "def loop(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n";
+
+static uint64_t counted(sg_worker *w, const char *code, uint64_t budget, sg_outcome_kind *kind)
+{
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 3000;
+    lim.cpu_ms = 1000;
+    lim.cost_events = budget;
+    sg_outcome *o = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_call(w, code, &lim, &o, &d) != SG_OK)
+        fail_msg("call %s: %s", code, d.message);
+    const sg_outcome_info *i = sg_outcome_info_get(o);
+    if (kind)
+        *kind = i->kind;
+    if (!i->has_cost)
+        fail_msg("%s: no cost reported (%s: %s)", code, sg_outcome_kind_name(i->kind), i->detail);
+    uint64_t c = i->cost;
+    sg_outcome_free(o);
+    return c;
+}
+
+static void check_counted_calls(sg_worker *w)
+{
+    sg_outcome_kind k;
+    uint64_t a = counted(w, "fib(10)", 1000000, &k), b = counted(w, "fib(10)", 1000000, NULL);
+    assert_int_equal(k, SG_OUTCOME_OK);
+    assert_true(a == b);     /* deterministic */
+    assert_true(a >= 177);   /* fib(10) makes 177 calls, each a call event and lines */
+    uint64_t l1 = counted(w, "loop(100)", 1000000, NULL), l2 = counted(w, "loop(200)", 1000000, NULL);
+    assert_true(l2 > l1 + 150); /* two line events per iteration */
+    /* past its budget: stopped there, the count one over it */
+    uint64_t big = counted(w, "fib(40)", 5000, &k);
+    assert_true(big == 5001);
+    assert_int_equal(k, SG_OUTCOME_EXCEPTION);
+    /* without a budget: not counted, no cost */
+    sg_outcome *o = NULL;
+    const sg_outcome_info *i = call(w, "fib(5)", &o);
+    assert_int_equal(i->kind, SG_OUTCOME_OK);
+    assert_false(i->has_cost);
+    char *json = NULL;
+    assert_int_equal(sg_outcome_to_json(o, &json), SG_OK);
+    assert_null(strstr(json, "cost"));
+    free(json);
+    sg_outcome_free(o);
+    /* a batch: every item counted on its own */
+    const char *codes[2] = {"fib(10)", "loop(100)"};
+    sg_outcome *outs[2] = {NULL, NULL};
+    size_t done = 0;
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 3000;
+    lim.cpu_ms = 1000;
+    lim.cost_events = 1000000;
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_worker_call_batch(w, codes, 2, &lim, outs, &done, &d), SG_OK);
+    assert_int_equal(done, 2);
+    assert_true(sg_outcome_info_get(outs[0])->has_cost && sg_outcome_info_get(outs[0])->cost == a);
+    assert_true(sg_outcome_info_get(outs[1])->has_cost && sg_outcome_info_get(outs[1])->cost == l1);
+    assert_int_equal(sg_outcome_to_json(outs[0], &json), SG_OK);
+    assert_non_null(strstr(json, "\"cost\":"));
+    assert_non_null(strstr(json, "\"cost_events\":1000000"));
+    free(json);
+    sg_outcome_free(outs[0]);
+    sg_outcome_free(outs[1]);
+}
+
+static void test_worker_counted_calls(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    sg_worker *w = worker_of(cost_src, NULL);
+    check_counted_calls(w);
+    sg_worker_free(w);
+    w = pool_of(cost_src);
+    check_counted_calls(w);
+    sg_worker_free(w);
+}
+
 static void test_pool_serves_candidates(void **state)
 {
     (void)state;
@@ -1483,6 +1571,7 @@ int main(void)
         cmocka_unit_test(test_worker_batch_stops_at_failure),
         cmocka_unit_test(test_worker_batch_unsure_blame),
         cmocka_unit_test(test_bad_interpreter),
+        cmocka_unit_test(test_worker_counted_calls),
         cmocka_unit_test(test_pool_serves_candidates),
         cmocka_unit_test(test_pool_hostile_candidate),
         cmocka_unit_test(test_worker_outlives_its_thread),

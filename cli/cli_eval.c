@@ -69,7 +69,8 @@ static void eval__help(FILE *out)
           "                             (default: stdout). Fields: line, task_id, sample, mode, safety,\n"
           "                             findings, golden, cases_passed, cases_run, inputs_checked, passed,\n"
           "                             first_failure, seed, golden_error, inputs_discarded,\n"
-          "                             inputs_discarded_by; a bad line: line, task_id (if known), error\n"
+          "                             inputs_discarded_by, efficiency_checked; a bad line: line, task_id\n"
+          "                             (if known), error\n"
           "  --k LIST                   pass@k for these k, comma-separated (default 1,10); a task with fewer\n"
           "                             than k samples is left out of pass@k for that k (and the summary says so)\n"
           "  --summary FILE             write the summary as JSON to FILE (default: text on stderr)\n"
@@ -271,7 +272,9 @@ static int eval__judge(eval__ctx *ctx, sg_checker *checker, sg_golden_pool *pool
                 json_decref(by), by = NULL;
         }
         if (!by || json_object_set_new(j, "inputs_discarded", json_integer((json_int_t)(g ? sg_golden_result_inputs_discarded(g) : 0))) ||
-            json_object_set_new(j, "inputs_discarded_by", by)) {
+            json_object_set_new(j, "inputs_discarded_by", by) ||
+            json_object_set_new(j, "efficiency_checked",
+                                json_integer((json_int_t)(g ? sg_golden_result_efficiency_checked(g) : 0)))) {
             json_decref(j);
             j = NULL;
         }

@@ -278,7 +278,16 @@ static void render__golden_text(FILE *out, const sg_report *rep, const sg_render
             sep = ", ";
         }
     }
-    fprintf(out, "), seed %llu\n", (unsigned long long)sg_golden_result_seed(g));
+    fputc(')', out);
+    size_t eff = sg_golden_result_efficiency_checked(g);
+    if (eff) {
+        unsigned sc = sg_golden_result_efficiency_scale(g);
+        if (sc)
+            fprintf(out, ", cost compared on %zu scaled input%s (up to %ux)", eff, eff == 1 ? "" : "s", sc);
+        else
+            fprintf(out, ", cost compared on %zu efficiency input%s", eff, eff == 1 ? "" : "s");
+    }
+    fprintf(out, ", seed %llu\n", (unsigned long long)sg_golden_result_seed(g));
     if (v == SG_GOLDEN_ERROR) {
         fputs("       error:    ", out);
         render__safe_str(out, sg_golden_result_error(g));
@@ -663,6 +672,7 @@ static json_t *render__golden_json(const sg_report *rep)
             render__set(&failed, by, sg_golden_discard_name((sg_golden_discard)k), json_integer((json_int_t)n));
     }
     render__set(&failed, j, "inputs_discarded_by", by);
+    render__set(&failed, j, "efficiency_checked", json_integer((json_int_t)sg_golden_result_efficiency_checked(g)));
     return render__result(failed, j);
 }
 

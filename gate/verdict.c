@@ -34,6 +34,10 @@ static const sg_criterion_info verdict__criteria[SG_CRIT_COUNT] = {
     [SG_CRIT_NOTHING_CHECKED] = {"nothing-checked",
                                  "no input was checked (no Python found, every file excluded)", "pipeline"},
     [SG_CRIT_STAGE_REQUIRED] = {"stage-required", "the policy requires a stage that did not run", "pipeline"},
+    [SG_CRIT_TOO_SLOW] = {"too-slow",
+                          "on a scaled input the candidate costs more Python events (calls and lines) than the "
+                          "reference's times the task's factor plus its slack",
+                          "golden"},
 };
 
 const sg_criterion_info *sg_criterion_get(sg_criterion criterion)
@@ -96,6 +100,8 @@ sg_criterion sg_golden_case_criterion(const sg_golden_case_result *c)
     const char *r = c->reason ? c->reason : "";
     if (!strncmp(r, "timeout", 7))
         return SG_CRIT_SANDBOX_TIMEOUT;
+    if (!strncmp(r, "too-slow", 8))
+        return SG_CRIT_TOO_SLOW;
     if (!strncmp(r, "forbidden_syscall", 17))
         return SG_CRIT_SANDBOX_SYSCALL;
     if (!strncmp(r, "memory_limit", 12) || !strncmp(r, "output_limit", 12))

@@ -290,6 +290,9 @@ sg_status sg_golden_suite_from_asserts(const char *name, const char *buf, size_t
     t.compare_python = true;
     t.timeout_s = 2;
     t.fuzz_max_inputs = 300;
+    t.eff_doublings = 4;
+    t.eff_factor = 20;
+    t.eff_slack = 400000;
     t.fuzz_max_seconds = 2;
     t.test_list = tests.items;
     t.ntest_list = tests.len;

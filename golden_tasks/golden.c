@@ -28,6 +28,8 @@ struct sg_golden_result {
     sg_arena *arena;
     size_t cases_run, cases_passed, inputs_checked, inputs_discarded, calls;
     size_t discarded_by[SG_DISCARD_COUNT];
+    size_t eff_checked;   /* scaled inputs whose cost was judged (golden__efficiency) */
+    unsigned eff_scale;   /* the largest scale among them (0: the task's own inputs only) */
     uint64_t seed;
     long counterexample;
     uint64_t cx_size; /* sg_value_size of the counterexample's arguments */
@@ -3522,6 +3524,379 @@ nomem:
     return SG_ERR_NOMEM;
 }
 
+/* ---- efficiency (issue 26 item 5; docs/tasks.md, "Efficiency") ----------------------------- */
+
+/* The candidate's cost on scaled inputs against the reference's, in Python events (function
+ * calls and lines run: limits.cost_events), a measure no clock and no load can change. */
+#define GOLDEN_EFF_REF_MAX 5000u      /* the reference's events at a size, at most: no larger size */
+#define GOLDEN_EFF_CAND_MAX 1000000u  /* a candidate's budget at any size, at most */
+#define GOLDEN_EFF_BASES 2u           /* examples scaled (the largest ones) */
+#define GOLDEN_EFF_TEXT_MAX 16384u    /* bytes of one scaled call's text, at most */
+#define GOLDEN_EFF_ITEMS 32u
+
+/* An argument scaled `times` times: a str's or bytes' characters and a list's or tuple's
+ * elements each repeated in place ("ab" -> "aabb", [3, 1] -> [3, 3, 1, 1]: order, sortedness,
+ * palindromes and character classes stay), an int multiplied (a count or a size grows with the
+ * input); anything else, and what is inside a container, as it is. NULL: out of memory or over
+ * the value caps. */
+static sg_value *golden__scaled(const sg_value *v, unsigned times)
+{
+    switch (v->kind) {
+    case SG_VAL_INT:
+        if (v->big || v->i > INT64_MAX / (int64_t)times || v->i < -(INT64_MAX / (int64_t)times))
+            return sg_value_copy(v);
+        return sg_value_new_int(v->i * (int64_t)times);
+    case SG_VAL_STR:
+    case SG_VAL_BYTES: {
+        if (v->len * times > GOLDEN_EFF_TEXT_MAX)
+            return NULL;
+        char *s = malloc(v->len * times + 1);
+        if (!s)
+            return NULL;
+        size_t o = 0;
+        for (size_t k = 0; k < v->len;) {
+            size_t e = k + 1; /* one character: a UTF-8 sequence for str, a byte for bytes */
+            while (v->kind == SG_VAL_STR && e < v->len && ((unsigned char)v->s[e] & 0xC0) == 0x80)
+                e++;
+            for (unsigned r = 0; r < times; r++) {
+                memcpy(s + o, v->s + k, e - k);
+                o += e - k;
+            }
+            k = e;
+        }
+        sg_value *n = sg_value_new_str(v->kind, s, o);
+        free(s);
+        return n;
+    }
+    case SG_VAL_LIST:
+    case SG_VAL_TUPLE: {
+        if (v->n * times > SG_VALUE_MAX_COUNT / 4)
+            return NULL;
+        sg_value *n = sg_value_new(v->kind);
+        for (size_t k = 0; n && k < v->n; k++)
+            for (unsigned r = 0; r < times; r++) {
+                sg_value *c = sg_value_copy(v->items[k]);
+                if (!c || sg_value_push(n, c) < 0) {
+                    sg_value_free(c);
+                    sg_value_free(n);
+                    return NULL;
+                }
+            }
+        return n;
+    }
+    default:
+        return sg_value_copy(v);
+    }
+}
+
+typedef struct golden__eff_item {
+    sg_value *args;
+    const sg_value *kwargs;
+    char *text;
+    unsigned scale;   /* 2, 4, 8...: the example scaled; 0: the task's own input number `index` */
+    size_t chain;     /* which example (or 0: the task's inputs) */
+    size_t index;
+    bool usable;      /* the reference answered within GOLDEN_EFF_REF_MAX events */
+    uint64_t ref, budget;
+    bool has_cand;    /* the candidate ran it and reported a count: */
+    uint64_t cand;
+} golden__eff_item;
+
+static int golden__eff_cmp(const void *a, const void *b)
+{
+    const golden__eff_item *x = a, *y = b;
+    if (x->scale != y->scale)
+        return x->scale < y->scale ? -1 : 1;
+    if (x->chain != y->chain)
+        return x->chain < y->chain ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+}
+
+/* The largest examples (sum over the arguments of log(1 + size)), distinct, at most `cap`. */
+static size_t golden__eff_bases(golden__run *g, const sg_value **ex, const sg_value **exkw, size_t nex,
+                                size_t *out, size_t cap)
+{
+    size_t n = 0;
+    double best[GOLDEN_EFF_BASES];
+    for (size_t k = 0; k < nex; k++) {
+        if (!golden__conforms(g, ex[k]))
+            continue;
+        double s = 0;
+        for (size_t i = 0; i < ex[k]->n; i++)
+            s += log1p(golden__size(ex[k]->items[i], 0));
+        bool dup = false;
+        for (size_t j = 0; j < n && !dup; j++)
+            dup = sg_value_strict_equal(ex[out[j]], ex[k], 0, 0) && sg_value_strict_equal(exkw[out[j]], exkw[k], 0, 0);
+        if (dup)
+            continue;
+        size_t at = n;
+        while (at > 0 && s > best[at - 1]) /* (equal sizes: the first one stays first) */
+            at--;
+        if (at >= cap)
+            continue;
+        size_t last = n < cap ? n : cap - 1;
+        for (size_t j = last; j > at; j--) {
+            out[j] = out[j - 1];
+            best[j] = best[j - 1];
+        }
+        out[at] = k;
+        best[at] = s;
+        if (n < cap)
+            n++;
+    }
+    return n;
+}
+
+static void golden__eff_free(golden__eff_item *it, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        sg_value_free(it[k].args);
+        free(it[k].text);
+    }
+}
+
+/* Record the candidate's failure on item `k` of `it` (too-slow when `o` is NULL or ok; else what
+ * the sandbox reported). */
+static void golden__eff_fail(golden__run *g, const golden__eff_item *it, size_t n, size_t k, const sg_outcome *o)
+{
+    const golden__eff_item *x = &it[k];
+    const sg_outcome_info *in = o ? sg_outcome_info_get(o) : NULL;
+    char *shown = golden__call_text(g->task->arg_wrap, g->entry, x->args, x->kwargs, true);
+    char where[96];
+    if (x->scale)
+        snprintf(where, sizeof where, "the example scaled %ux", x->scale);
+    else
+        snprintf(where, sizeof where, "the task's efficiency input %zu", x->index + 1);
+    golden__res res = {.kind = GR_OTHER, .o = NULL, .info = in};
+    bool slow = !in || (in->kind != SG_OUTCOME_TIMEOUT && in->has_cost && in->cost > x->budget);
+    if (in && in->kind == SG_OUTCOME_TIMEOUT)
+        res.kind = GR_TIMEOUT;
+    sg_golden_case_result *c = golden__add(g, SG_GCASE_PROPERTY, 0, false, slow ? NULL : &res);
+    if (!c) {
+        free(shown);
+        return;
+    }
+    c->name = "efficiency";
+    c->input = golden__dup(g, shown ? shown : x->text);
+    c->args_json = golden__encode(g, x->args);
+    free(shown);
+    if (!slow) {
+        if (res.kind == GR_TIMEOUT) {
+            g->stop_consumed = true;
+            g->stop_case = (long)(g->r->cases.len - 1);
+        }
+        return;
+    }
+    char buf[900], exp[160], got[96];
+    bool stopped = in->cost > x->budget && in->kind == SG_OUTCOME_EXCEPTION && in->exc_type &&
+                   strstr(in->exc_type, "_CostExceeded");
+    snprintf(exp, sizeof exp, "at most %llu Python events (the reference: %llu)", (unsigned long long)x->budget,
+             (unsigned long long)x->ref);
+    if (stopped)
+        snprintf(got, sizeof got, "more than %llu Python events (stopped there)", (unsigned long long)x->budget);
+    else
+        snprintf(got, sizeof got, "%llu Python events", (unsigned long long)in->cost);
+    c->expected = golden__dup(g, exp);
+    c->got = golden__dup(g, got);
+    size_t off = (size_t)snprintf(buf, sizeof buf,
+                                  "too-slow: on %s, the candidate costs %s where the reference costs %llu "
+                                  "(its budget: %.0f x %llu + %llu, at most %u; calls and lines counted)",
+                                  where, got, (unsigned long long)x->ref, g->task->eff_factor > 0 ? g->task->eff_factor : 20,
+                                  (unsigned long long)x->ref,
+                                  (unsigned long long)(g->task->eff_factor > 0 ? g->task->eff_slack : 400000),
+                                  GOLDEN_EFF_CAND_MAX);
+    /* the same example one size smaller, for the growth */
+    for (size_t j = n; j-- > 0 && off < sizeof buf;) {
+        if (j == k || it[j].chain != x->chain || !it[j].has_cand || !it[j].scale || it[j].scale >= x->scale)
+            continue;
+        snprintf(buf + off, sizeof buf - off, "; scaled %ux: %llu against %llu", it[j].scale,
+                 (unsigned long long)it[j].cand, (unsigned long long)it[j].ref);
+        break;
+    }
+    c->reason = golden__dup(g, buf);
+}
+
+/* After the properties pass: the candidate on scaled inputs, its cost against the reference's. */
+static sg_status golden__efficiency(golden__run *g)
+{
+    const sg_golden_task *t = g->task;
+    if (t->eff_off || !g->ref || !g->cand || !g->entry || g->cand_stopped || g->failed_internal)
+        return SG_OK;
+    for (size_t k = 0; k < g->r->cases.len; k++)
+        if (!g->r->cases.items[k].passed)
+            return SG_OK; /* blocked already */
+    bool defaults = !(t->eff_factor > 0);
+    unsigned doublings = defaults ? 4 : t->eff_doublings;
+    double factor = defaults ? 20 : t->eff_factor;
+    uint64_t slack = defaults ? 400000 : t->eff_slack;
+    golden__eff_item it[GOLDEN_EFF_ITEMS];
+    size_t n = 0;
+    sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
+    if (!no_kwargs)
+        goto nomem;
+    if (t->neff_inputs) {
+        for (size_t k = 0; k < t->neff_inputs && n < GOLDEN_EFF_ITEMS; k++) {
+            sg_value *a = sg_value_copy(t->eff_inputs[k]);
+            if (!a)
+                goto nomem;
+            it[n++] = (golden__eff_item){.args = a, .kwargs = no_kwargs, .scale = 0, .chain = 0, .index = k};
+        }
+    } else if (g->types && doublings) {
+        SG_ARRAY(const sg_value *) ex = {0};
+        SG_ARRAY(const sg_value *) exkw = {0};
+        bool bad = false;
+        for (size_t k = 0; k < t->ncases; k++)
+            if (!t->cases[k].raises)
+                bad |= sg_array_push(&ex, t->cases[k].args, 0) < 0 ||
+                       sg_array_push(&exkw, t->cases[k].kwargs ? t->cases[k].kwargs : no_kwargs, 0) < 0;
+        for (size_t k = 0; k < t->nfuzz_seeds; k++)
+            bad |= sg_array_push(&ex, t->fuzz_seeds[k], 0) < 0 || sg_array_push(&exkw, no_kwargs, 0) < 0;
+        for (size_t k = 0; k < g->ex_args.len; k++)
+            bad |= sg_array_push(&ex, g->ex_args.items[k], 0) < 0 || sg_array_push(&exkw, no_kwargs, 0) < 0;
+        size_t base[GOLDEN_EFF_BASES];
+        size_t nb = bad ? 0 : golden__eff_bases(g, ex.items, exkw.items, ex.len, base, GOLDEN_EFF_BASES);
+        for (size_t b = 0; b < nb && !bad; b++) {
+            unsigned times = 1;
+            for (unsigned d = 1; d <= doublings && n < GOLDEN_EFF_ITEMS; d++) {
+                times *= 2;
+                const sg_value *e = ex.items[base[b]];
+                sg_value *a = sg_value_new(SG_VAL_LIST);
+                bool ok = a != NULL;
+                for (size_t i = 0; ok && i < e->n; i++) {
+                    sg_value *s = golden__scaled(e->items[i], times);
+                    ok = s && sg_value_push(a, s) >= 0;
+                    if (!ok)
+                        sg_value_free(s);
+                }
+                if (!ok || !golden__conforms(g, a) || !golden__in_domain(g, a)) {
+                    sg_value_free(a); /* (out of memory, or outside the task's domain: no larger size) */
+                    break;
+                }
+                it[n++] = (golden__eff_item){.args = a, .kwargs = exkw.items[base[b]], .scale = times, .chain = b, .index = d};
+            }
+        }
+        sg_array_free(&ex);
+        sg_array_free(&exkw);
+        if (bad)
+            goto nomem;
+    }
+    /* texts; the batch in order of size (every example's 2x first) */
+    size_t total = 0, m = 0;
+    qsort(it, n, sizeof *it, golden__eff_cmp);
+    for (size_t k = 0; k < n; k++) {
+        char *text = golden__call_text(t->arg_wrap, g->entry, it[k].args, it[k].kwargs, false);
+        if (!text || strlen(text) > GOLDEN_EFF_TEXT_MAX || total + strlen(text) + 1 > SG_WORKER_MAX_CALL_BYTES) {
+            free(text);
+            sg_value_free(it[k].args);
+            continue;
+        }
+        total += strlen(text) + 1;
+        it[k].text = text;
+        it[m++] = it[k];
+    }
+    n = m;
+    if (!n || golden__cancelled(g)) {
+        golden__eff_free(it, n);
+        sg_value_free(no_kwargs);
+        return golden__cancelled(g) ? SG_ERR_INTERRUPTED : SG_OK;
+    }
+    const char *texts[GOLDEN_EFF_ITEMS];
+    sg_outcome *outs[GOLDEN_EFF_ITEMS] = {0};
+    for (size_t k = 0; k < n; k++)
+        texts[k] = it[k].text;
+    sg_sandbox_limits lim = g->lim;
+    lim.cost_events = GOLDEN_EFF_REF_MAX;
+    size_t done = 0;
+    sg_diag d;
+    sg_diag_init(&d);
+    sg_status st = sg_worker_call_batch(g->ref, texts, n, &lim, outs, &done, &d);
+    if (st != SG_OK) {
+        golden__eff_free(it, n);
+        sg_value_free(no_kwargs);
+        golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
+        return st;
+    }
+    g->r->calls += done;
+    /* a size is used when the reference answered it within its events; an example's chain ends
+     * at its first size that is not */
+    bool ended[GOLDEN_EFF_BASES + 1] = {false};
+    uint64_t top = 0;
+    const char *ctexts[GOLDEN_EFF_ITEMS];
+    size_t cidx[GOLDEN_EFF_ITEMS], cn = 0;
+    for (size_t k = 0; k < n; k++) {
+        const sg_outcome_info *in = k < done && outs[k] ? sg_outcome_info_get(outs[k]) : NULL;
+        size_t ch = it[k].chain < GOLDEN_EFF_BASES ? it[k].chain : GOLDEN_EFF_BASES;
+        bool ok = !ended[ch] && in && in->kind == SG_OUTCOME_OK && in->has_cost && in->cost <= GOLDEN_EFF_REF_MAX;
+        if (!ok) {
+            ended[ch] = true;
+            continue;
+        }
+        it[k].usable = true;
+        it[k].ref = in->cost;
+        double b = factor * (double)in->cost + (double)slack;
+        it[k].budget = b > GOLDEN_EFF_CAND_MAX ? GOLDEN_EFF_CAND_MAX : (uint64_t)b;
+        if (it[k].budget > top)
+            top = it[k].budget;
+        ctexts[cn] = it[k].text;
+        cidx[cn++] = k;
+    }
+    for (size_t k = 0; k < n; k++) {
+        sg_outcome_free(outs[k]);
+        outs[k] = NULL;
+    }
+    if (cn && !golden__cancelled(g)) {
+        lim.cost_events = top;
+        done = 0;
+        if ((st = sg_worker_call_batch(g->cand, ctexts, cn, &lim, outs, &done, &d)) != SG_OK) {
+            golden__eff_free(it, n);
+            sg_value_free(no_kwargs);
+            golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
+            return st;
+        }
+        g->r->calls += done;
+        for (size_t j = 0; j < done && j < cn; j++) {
+            golden__eff_item *x = &it[cidx[j]];
+            const sg_outcome_info *in = outs[j] ? sg_outcome_info_get(outs[j]) : NULL;
+            if (!in)
+                break;
+            if (in->kind == SG_OUTCOME_TIMEOUT) {
+                golden__count_timeout(g, g->cand, outs[j], x->text);
+                golden__eff_fail(g, it, n, cidx[j], outs[j]);
+                break;
+            }
+            if (in->kind == SG_OUTCOME_SETUP_ERROR) {
+                golden__internal(g, "sandbox setup error: %s", in->detail);
+                break;
+            }
+            if (in->kind != SG_OUTCOME_OK && in->kind != SG_OUTCOME_EXCEPTION) {
+                golden__eff_fail(g, it, n, cidx[j], outs[j]); /* the sandbox stopped it */
+                break;
+            }
+            g->r->eff_checked++;
+            if (x->scale > g->r->eff_scale)
+                g->r->eff_scale = x->scale;
+            /* (the count is the candidate's claim: one it leaves out makes it look cheaper, so
+             * only a count over the budget is a finding) */
+            x->has_cand = in->has_cost;
+            x->cand = in->cost;
+            if (in->has_cost && in->cost > x->budget) {
+                golden__eff_fail(g, it, n, cidx[j], outs[j]);
+                break;
+            }
+        }
+        for (size_t j = 0; j < cn; j++)
+            sg_outcome_free(outs[j]);
+    }
+    golden__eff_free(it, n);
+    sg_value_free(no_kwargs);
+    return golden__cancelled(g) ? SG_ERR_INTERRUPTED : SG_OK;
+nomem:
+    golden__eff_free(it, n);
+    sg_value_free(no_kwargs);
+    golden__internal(g, "out of memory");
+    return SG_ERR_NOMEM;
+}
+
 /* The first failing structured case or EvalPlus input, shrunk against the reference. Best
  * effort: the case has already failed; this only adds a minimal counterexample. */
 static void golden__shrink_failed_case(golden__run *g)
@@ -3725,6 +4100,8 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
      * counterexample than the failing case's */
     if (!g.failed_internal && !g.cand_stopped && !g.opts.no_properties) {
         st = golden__stage_end(&g, golden__properties(&g));
+        if (st == SG_OK && !g.failed_internal)
+            st = golden__stage_end(&g, golden__efficiency(&g));
         if (st != SG_OK && !g.failed_internal)
             golden__internal(&g, "%s", sg_strerror(st));
     }
@@ -3852,6 +4229,16 @@ size_t sg_golden_result_inputs_discarded(const sg_golden_result *r)
     return r ? r->inputs_discarded : 0;
 }
 
+size_t sg_golden_result_efficiency_checked(const sg_golden_result *r)
+{
+    return r ? r->eff_checked : 0;
+}
+
+unsigned sg_golden_result_efficiency_scale(const sg_golden_result *r)
+{
+    return r ? r->eff_scale : 0;
+}
+
 size_t sg_golden_result_calls(const sg_golden_result *r)
 {
     return r ? r->calls : 0;
@@ -3904,6 +4291,7 @@ sg_status sg_golden_result_to_json(const sg_golden_result *r, char **ret_json)
             json_object_set_new(by, golden__discard_names[k], json_integer((json_int_t)r->discarded_by[k]));
     if (by)
         json_object_set_new(o, "inputs_discarded_by", by);
+    json_object_set_new(o, "efficiency_checked", json_integer((json_int_t)r->eff_checked));
     json_object_set_new(o, "calls", json_integer((json_int_t)r->calls));
     for (size_t k = 0; k < r->cases.len; k++) {
         const sg_golden_case_result *c = &r->cases.items[k];

@@ -75,6 +75,9 @@ static void task__free(sg_golden_task *t)
     for (size_t k = 0; k < t->nfuzz_seeds; k++)
         sg_value_free(t->fuzz_seeds[k]);
     free(t->fuzz_seeds);
+    for (size_t k = 0; k < t->neff_inputs; k++)
+        sg_value_free(t->eff_inputs[k]);
+    free(t->eff_inputs);
     task__strv_free(t->tags, t->ntags);
     task__strv_free(t->targets, t->ntargets);
     free(t->test_list_lines);
@@ -599,7 +602,7 @@ static const char *const task__known[] = {
     "task_id", "prompt", "entry_point", "canonical_solution", "complete_solution", "test", "text", "code",
     "test_list", "test_setup_code", "challenge_test_list", "test_imports", "source_file", "base_input",
     "plus_input", "atol", "contract", "assertion", "tests", "signature", "properties", "compare", "timeout",
-    "fuzz", "tags", "mutation", NULL};
+    "fuzz", "tags", "mutation", "efficiency", NULL};
 
 static sg_status task__signature(task__ctx *c, json_t *j, sg_golden_task *t)
 {
@@ -662,6 +665,60 @@ static sg_status task__signature(task__ctx *c, json_t *j, sg_golden_task *t)
     }
     if (!t->sig_args || !t->sig_returns)
         return task__err(c, "signature", "args and returns are required");
+    return SG_OK;
+}
+
+/* "efficiency": false, true, or {"doublings", "factor", "slack", "inputs"} */
+static sg_status task__efficiency(task__ctx *c, json_t *j, sg_golden_task *t)
+{
+    if (json_is_boolean(j)) {
+        t->eff_off = json_is_false(j);
+        return SG_OK;
+    }
+    if (!json_is_object(j))
+        return task__err(c, "efficiency", "must be false, true or an object");
+    const char *key;
+    json_t *x;
+    sg_status st = SG_OK;
+    json_object_foreach(j, key, x)
+    {
+        char sub[160];
+        snprintf(sub, sizeof sub, "efficiency.%.40s", key);
+        json_int_t iv = 0;
+        if (!strcmp(key, "doublings")) {
+            if ((st = task__uint(c, x, sub, 0, 8, &iv)) == SG_OK)
+                t->eff_doublings = (unsigned)iv;
+        } else if (!strcmp(key, "factor")) {
+            st = task__num(c, x, sub, 1, 1e6, false, &t->eff_factor);
+        } else if (!strcmp(key, "slack")) {
+            if ((st = task__uint(c, x, sub, 0, 1000000, &iv)) == SG_OK)
+                t->eff_slack = (uint64_t)iv;
+        } else if (!strcmp(key, "inputs")) {
+            if (!json_is_array(x))
+                return task__err(c, sub, "must be an array of argument arrays");
+            if (t->eff_inputs)
+                return task__err(c, sub, "given twice");
+            t->eff_inputs = calloc(json_array_size(x) + 1, sizeof *t->eff_inputs);
+            if (!t->eff_inputs)
+                return SG_ERR_NOMEM;
+            size_t k;
+            json_t *e;
+            json_array_foreach(x, k, e)
+            {
+                char ap[200];
+                snprintf(ap, sizeof ap, "%s[%zu]", sub, k);
+                if (!json_is_array(e))
+                    return task__err(c, ap, "must be an array of arguments");
+                if ((st = sg_value_from_json(e, ap, &t->eff_inputs[k], c->diag)) != SG_OK)
+                    return task__value_err(c, st);
+                t->neff_inputs++;
+            }
+        } else {
+            return task__err(c, sub, "unknown field");
+        }
+        if (st != SG_OK)
+            return st;
+    }
     return SG_OK;
 }
 
@@ -732,6 +789,9 @@ static sg_status task__parse(task__ctx *c, json_t *j, sg_golden_task *t)
     t->line = c->line;
     t->timeout_s = 2;
     t->fuzz_max_inputs = 300;
+    t->eff_doublings = 4;
+    t->eff_factor = 20;
+    t->eff_slack = 400000;
     t->fuzz_max_seconds = 30; /* a cap, not the budget: hitting it is an error verdict */
     const char *key;
     json_t *x;
@@ -854,6 +914,8 @@ static sg_status task__parse(task__ctx *c, json_t *j, sg_golden_task *t)
             return task__err(c, "compare", "must be \"strict\" or \"python\"");
         t->compare_python = !strcmp(s, "python");
     }
+    if ((x = json_object_get(j, "efficiency")) && (st = task__efficiency(c, x, t)) != SG_OK)
+        return st;
     if ((x = json_object_get(j, "fuzz")) && (st = task__fuzz(c, x, t)) != SG_OK)
         return st;
     bool needs_entry = json_object_get(j, "test") || tests || json_object_get(j, "signature") ||

@@ -120,6 +120,14 @@ struct sg_golden_task {
     uint64_t fuzz_stage_runs;  /* fuzz.stage_runs: its run budget, 0 if none */
     sg_value **fuzz_seeds;  /* extra argument lists (list values) */
     size_t nfuzz_seeds;
+    /* "efficiency" (docs/tasks.md, "Efficiency"): the candidate's cost on scaled inputs against
+     * the reference's, in Python events (calls and lines) */
+    bool eff_off;           /* "efficiency": false */
+    unsigned eff_doublings; /* how many times the examples are doubled (default 4: up to 16x) */
+    double eff_factor;      /* a candidate may cost factor x the reference's + slack (default 20) */
+    uint64_t eff_slack;     /* (default 400000 events) */
+    sg_value **eff_inputs;  /* "inputs": the task's own large inputs (argument lists), in order */
+    size_t neff_inputs;
     char **tags;
     size_t ntags;
     /* A task made by sg_golden_suite_from_asserts: the functions the asserts call (the candidate

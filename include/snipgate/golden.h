@@ -256,6 +256,11 @@ typedef enum sg_golden_discard {
 /* "envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large" */
 SG_API const char *sg_golden_discard_name(sg_golden_discard reason);
 SG_API size_t sg_golden_result_inputs_discarded_by(const sg_golden_result *r, sg_golden_discard reason);
+/* Scaled inputs on which the candidate's cost was compared with the reference's (docs/tasks.md,
+ * "Efficiency"), and the largest scale among them (2, 4, 8, ...; 0 when only the task's own
+ * efficiency inputs were used, or none). */
+SG_API size_t sg_golden_result_efficiency_checked(const sg_golden_result *r);
+SG_API unsigned sg_golden_result_efficiency_scale(const sg_golden_result *r);
 /* Calls made through the workers (both), for throughput figures. */
 SG_API size_t sg_golden_result_calls(const sg_golden_result *r);
 /* The generator's seed (replays the run with sg_golden_opts.seed). */

@@ -353,8 +353,9 @@ typedef enum sg_criterion {
     SG_CRIT_GATE_ERROR,          /* "gate-error": the gate itself failed */
     SG_CRIT_NOTHING_CHECKED,     /* "nothing-checked": no input was checked at all */
     SG_CRIT_STAGE_REQUIRED,      /* "stage-required": the policy requires a stage that did not run */
+    SG_CRIT_TOO_SLOW,            /* "too-slow": the candidate's cost on scaled inputs outgrows the reference's */
 } sg_criterion;
-#define SG_CRIT_COUNT 14
+#define SG_CRIT_COUNT 15
 
 typedef struct sg_criterion_info {
     const char *id;      /* "finding", "golden-case", ... */

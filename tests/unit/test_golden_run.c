@@ -406,6 +406,114 @@ static void test_reference_fence(void **state)
     sg_golden_suite_free(s);
 }
 
+/* The failure whose reason starts with `prefix` (the criterion's: "too-slow"), or NULL. */
+static const sg_golden_case_result *failure_of(const sg_golden_result *r, const char *prefix)
+{
+    for (size_t k = 0; k < sg_golden_result_count(r); k++) {
+        const sg_golden_case_result *c = sg_golden_result_case(r, k);
+        if (!c->passed && c->reason && !strncmp(c->reason, prefix, strlen(prefix)))
+            return c;
+    }
+    return NULL;
+}
+
+/* Efficiency (issue 26 item 5): on the examples scaled 2x..16x, a candidate whose cost (Python
+ * events: calls and lines, counted in its sandbox, no clock) outgrows the reference's is blocked
+ * as too-slow, naming the input and both costs; the same answer written in linear time, or in
+ * quadratic time on these sizes, passes; `"efficiency": false` turns it off; a task's own
+ * inputs replace the scaled examples. Both the generated inputs of the property stage (lists of
+ * at most 8 ints) and the task's cases are too small for the exponential candidate to time out:
+ * before, it passed. The verdict is the same on every run (counts, not time). */
+static void test_efficiency_too_slow(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"eff\", \"entry_point\": \"has_pair\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def has_pair(xs: list[int]) -> bool:\\n    seen = set()\\n"
+        "    for x in xs:\\n        if -x in seen:\\n            return True\\n        seen.add(x)\\n"
+        "    return False\\n\","
+        " \"signature\": {\"args\": [\"list[int(-100..100)]\"], \"returns\": \"bool\"},"
+        " \"tests\": [{\"args\": [[1, 2, 3, 4, 5, 6]], \"expected\": false},"
+        "           {\"args\": [[1, -1]], \"expected\": true}]}\n"
+        "{\"task_id\": \"eff-off\", \"entry_point\": \"has_pair\", \"complete_solution\": true, \"efficiency\": false,"
+        " \"canonical_solution\": \"def has_pair(xs: list[int]) -> bool:\\n    return any(-x in xs[:i] for i, x in enumerate(xs))\\n\","
+        " \"signature\": {\"args\": [\"list[int(-100..100)]\"], \"returns\": \"bool\"},"
+        " \"tests\": [{\"args\": [[1, 2, 3, 4, 5, 6]], \"expected\": false}]}\n"
+        "{\"task_id\": \"eff-inputs\", \"entry_point\": \"has_pair\", \"complete_solution\": true,"
+        " \"efficiency\": {\"inputs\": [[[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]]],"
+        "  \"factor\": 10, \"slack\": 100000},"
+        " \"canonical_solution\": \"def has_pair(xs: list[int]) -> bool:\\n    return any(-x in xs[:i] for i, x in enumerate(xs))\\n\","
+        " \"signature\": {\"args\": [\"list[int(-100..100)]\"], \"returns\": \"bool\"},"
+        " \"tests\": [{\"args\": [[1]], \"expected\": false}]}\n";
+    /* every pair through all 2^n subsets: fine on 8 elements, hopeless on 48 */
+    static const char slow[] = "def has_pair(xs):\n    n = len(xs)\n    for mask in range(1 << n):\n"
+                               "        if bin(mask).count('1') == 2:\n"
+                               "            i, j = [k for k in range(n) if mask >> k & 1]\n"
+                               "            if xs[i] + xs[j] == 0:\n                return True\n"
+                               "    return False\n";
+    static const char quadratic[] = "def has_pair(xs):\n    for i in range(len(xs)):\n"
+                                    "        for j in range(i):\n            if xs[i] + xs[j] == 0:\n"
+                                    "                return True\n    return False\n";
+    sg_golden_suite *s = load_suite("eff.jsonl", suite);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0);
+    char *first = NULL;
+    for (int round = 0; round < 2; round++) {
+        sg_golden_result *r = run(t, slow, NULL);
+        const sg_golden_case_result *c = failure_of(r, "too-slow");
+        if (!c)
+            dump(r);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_FAIL);
+        assert_non_null(c);
+        assert_string_equal(c->name, "efficiency");
+        assert_non_null(strstr(c->reason, "too-slow: on the example scaled"));
+        assert_non_null(strstr(c->reason, "where the reference costs"));
+        assert_non_null(strstr(c->got, "Python events"));
+        assert_non_null(strstr(c->input, "has_pair([1, 1, "));
+        char *j = NULL;
+        assert_int_equal(sg_golden_result_to_json(r, &j), SG_OK);
+        if (!first)
+            first = j;
+        else {
+            assert_string_equal(j, first); /* the same bytes on every run */
+            free(j);
+        }
+        sg_golden_result_free(r);
+    }
+    free(first);
+    sg_golden_result *r = run(t, quadratic, NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_efficiency_checked(r) < 4)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(sg_golden_result_efficiency_checked(r) >= 4);
+    assert_int_equal(sg_golden_result_efficiency_scale(r), 16);
+    sg_golden_result_free(r);
+    /* off */
+    r = run(sg_golden_suite_task(s, 1), slow, NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_int_equal(sg_golden_result_efficiency_checked(r), 0);
+    sg_golden_result_free(r);
+    /* the task's own input (22 elements: 2^22 masks) */
+    r = run(sg_golden_suite_task(s, 2), slow, NULL);
+    const sg_golden_case_result *c = failure_of(r, "too-slow");
+    if (!c)
+        dump(r);
+    assert_non_null(c);
+    assert_non_null(strstr(c->reason, "the task's efficiency input 1"));
+    sg_golden_result_free(r);
+    r = run(sg_golden_suite_task(s, 2), quadratic, NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_int_equal(sg_golden_result_efficiency_checked(r), 1);
+    assert_int_equal(sg_golden_result_efficiency_scale(r), 0);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
+}
+
 /* Types inferred from the examples keep the generated inputs in the examples' envelope (issue
  * 26): all positive ints, non-empty digit strings here. A correct answer that refuses what the
  * examples never show (negatives, letters) passes where the reference's answer means nothing;
@@ -1097,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
+        cmocka_unit_test(test_efficiency_too_slow),
         cmocka_unit_test(test_examples_envelope),
         cmocka_unit_test(test_discard_reasons),
         cmocka_unit_test(test_boundary_strategies),
@@ -1115,6 +1224,7 @@ int main(void)
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
+        cmocka_unit_test(test_efficiency_too_slow),
         cmocka_unit_test(test_examples_envelope),
         cmocka_unit_test(test_discard_reasons),
         cmocka_unit_test(test_boundary_strategies),
@@ -1145,6 +1255,7 @@ int main(void)
     (void)test_forged_frame_blame;
     (void)test_assert_examples;
     (void)test_reference_fence;
+    (void)test_efficiency_too_slow;
     (void)test_examples_envelope;
     (void)test_boundary_strategies;
     (void)test_ref_timeouts_judged;

@@ -790,6 +790,53 @@ def eval_hostile_samples_cannot_reach_the_next_ones():
     expect(outs[0] == outs[1], f"-j 1 and -j 2 differ: {outs}")
 
 
+@check
+def efficiency_too_slow_from_cli():
+    """Issue 26 item 5 from the command line: an exponential answer that the cases and the
+    generated inputs (small lists) cannot tell from a linear one is blocked as `too-slow` on the
+    examples scaled up, in text, JSON and SARIF, exit 1, the same JSON bytes twice; the linear
+    one passes and says on how many scaled inputs the cost was compared; `"efficiency": false`
+    lets the slow one pass."""
+    task = {"task_id": "e2e/eff", "entry_point": "has_pair", "complete_solution": True,
+            "canonical_solution": "def has_pair(xs: list[int]) -> bool:\n    seen = set()\n    for x in xs:\n"
+                                  "        if -x in seen:\n            return True\n        seen.add(x)\n    return False\n",
+            "signature": {"args": ["list[int(-100..100)]"], "returns": "bool"},
+            "tests": [{"args": [[1, 2, 3, 4, 5, 6]], "expected": False}, {"args": [[1, -1]], "expected": True}]}
+    off = dict(task, task_id="e2e/eff-off", efficiency=False)
+    suite = write("eff_suite.jsonl", json.dumps(task) + "\n" + json.dumps(off) + "\n")
+    slow = write("eff_slow.py", "def has_pair(xs):\n    n = len(xs)\n    for mask in range(1 << n):\n"
+                                "        if bin(mask).count('1') == 2:\n"
+                                "            i, j = [k for k in range(n) if mask >> k & 1]\n"
+                                "            if xs[i] + xs[j] == 0:\n                return True\n    return False\n")
+    fast = write("eff_fast.py", "def has_pair(xs):\n    s = set(xs)\n    return any(-x in s and (x != 0 or xs.count(0) > 1) for x in xs)\n")
+    rc, out, err = run("check", slow, "--suite", suite, "--task", "e2e/eff", *BUDGET)
+    expect(rc == 1, f"slow: exit {rc}: {out[-800:]} {err[-300:]}")
+    expect("blocked by: too-slow 1" in out, f"slow: no too-slow criterion: {out[-800:]}")
+    expect("too-slow: on the example scaled" in out, f"slow: reason: {out[-800:]}")
+    outs = []
+    for _ in range(2):
+        rc, out, err = run("check", slow, "--suite", suite, "--task", "e2e/eff", *BUDGET, "--format", "json")
+        expect(rc == 1, f"slow json: exit {rc}")
+        v = json.loads(out)
+        g = v["files"][0]["golden"]
+        crit = [f.get("criterion") for f in g["failures"]]
+        expect(crit == ["too-slow"], f"slow json: criteria {crit}")
+        f0 = g["failures"][0]
+        expect(f0["name"] == "efficiency" and "Python events" in f0["got"], f"slow json: {f0}")
+        for k in ("elapsed_ms", "golden_ms", "static_ms", "ms"):
+            v.pop(k, None)
+        outs.append(json.dumps(g, sort_keys=True))
+    expect(outs[0] == outs[1], "slow: two runs gave different golden objects")
+    rc, out, err = run("check", slow, "--suite", suite, "--task", "e2e/eff", *BUDGET, "--format", "sarif")
+    expect(rc == 1 and "too-slow" in out, f"slow sarif: exit {rc}")
+    rc, out, err = run("check", fast, "--suite", suite, "--task", "e2e/eff", *BUDGET)
+    expect(rc == 0, f"fast: exit {rc}: {out[-800:]}")
+    expect("cost compared on" in out and "scaled inputs (up to 16x)" in out, f"fast: {out[-600:]}")
+    rc, out, err = run("check", slow, "--suite", suite, "--task", "e2e/eff-off", *BUDGET)
+    expect(rc == 0, f"off: exit {rc}: {out[-800:]}")
+    expect("cost compared on" not in out, f"off: {out[-600:]}")
+
+
 def main():
     passed = failed = 0
     only = os.environ.get("SG_TEST_ONLY", "")  # run only the checks whose name holds this

@@ -668,6 +668,30 @@ static sg_status task__signature(task__ctx *c, json_t *j, sg_golden_task *t)
     return SG_OK;
 }
 
+/* An array of argument arrays (tagged values): fuzz.seeds, efficiency.inputs. `*out` holds `*n`
+ * lists so far also on failure (freed with the task). */
+static sg_status task__arg_lists(task__ctx *c, json_t *x, const char *field, sg_value ***out, size_t *n)
+{
+    if (!json_is_array(x))
+        return task__err(c, field, "must be an array of argument arrays");
+    if (!(*out = calloc(json_array_size(x) + 1, sizeof **out)))
+        return SG_ERR_NOMEM;
+    size_t k;
+    json_t *e;
+    json_array_foreach(x, k, e)
+    {
+        char ap[200];
+        snprintf(ap, sizeof ap, "%s[%zu]", field, k);
+        if (!json_is_array(e))
+            return task__err(c, ap, "must be an array of arguments");
+        sg_status st = sg_value_from_json(e, ap, &(*out)[k], c->diag);
+        if (st != SG_OK)
+            return task__value_err(c, st);
+        (*n)++;
+    }
+    return SG_OK;
+}
+
 /* "efficiency": false, true, or {"doublings", "factor", "slack", "inputs"} */
 static sg_status task__efficiency(task__ctx *c, json_t *j, sg_golden_task *t)
 {
@@ -694,25 +718,7 @@ static sg_status task__efficiency(task__ctx *c, json_t *j, sg_golden_task *t)
             if ((st = task__uint(c, x, sub, 0, 1000000, &iv)) == SG_OK)
                 t->eff_slack = (uint64_t)iv;
         } else if (!strcmp(key, "inputs")) {
-            if (!json_is_array(x))
-                return task__err(c, sub, "must be an array of argument arrays");
-            if (t->eff_inputs)
-                return task__err(c, sub, "given twice");
-            t->eff_inputs = calloc(json_array_size(x) + 1, sizeof *t->eff_inputs);
-            if (!t->eff_inputs)
-                return SG_ERR_NOMEM;
-            size_t k;
-            json_t *e;
-            json_array_foreach(x, k, e)
-            {
-                char ap[200];
-                snprintf(ap, sizeof ap, "%s[%zu]", sub, k);
-                if (!json_is_array(e))
-                    return task__err(c, ap, "must be an array of arguments");
-                if ((st = sg_value_from_json(e, ap, &t->eff_inputs[k], c->diag)) != SG_OK)
-                    return task__value_err(c, st);
-                t->neff_inputs++;
-            }
+            st = task__arg_lists(c, x, sub, &t->eff_inputs, &t->neff_inputs);
         } else {
             return task__err(c, sub, "unknown field");
         }
@@ -755,23 +761,7 @@ static sg_status task__fuzz(task__ctx *c, json_t *j, sg_golden_task *t)
             if ((st = task__uint(c, x, sub, 1, 1000000000, &iv)) == SG_OK)
                 t->fuzz_stage_runs = (uint64_t)iv;
         } else if (!strcmp(key, "seeds")) {
-            if (!json_is_array(x))
-                return task__err(c, sub, "must be an array of argument arrays");
-            t->fuzz_seeds = calloc(json_array_size(x) + 1, sizeof *t->fuzz_seeds);
-            if (!t->fuzz_seeds)
-                return SG_ERR_NOMEM;
-            size_t k;
-            json_t *e;
-            json_array_foreach(x, k, e)
-            {
-                char ap[200];
-                snprintf(ap, sizeof ap, "%s[%zu]", sub, k);
-                if (!json_is_array(e))
-                    return task__err(c, ap, "must be an array of arguments");
-                if ((st = sg_value_from_json(e, ap, &t->fuzz_seeds[k], c->diag)) != SG_OK)
-                    return task__value_err(c, st);
-                t->nfuzz_seeds++;
-            }
+            st = task__arg_lists(c, x, sub, &t->fuzz_seeds, &t->nfuzz_seeds);
         } else {
             return task__err(c, sub, "unknown field");
         }

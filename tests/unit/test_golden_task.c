@@ -64,6 +64,12 @@ static const struct {
     {"{\"task_id\": \"a\", \"entry_point\": \"f\", \"properties\": [{\"name\": \"roundtrip\"}]}", 1, "inverse"},
     {"{\"task_id\": 1}\n{\"task_id\": 1}\n", 2, "duplicate task id"},
     {"{\"task_id\": \"a\", \"timeout\": 0}", 1, "timeout"},
+    {"{\"task_id\": \"a\", \"entry_point\": \"f\", \"efficiency\": 3}", 1, "efficiency: must be false, true or an object"},
+    {"{\"task_id\": \"a\", \"entry_point\": \"f\", \"efficiency\": {\"doublings\": 9}}", 1, "efficiency.doublings"},
+    {"{\"task_id\": \"a\", \"entry_point\": \"f\", \"efficiency\": {\"factor\": 0.5}}", 1, "efficiency.factor"},
+    {"{\"task_id\": \"a\", \"entry_point\": \"f\", \"efficiency\": {\"inputs\": [1]}}", 1,
+     "efficiency.inputs[0]: must be an array of arguments"},
+    {"{\"task_id\": \"a\", \"entry_point\": \"f\", \"efficiency\": {\"size\": 1}}", 1, "efficiency.size: unknown field"},
     {"{\"task_id\": \"a\"", 1, "(json)"},
 };
 

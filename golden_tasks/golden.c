@@ -3826,7 +3826,11 @@ static sg_status golden__efficiency(golden__run *g)
     for (size_t k = 0; k < n; k++) {
         const sg_outcome_info *in = k < done && outs[k] ? sg_outcome_info_get(outs[k]) : NULL;
         size_t ch = it[k].chain < GOLDEN_EFF_BASES ? it[k].chain : GOLDEN_EFF_BASES;
-        bool ok = !ended[ch] && in && in->kind == SG_OUTCOME_OK && in->has_cost && in->cost <= GOLDEN_EFF_REF_MAX;
+        /* also within a tenth of the call's CPU limit: builtins' work is not counted (sum(range(n))
+         * costs one line), and a candidate that needs ten times the reference's CPU is too slow
+         * by any measure, so an honest one never times out on a size kept */
+        bool ok = !ended[ch] && in && in->kind == SG_OUTCOME_OK && in->has_cost && in->cost <= GOLDEN_EFF_REF_MAX &&
+                  in->cpu_ms * 10 <= lim.cpu_ms;
         if (!ok) {
             ended[ch] = true;
             continue;

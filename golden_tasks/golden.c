@@ -93,6 +93,7 @@ typedef struct golden__run {
     SG_ARRAY(golden__pf) pf;
     SG_ARRAY(golden__pf) want;
     bool collect;
+    bool asserts_ahead;       /* the asserts' calls were sent before the imports were judged */
     /* The task's own example inputs written in asserts (HumanEval's check, MBPP's test_list):
      * each call of the function under test is evaluated once more by the reference with a
      * recorder in its place, batched with the asserts' calls (golden__want_example), and its
@@ -987,6 +988,7 @@ struct sg_golden_pool {
     const sg_sandbox *sb;
     sg_worker *w[2]; /* [0] candidates, [1] references */
     unsigned starts_done; /* of workers freed since (another sandbox) */
+    unsigned long calls_done; /* their calls (sg_golden_pool_calls) */
     /* The reference's answers in the runs of one task (its id and reference program: rc_key):
      * eval's samples of a task, serve's requests for it. A reference is the task's fixed code,
      * so a text it answered once is answered again from here (a copy of the outcome, counted as
@@ -995,6 +997,7 @@ struct sg_golden_pool {
     golden__rc_entry *rc;      /* open addressing, rc_cap slots (a power of 2) */
     size_t rc_cap, rc_n, rc_bytes;
     size_t rc_hits; /* answers served from it so far (sg_golden_pool_reused) */
+    sg_outcome *rc_import; /* the reference's import, when it ended ok (golden__import) */
 };
 
 #define GOLDEN_RC_MAX_BYTES (64u << 20)
@@ -1016,6 +1019,8 @@ static void golden__rc_clear(sg_golden_pool *p)
     free(p->rc);
     p->rc = NULL;
     p->rc_cap = p->rc_n = p->rc_bytes = 0;
+    sg_outcome_free(p->rc_import);
+    p->rc_import = NULL;
 }
 
 /* The pool's cache serves this run: the same task and reference program, else it is emptied. */
@@ -1139,6 +1144,13 @@ unsigned sg_golden_pool_starts(const sg_golden_pool *pool)
            (pool->w[1] ? sg_worker_starts(pool->w[1]) : 0);
 }
 
+unsigned long sg_golden_pool_calls(const sg_golden_pool *pool)
+{
+    if (!pool)
+        return 0;
+    return pool->calls_done + sg_worker_calls(pool->w[0]) + sg_worker_calls(pool->w[1]);
+}
+
 /*
  * The worker of slot `slot` (0 candidate, 1 reference) with `program` loaded. Without a pool: a
  * new sandbox, and the import's outcome in *ret_import. With one: the pool's warm worker given
@@ -1168,6 +1180,7 @@ static sg_status golden__start_quiet(golden__run *g, const char *program, sg_wor
         if (pool->sb != sb) {
             for (int k = 0; k < 2; k++) {
                 pool->starts_done += pool->w[k] ? sg_worker_starts(pool->w[k]) : 0;
+                pool->calls_done += sg_worker_calls(pool->w[k]);
                 sg_worker_free(pool->w[k]);
                 pool->w[k] = NULL;
             }
@@ -1235,16 +1248,25 @@ static void golden__unpool(golden__run *g)
 }
 
 /* The import outcome of worker `w` (a pooled worker's: after its first call, else one import-only
- * call now). */
+ * call now). A pool keeps the reference's import with its answers (the same task and reference
+ * program): when every call of a later run is answered from there, its import needs no call
+ * either. */
 static sg_status golden__import(golden__run *g, sg_worker *w, sg_outcome **ret_import)
 {
     if (*ret_import)
+        return SG_OK;
+    sg_golden_pool *p = g->unpooled ? NULL : g->opts.pool;
+    bool kept = p && p->rc_key && w == g->ref;
+    if (kept && p->rc_import && sg_outcome_copy(p->rc_import, ret_import) == SG_OK)
         return SG_OK;
     sg_diag d;
     sg_diag_init(&d);
     sg_status st = sg_worker_import(w, ret_import, &d);
     if (st != SG_OK)
         golden__internal(g, "cannot import a program: %s: %s", sg_strerror(st), d.message);
+    else if (kept && !golden__cancelled(g) && sg_outcome_info_get(*ret_import)->kind == SG_OUTCOME_OK &&
+             sg_outcome_copy(*ret_import, &p->rc_import) != SG_OK)
+        p->rc_import = NULL;
     return st;
 }
 
@@ -1745,16 +1767,17 @@ static sg_status golden__run_whole_check(golden__run *g)
     return SG_OK;
 }
 
-static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
+/* HumanEval's test: its tree (NULL: no memory), the body of its check(candidate) in *body, and in
+ * *split whether that body is asserts alone (then each assert is run and judged on its own; else
+ * check runs whole). */
+static TSTree *golden__humaneval_check(golden__run *g, TSParser *p, TSNode *body, bool *split)
 {
     const char *src = g->task->test;
     TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
-    if (!tree) {
-        golden__internal(g, "cannot parse the task's test");
-        return SG_ERR_INTERNAL;
-    }
+    *split = false;
+    if (!tree)
+        return NULL;
     TSNode root = ts_tree_root_node(tree);
-    TSNode body = {0};
     bool found = false;
     for (uint32_t k = 0; k < ts_node_named_child_count(root) && !found; k++) {
         TSNode n = ts_node_named_child(root, k);
@@ -1763,36 +1786,97 @@ static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
         TSNode name = ts_node_child_by_field_name(n, "name", 4);
         uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
         if (e - s == 5 && !strncmp(src + s, "check", 5)) {
-            body = ts_node_child_by_field_name(n, "body", 4);
+            *body = ts_node_child_by_field_name(n, "body", 4);
             found = true;
         }
     }
-    sg_status st = SG_OK;
-    bool split = found && !ts_node_has_error(root);
-    for (uint32_t k = 0; split && k < ts_node_named_child_count(body); k++) {
-        TSNode s = ts_node_named_child(body, k);
+    bool sp = found && !ts_node_has_error(root);
+    for (uint32_t k = 0; sp && k < ts_node_named_child_count(*body); k++) {
+        TSNode s = ts_node_named_child(*body, k);
         if (golden__node_is(s, "assert_statement") || golden__node_is(s, "comment") || golden__node_is(s, "pass_statement"))
             continue;
         if (golden__node_is(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
             golden__node_is(ts_node_named_child(s, 0), "string"))
             continue;
-        split = false;
+        sp = false;
     }
+    *split = sp;
+    return tree;
+}
+
+/* One pass over check(candidate)'s asserts: collecting their calls (pass 0) or judging them. */
+static sg_status golden__humaneval_pass(golden__run *g, TSNode body, int pass)
+{
+    static const char *const cand[] = {"candidate"};
+    const golden__targets target = {cand, 1};
+    sg_status st = SG_OK;
+    g->collect = pass == 0;
+    size_t index = 0;
+    for (uint32_t k = 0; k < ts_node_named_child_count(body) && st == SG_OK; k++) {
+        TSNode s = ts_node_named_child(body, k);
+        if (golden__node_is(s, "assert_statement"))
+            st = golden__run_assert(g, g->task->test, s, &target, true, index++);
+    }
+    g->collect = false;
+    return st;
+}
+
+static sg_status golden__run_mbpp_pass(golden__run *g, TSParser *p);
+
+/*
+ * The asserts' calls of a HumanEval or MBPP task without cases of its own, collected and sent
+ * ahead in batches before the programs' imports are judged. In a pooled worker every call imports
+ * the program first (its item 0), so the imports' outcomes come with these batches, and neither
+ * worker needs an import-only call (2 of the 8 calls of a typical HumanEval task). The judging
+ * pass (golden__run_humaneval, golden__run_mbpp) then takes the outcomes from them.
+ */
+static sg_status golden__asserts_ahead(golden__run *g, TSParser *p)
+{
+    const sg_golden_task *t = g->task;
+    if (t->ncases || g->failed_internal || (t->format != SG_TASK_HUMANEVAL && t->format != SG_TASK_MBPP))
+        return SG_OK;
+    sg_status st;
+    if (t->format == SG_TASK_HUMANEVAL) {
+        TSNode body = {0};
+        bool split = false;
+        TSTree *tree = golden__humaneval_check(g, p, &body, &split);
+        if (!tree)
+            return SG_OK; /* (golden__run_humaneval says so) */
+        st = split ? golden__humaneval_pass(g, body, 0) : SG_OK;
+        ts_tree_delete(tree);
+        if (!split)
+            return SG_OK;
+    } else {
+        g->collect = true;
+        st = golden__run_mbpp_pass(g, p);
+        g->collect = false;
+    }
+    if (st != SG_OK) {
+        golden__want_clear(g);
+        return SG_OK; /* (the judging pass meets the same error and reports it) */
+    }
+    golden__prefetch_wanted(g);
+    g->asserts_ahead = true;
+    return SG_OK;
+}
+
+static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
+{
+    TSNode body = {0};
+    bool split = false;
+    TSTree *tree = golden__humaneval_check(g, p, &body, &split);
+    if (!tree) {
+        golden__internal(g, "cannot parse the task's test");
+        return SG_ERR_INTERNAL;
+    }
+    sg_status st = SG_OK;
     if (!split) {
         st = golden__run_whole_check(g);
     } else {
-        /* twice: first only to collect the calls, which then run ahead in batches */
-        static const char *const cand[] = {"candidate"};
-        const golden__targets target = {cand, 1};
-        for (int pass = 0; pass < 2 && st == SG_OK; pass++) {
-            g->collect = pass == 0;
-            size_t index = 0;
-            for (uint32_t k = 0; k < ts_node_named_child_count(body) && st == SG_OK; k++) {
-                TSNode s = ts_node_named_child(body, k);
-                if (golden__node_is(s, "assert_statement"))
-                    st = golden__run_assert(g, src, s, &target, true, index++);
-            }
-            g->collect = false;
+        /* twice: first only to collect the calls, which then run ahead in batches (unless
+         * golden__asserts_ahead did that already) */
+        for (int pass = g->asserts_ahead ? 1 : 0; pass < 2 && st == SG_OK; pass++) {
+            st = golden__humaneval_pass(g, body, pass);
             if (pass == 0)
                 golden__prefetch_wanted(g);
         }
@@ -1803,18 +1887,20 @@ static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
     return st;
 }
 
-static sg_status golden__run_mbpp_pass(golden__run *g, TSParser *p);
-
-/* twice: first only to collect the calls, which then run ahead in batches */
+/* twice: first only to collect the calls, which then run ahead in batches (unless
+ * golden__asserts_ahead did that already) */
 static sg_status golden__run_mbpp(golden__run *g, TSParser *p)
 {
-    g->collect = true;
-    sg_status st = golden__run_mbpp_pass(g, p);
-    g->collect = false;
-    if (st == SG_OK) {
-        golden__prefetch_wanted(g);
+    sg_status st = SG_OK;
+    if (!g->asserts_ahead) {
+        g->collect = true;
         st = golden__run_mbpp_pass(g, p);
+        g->collect = false;
+        if (st == SG_OK)
+            golden__prefetch_wanted(g);
     }
+    if (st == SG_OK)
+        st = golden__run_mbpp_pass(g, p);
     golden__take_examples(g);
     golden__pf_clear(g);
     golden__want_clear(g);
@@ -4044,6 +4130,8 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     /* the first cases' calls, ahead in batches (in pooled workers they import the programs too) */
     if (task->ncases)
         golden__want_cases(&g, 0, task->ncases < 256 ? task->ncases : 256);
+    else
+        golden__asserts_ahead(&g, parser);
     /* a task whose reference does not import cannot judge anything */
     if (g.ref) {
         if (golden__import(&g, g.ref, &imp) != SG_OK)
@@ -4081,10 +4169,12 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
         st = golden__run_case(&g, k);
     }
     st = golden__stage_end(&g, st);
-    golden__pf_clear(&g);
-    if (st == SG_OK && !g.failed_internal && !g.cand_stopped && task->format == SG_TASK_HUMANEVAL)
+    if (!g.asserts_ahead)
+        golden__pf_clear(&g);
+    /* (a candidate stopped in the asserts' batches sent ahead is judged on their outcomes) */
+    if (st == SG_OK && !g.failed_internal && (!g.cand_stopped || g.asserts_ahead) && task->format == SG_TASK_HUMANEVAL)
         st = golden__stage_end(&g, golden__run_humaneval(&g, parser));
-    if (st == SG_OK && !g.failed_internal && !g.cand_stopped && task->format == SG_TASK_MBPP)
+    if (st == SG_OK && !g.failed_internal && (!g.cand_stopped || g.asserts_ahead) && task->format == SG_TASK_MBPP)
         st = golden__stage_end(&g, golden__run_mbpp(&g, parser));
     golden__report_stop(&g, NULL);
     if (st != SG_OK && !g.failed_internal)

@@ -101,6 +101,7 @@ struct sg_worker {
     char *stdin_data;
     size_t stdin_len;
     unsigned starts;
+    unsigned long calls;     /* call children asked for (sg_worker_calls) */
 
     /* the running sandbox */
     bool alive;
@@ -1940,6 +1941,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         w->item_deadline_ns = began + l->wall_ms * 1000000ull;
     }
     w->fork_budget = 1;
+    w->calls++;
     if (worker__write_request(w->req_fd, req, rn) < 0)
         worker__protocol_error(w); /* the zygote stopped reading: it is broken */
     free(req);
@@ -2210,6 +2212,7 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     w->pend_valid = false;
     w->item_cpu_base_ms = 0;
     w->fork_budget = 1;
+    w->calls++;
     enum sg_frame_tag tags[3] = {SG_TAG_STREAM, SG_TAG_CPU_MS, SG_TAG_CALL_ID};
     const char *vals[3] = {"1", num, id};
     size_t lens[3] = {1, strlen(num), strlen(id)};
@@ -2411,4 +2414,9 @@ void sg_worker_free(sg_worker *w)
 unsigned sg_worker_starts(const sg_worker *w)
 {
     return w ? w->starts : 0;
+}
+
+unsigned long sg_worker_calls(const sg_worker *w)
+{
+    return w ? w->calls : 0;
 }

@@ -153,6 +153,9 @@ SG_API sg_status sg_golden_pool_new(sg_golden_pool **ret_pool);
 SG_API void sg_golden_pool_free(sg_golden_pool *pool);
 /* Sandboxes the pool's workers have started so far (1 each + restarts after kills). */
 SG_API unsigned sg_golden_pool_starts(const sg_golden_pool *pool);
+/* Calls (call children) the pool's workers have run so far, the reference's and the candidates'
+ * (sg_worker_calls). */
+SG_API unsigned long sg_golden_pool_calls(const sg_golden_pool *pool);
 /* The reference's answers the pool served from its cache so far: a pool keeps the reference's
  * outcomes across the runs of one task (eval's samples, serve's requests), so that the task's
  * fixed reference is not run again on the same call; the verdicts are the same bytes. */

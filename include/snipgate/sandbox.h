@@ -349,6 +349,10 @@ SG_API void sg_worker_free(sg_worker *worker);
 /* Number of sandboxes this worker has started (1 + restarts after a kill). */
 SG_API unsigned sg_worker_starts(const sg_worker *worker);
 
+/* Number of call children this worker has forked (one per sg_worker_call, sg_worker_call_batch,
+ * stream and import-only call that reached the sandbox): what a caller pays per call. */
+SG_API unsigned long sg_worker_calls(const sg_worker *worker);
+
 #ifdef __cplusplus
 }
 #endif

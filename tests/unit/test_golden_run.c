@@ -1031,6 +1031,72 @@ static void test_pool_reuse(void **state)
         assert_int_equal(runs[k], 0); /* the fake reached nothing that needs a restart */
 }
 
+/* HumanEval and MBPP tasks through a pool: the asserts' calls are sent before the imports are
+ * judged, so each worker's first batch imports the program too, and no call is spent on an
+ * import alone (issue 24's throughput: 2 of a HumanEval task's 8 calls). Without properties a
+ * task costs exactly one call of the reference and one of the candidate (four before), the
+ * verdicts are as before: a right answer passes, a wrong one fails its assert, one that raises
+ * at import fails as `import`, and one whose import loops is stopped and blocked. */
+static unsigned long pool_calls_of(const sg_golden_task *t, const char *src, sg_golden_verdict want,
+                                   const char *case_name)
+{
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.no_properties = true;
+    unsigned long before = sg_golden_pool_calls(pool);
+    sg_golden_result *r = run(t, src, &o);
+    if (sg_golden_result_verdict(r) != want)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), want);
+    if (case_name) {
+        const sg_golden_case_result *c = sg_golden_result_case(r, 0);
+        assert_non_null(c);
+        assert_false(c->passed);
+        assert_string_equal(c->name, case_name);
+    }
+    sg_golden_result_free(r);
+    return sg_golden_pool_calls(pool) - before;
+}
+
+static void test_pool_asserts_ahead(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    assert_non_null(pool);
+    static const char suite[] =
+        "{\"task_id\": \"ahead/he\", \"entry_point\": \"twice\","
+        " \"prompt\": \"def twice(x: int):\\n    \\\"\\\"\\\"2 x.\\\"\\\"\\\"\\n\","
+        " \"canonical_solution\": \"    return 2 * x\\n\","
+        " \"test\": \"def check(candidate):\\n    assert candidate(1) == 2\\n"
+        "    assert candidate(-3) == -6\\n    assert candidate(0) == 0\\n\"}\n";
+    static const char mbpp[] =
+        "{\"task_id\": 90001, \"text\": \"Add one.\", \"code\": \"def add1(x):\\n    return x + 1\\n\","
+        " \"test_list\": [\"assert add1(1) == 2\", \"assert add1(-1) == 0\"], \"test_setup_code\": \"\","
+        " \"challenge_test_list\": []}\n";
+    sg_golden_suite *s = load_suite("ahead.jsonl", suite), *m = load_suite("ahead_mbpp.jsonl", mbpp);
+    const sg_golden_task *t = sg_golden_suite_task(s, 0), *tm = sg_golden_suite_task(m, 0);
+    assert_int_equal(t->format, SG_TASK_HUMANEVAL);
+    assert_int_equal(tm->format, SG_TASK_MBPP);
+    /* the first run of a task: the reference's batch and the candidate's */
+    assert_int_equal(pool_calls_of(t, "def twice(x: int):\n    return 2 * x\n", SG_GOLDEN_PASS, NULL), 2);
+    /* the reference's answers are kept by the pool (test_pool_reference_cache): one call each */
+    assert_int_equal(pool_calls_of(t, "def twice(x: int):\n    return x + x\n", SG_GOLDEN_PASS, NULL), 1);
+    assert_int_equal(pool_calls_of(t, "def twice(x: int):\n    return 2 * abs(x)\n", SG_GOLDEN_FAIL, NULL), 1);
+    assert_int_equal(pool_calls_of(t, "raise ValueError('no')\ndef twice(x):\n    return 2 * x\n", SG_GOLDEN_FAIL,
+                                   "import"),
+                     1);
+    /* an import that loops: the batch's import times out, once */
+    assert_true(pool_calls_of(t, "while True:\n    pass\n", SG_GOLDEN_FAIL, "import") <= 2);
+    assert_int_equal(pool_calls_of(tm, "def add1(x):\n    return x + 1\n", SG_GOLDEN_PASS, NULL), 2);
+    assert_int_equal(pool_calls_of(tm, "def add1(x):\n    return x - 1\n", SG_GOLDEN_FAIL, NULL), 1);
+    assert_int_equal(pool_calls_of(tm, "import nosuchmodule_sg\ndef add1(x):\n    return x + 1\n", SG_GOLDEN_FAIL,
+                                   "import"),
+                     1);
+    sg_golden_suite_free(s);
+    sg_golden_suite_free(m);
+}
+
 /* A pool keeps the reference's answers across the runs of one task (eval's samples): the second
  * run of a candidate asks the reference nothing new and its verdict is the same bytes, another
  * candidate of the task is still judged on its own (a wrong one fails), and another task starts
@@ -1236,6 +1302,7 @@ int main(void)
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_pool_reuse),
         cmocka_unit_test(test_pool_reference_cache),
+        cmocka_unit_test(test_pool_asserts_ahead),
     };
     (void)test_builtin_canonical_pass;
     (void)test_public_suites;
@@ -1251,6 +1318,7 @@ int main(void)
     };
     (void)test_pool_reuse;
     (void)test_pool_reference_cache;
+    (void)test_pool_asserts_ahead;
     (void)test_fake_passes_fail;
     (void)test_forged_frame_blame;
     (void)test_assert_examples;

@@ -665,12 +665,14 @@ def serve(mod, req):
                 exit_(0)
             # A batch: the items run one after another in this one child; each result frame
             # names its item, so the supervisor can attribute time and output to it.
+            # B: one budget for every item, or one per item ("b0,b1,..."; 0: not counted)
             try:
-                budget = int(req.get("B", "0") or 0)
+                budgets = [int(x or 0) for x in str(req.get("B", "0")).split(",")]
             except ValueError:
-                budget = 0
+                budgets = [0]
             for n, text in enumerate(items):
                 try:
+                    budget = budgets[n] if len(budgets) > 1 and n < len(budgets) else budgets[0]
                     fields = _run_call(text, mod.__dict__, budget)
                 except BaseException as e:
                     fields = _format_exception(e)

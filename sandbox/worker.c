@@ -154,6 +154,7 @@ struct sg_worker {
      * is judged `ok` only once the supervisor sees the child go on (item j+1's frame) or exit
      * cleanly; time, CPU, output and memory-limit hits are measured between item frames. */
     size_t batch_n;        /* 0: a plain call */
+    const uint64_t *batch_budgets; /* each item's event budget (sg_worker_call_batch_budgets), or NULL */
     size_t batch_next;     /* the item whose frame comes next */
     sg_outcome **batch_out;
     sg_status batch_err;
@@ -414,7 +415,12 @@ static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts 
     f->import_item = w->pooled && idx == 0;
     f->memory_mechanism = w->cg.mech;
     f->tasks_mechanism = w->cg.tasks_mech;
-    sg_status st = sg_outcome_build(f, &w->limits, out->data, out->len, out->truncated, err->data, err->len,
+    sg_sandbox_limits lim = w->limits;
+    if (w->batch_budgets) { /* (a pooled call's item 0 is the import: never counted) */
+        size_t item = w->pooled ? idx - (idx > 0) : idx;
+        lim.cost_events = w->pooled && idx == 0 ? 0 : w->batch_budgets[item];
+    }
+    sg_status st = sg_outcome_build(f, &lim, out->data, out->len, out->truncated, err->data, err->len,
                                     err->truncated, &w->batch_out[idx]);
     if (st != SG_OK && w->batch_err == SG_OK) {
         w->batch_err = st;
@@ -1829,8 +1835,8 @@ out_free:
  * One call child for `n` texts (n == 1 and !batch: a plain call). On SG_OK, outs[0..*ret_done)
  * hold outcomes: every item up to the first that did not end cleanly (that one included).
  */
-static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, bool batch,
-                              const sg_sandbox_limits *limits, sg_outcome **outs, size_t *ret_done,
+static sg_status worker__call(sg_worker *w, const char *const *codes, const uint64_t *budgets, size_t n,
+                              bool batch, const sg_sandbox_limits *limits, sg_outcome **outs, size_t *ret_done,
                               sg_diag *diag)
 {
     *ret_done = 0;
@@ -1878,12 +1884,20 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
     size_t bn = w->pooled ? n + 1 : n;
     bool as_batch = batch || w->pooled;
     sg_outcome **bouts = w->pooled ? calloc(bn, sizeof *bouts) : outs;
-    size_t rcap = WORKER_MAX_CALL + 96 + (w->pooled ? w->source_len + 32 : 0);
+    size_t rcap = WORKER_MAX_CALL + 96 + (w->pooled ? w->source_len + 32 : 0) + (budgets ? 21 * n + 8 : 0);
     char *text = malloc(len + 1);
     unsigned char *req = malloc(rcap);
-    if (!text || !req || !bouts) {
+    /* each item's budget: "b0,b1,...", one per item (field B) */
+    char *blist = budgets ? malloc(21 * n + 8) : NULL;
+    if (blist) {
+        size_t bo = 0;
+        for (size_t i = 0; i < n; i++)
+            bo += (size_t)snprintf(blist + bo, 21 * n + 8 - bo, "%s%llu", i ? "," : "", (unsigned long long)budgets[i]);
+    }
+    if (!text || !req || !bouts || (budgets && !blist)) {
         free(text);
         free(req);
+        free(blist);
         if (bouts != outs)
             free(bouts);
         w->limits = saved;
@@ -1913,11 +1927,14 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
               sg_frame_put(req, rcap, &rn, SG_TAG_CPU_MS, num, strlen(num)) < 0 ||
               sg_frame_put(req, rcap, &rn, SG_TAG_CALL_ID, id, strlen(id)) < 0 ||
               (as_batch && sg_frame_put(req, rcap, &rn, SG_TAG_ITEMS, items, strlen(items)) < 0) ||
-              (w->limits.cost_events && sg_frame_put(req, rcap, &rn, SG_TAG_COST_BUDGET, budget, strlen(budget)) < 0) ||
+              (blist && sg_frame_put(req, rcap, &rn, SG_TAG_COST_BUDGET, blist, strlen(blist)) < 0) ||
+              (!blist && w->limits.cost_events &&
+               sg_frame_put(req, rcap, &rn, SG_TAG_COST_BUDGET, budget, strlen(budget)) < 0) ||
               (w->pooled && (sg_frame_put(req, rcap, &rn, SG_TAG_SOURCE, w->source, w->source_len) < 0 ||
                              sg_frame_put(req, rcap, &rn, SG_TAG_FLAGS, flags, strlen(flags)) < 0 ||
                              sg_frame_put(req, rcap, &rn, SG_TAG_TMP, w->tmp_opts, strlen(w->tmp_opts)) < 0));
     free(text);
+    free(blist);
     if (bad) {
         free(req);
         if (bouts != outs)
@@ -1933,6 +1950,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         w->batch_n = bn;
         w->batch_next = 0;
         w->batch_out = bouts;
+        w->batch_budgets = budgets;
         w->batch_err = SG_OK;
         w->pend_valid = false;
         w->item_cpu_base_ms = 0;
@@ -1970,6 +1988,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
             w->pend_valid = false;
             w->batch_n = 0;
             w->batch_out = NULL;
+            w->batch_budgets = NULL;
         }
     } else if (!as_batch) {
         st = worker__outcome(w, true, began, &outs[0]);
@@ -2012,6 +2031,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, size_t n, 
         w->pend_valid = false;
         w->batch_n = 0;
         w->batch_out = NULL;
+        w->batch_budgets = NULL;
     }
     w->limits = saved;
     if (w->pooled) {
@@ -2033,7 +2053,21 @@ sg_status sg_worker_call(sg_worker *w, const char *code, const sg_sandbox_limits
         return SG_ERR_INVALID_ARG;
     size_t done = 0;
     *ret_outcome = NULL;
-    return worker__call(w, &code, 1, false, limits, ret_outcome, &done, diag);
+    return worker__call(w, &code, NULL, 1, false, limits, ret_outcome, &done, diag);
+}
+
+sg_status sg_worker_call_batch_budgets(sg_worker *w, const char *const *codes, const uint64_t *budgets, size_t n,
+                                       const sg_sandbox_limits *limits, sg_outcome **ret_outcomes, size_t *ret_done,
+                                       sg_diag *diag)
+{
+    sg_diag local;
+    diag = worker__diag(diag, &local);
+    if (!w || !codes || !budgets || !n || !ret_outcomes || !ret_done)
+        return SG_ERR_INVALID_ARG;
+    *ret_done = 0;
+    for (size_t i = 0; i < n; i++)
+        ret_outcomes[i] = NULL;
+    return worker__call(w, codes, budgets, n, true, limits, ret_outcomes, ret_done, diag);
 }
 
 sg_status sg_worker_call_batch(sg_worker *w, const char *const *codes, size_t n,
@@ -2047,7 +2081,7 @@ sg_status sg_worker_call_batch(sg_worker *w, const char *const *codes, size_t n,
     *ret_done = 0;
     for (size_t i = 0; i < n; i++)
         ret_outcomes[i] = NULL;
-    return worker__call(w, codes, n, true, limits, ret_outcomes, ret_done, diag);
+    return worker__call(w, codes, NULL, n, true, limits, ret_outcomes, ret_done, diag);
 }
 
 /* What a pooled worker does not do (sg_worker_opts.pooled). */
@@ -2100,7 +2134,7 @@ sg_status sg_worker_import(sg_worker *w, sg_outcome **ret_import, sg_diag *diag)
     *ret_import = NULL;
     if (w->pooled && !w->import_outcome) {
         size_t done = 0;
-        sg_status st = worker__call(w, NULL, 0, true, NULL, NULL, &done, diag);
+        sg_status st = worker__call(w, NULL, NULL, 0, true, NULL, NULL, &done, diag);
         if (st != SG_OK)
             return st;
     }
@@ -2208,6 +2242,7 @@ sg_status sg_worker_stream_begin(sg_worker *w, const sg_sandbox_limits *limits, 
     w->batch_n = SIZE_MAX;
     w->batch_next = 0;
     w->batch_out = NULL;
+    w->batch_budgets = NULL;
     w->batch_err = SG_OK;
     w->pend_valid = false;
     w->item_cpu_base_ms = 0;

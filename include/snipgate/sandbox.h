@@ -292,6 +292,13 @@ SG_API sg_status sg_worker_call(sg_worker *worker, const char *code, const sg_sa
 SG_API sg_status sg_worker_call_batch(sg_worker *worker, const char *const *codes, size_t n,
                                       const sg_sandbox_limits *limits, sg_outcome **ret_outcomes,
                                       size_t *ret_done, sg_diag *diag);
+/* The same with each item's own Python-event budget (limits->cost_events for all of them is
+ * replaced): budgets[i] > 0 counts item i's events and stops it past budgets[i] (its outcome has
+ * has_cost and cost, its limits cost_events), 0 leaves it uncounted. One call child runs the items
+ * of different kinds together (the golden stage's generated inputs and its scaled ones). */
+SG_API sg_status sg_worker_call_batch_budgets(sg_worker *worker, const char *const *codes, const uint64_t *budgets,
+                                              size_t n, const sg_sandbox_limits *limits, sg_outcome **ret_outcomes,
+                                              size_t *ret_done, sg_diag *diag);
 
 /*
  * Let the interpreter exit (end of input) and wait for it, adding what it did on the way out

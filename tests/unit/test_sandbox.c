@@ -1251,6 +1251,34 @@ static void check_counted_calls(sg_worker *w)
     free(json);
     sg_outcome_free(outs[0]);
     sg_outcome_free(outs[1]);
+    /* each item its own budget (sg_worker_call_batch_budgets): 0 leaves an item uncounted, a
+     * small one stops its item alone (the next item runs), limits->cost_events is not used */
+    const char *mixed[4] = {"loop(100)", "fib(40)", "fib(10)", "loop(100)"};
+    const uint64_t budgets[4] = {0, 300, 1000000, 0};
+    sg_outcome *mo[4] = {NULL, NULL, NULL, NULL};
+    lim.cost_events = 7;
+    assert_int_equal(sg_worker_call_batch_budgets(w, mixed, budgets, 4, &lim, mo, &done, &d), SG_OK);
+    assert_int_equal(done, 4);
+    const sg_outcome_info *m0 = sg_outcome_info_get(mo[0]), *m1 = sg_outcome_info_get(mo[1]),
+                          *m2 = sg_outcome_info_get(mo[2]), *m3 = sg_outcome_info_get(mo[3]);
+    assert_int_equal(m0->kind, SG_OUTCOME_OK);
+    assert_false(m0->has_cost);
+    assert_int_equal(m1->kind, SG_OUTCOME_EXCEPTION);
+    assert_true(m1->has_cost && m1->cost == 301);
+    assert_int_equal(m2->kind, SG_OUTCOME_OK);
+    assert_true(m2->has_cost && m2->cost == a);
+    assert_int_equal(m3->kind, SG_OUTCOME_OK);
+    assert_false(m3->has_cost);
+    assert_string_equal(m3->value_repr, "4950");
+    assert_int_equal(sg_outcome_to_json(mo[1], &json), SG_OK);
+    assert_non_null(strstr(json, "\"cost_events\":300"));
+    free(json);
+    assert_int_equal(sg_outcome_to_json(mo[0], &json), SG_OK);
+    assert_null(strstr(json, "cost"));
+    free(json);
+    for (int q = 0; q < 4; q++)
+        sg_outcome_free(mo[q]);
+    assert_int_equal(sg_worker_call_batch_budgets(w, mixed, NULL, 4, &lim, mo, &done, &d), SG_ERR_INVALID_ARG);
 }
 
 static void test_worker_counted_calls(void **state)

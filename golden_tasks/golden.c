@@ -50,6 +50,8 @@ const char *sg_golden_verdict_name(sg_golden_verdict v)
 /* ---- the run ------------------------------------------------------------------------------ */
 
 /* A call text whose outcome was computed ahead, in a batch (golden__prefetch). */
+#define GOLDEN_EFF_ITEMS 32u /* scaled inputs (golden__efficiency), at most */
+
 typedef struct golden__pf {
     sg_worker *w;
     char *text;
@@ -61,6 +63,10 @@ typedef struct golden__pf {
     /* wanted: a combined item (golden__combined_text), one call of the candidate that answers
      * both its call `split_call` and its argument check `split_mt`; else both NULL */
     char *split_call, *split_mt;
+    /* a scaled input of golden__efficiency sent with the last block (golden__eff_want_*): its
+     * event budget and 1 + its index there; else 0, 0 */
+    uint64_t budget;
+    size_t eff;
 } golden__pf;
 
 typedef struct golden__run {
@@ -93,6 +99,17 @@ typedef struct golden__run {
     SG_ARRAY(golden__pf) pf;
     SG_ARRAY(golden__pf) want;
     bool collect;
+    /* The scaled inputs of golden__efficiency sent with the last block of generated inputs (one
+     * call of each worker fewer): armed by that block's flush; the outcomes kept for
+     * golden__efficiency, which calls on its own for what is missing (or bad: then both) */
+    bool eff_arm;
+    struct {
+        size_t n, cn;                       /* the reference's items, the candidate's */
+        char *text[GOLDEN_EFF_ITEMS];       /* the reference's texts (golden__eff_items' order) */
+        sg_outcome *ref[GOLDEN_EFF_ITEMS], *cand[GOLDEN_EFF_ITEMS];
+        size_t nref, ncand;                 /* outcomes kept */
+        bool bad;
+    } effm;
     bool asserts_ahead;       /* the asserts' calls were sent before the imports were judged */
     /* The task's own example inputs written in asserts (HumanEval's check, MBPP's test_list):
      * each call of the function under test is evaluated once more by the reference with a
@@ -287,12 +304,17 @@ static void golden__want_clear(golden__run *g)
 }
 
 /* Record a text to run ahead (collect mode); NULL text or out of memory: just not batched. */
+static void golden__eff_keep(golden__run *g, const sg_worker *w, size_t idx, sg_outcome *o);
+static void golden__eff_want_ref(golden__run *g);
+static void golden__eff_want_cand(golden__run *g);
+static void golden__eff_unkeep(golden__run *g);
+
 static void golden__want(golden__run *g, sg_worker *w, const char *text)
 {
     if (!w || !text)
         return;
     char *t = strdup(text);
-    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL, NULL, NULL, NULL, NULL}), 0) < 0)
+    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL, NULL, NULL, NULL, NULL, 0, 0}), 0) < 0)
         free(t);
 }
 
@@ -412,7 +434,7 @@ static bool golden__rc_has(golden__run *g, const char *text, const sg_sandbox_li
 static int golden__pf_keep(golden__run *g, sg_worker *w, golden__pf *wi, sg_outcome *o)
 {
     if (!wi->split_call) {
-        if (sg_array_push(&g->pf, ((golden__pf){w, wi->text, o, NULL, NULL, NULL, NULL}), 0) < 0) {
+        if (sg_array_push(&g->pf, ((golden__pf){w, wi->text, o, NULL, NULL, NULL, NULL, 0, 0}), 0) < 0) {
             sg_outcome_free(o);
             return -1;
         }
@@ -450,7 +472,7 @@ static int golden__pf_keep(golden__run *g, sg_worker *w, golden__pf *wi, sg_outc
         sg_outcome_free(o);
         return -1;
     }
-    if (sg_array_push(&g->pf, ((golden__pf){w, wi->split_call, o, NULL, cv, NULL, NULL}), 0) < 0) {
+    if (sg_array_push(&g->pf, ((golden__pf){w, wi->split_call, o, NULL, cv, NULL, NULL, 0, 0}), 0) < 0) {
         sg_value_free(cv);
         sg_value_free(mv);
         sg_outcome_free(o);
@@ -458,7 +480,7 @@ static int golden__pf_keep(golden__run *g, sg_worker *w, golden__pf *wi, sg_outc
         return -1;
     }
     wi->split_call = NULL;
-    if (sg_array_push(&g->pf, ((golden__pf){w, wi->split_mt, o2, NULL, mv, NULL, NULL}), 0) < 0) {
+    if (sg_array_push(&g->pf, ((golden__pf){w, wi->split_mt, o2, NULL, mv, NULL, NULL, 0, 0}), 0) < 0) {
         sg_value_free(mv);
         sg_outcome_free(o2);
         return -1;
@@ -492,13 +514,15 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
     g->want.len = keep;
     sg_outcome *outs[GOLDEN_CALL_ITEMS];
     const char *batch[GOLDEN_CALL_ITEMS];
+    uint64_t budgets[GOLDEN_CALL_ITEMS];
     size_t at = 0;
     bool ok = true, fenced = false;
     int prev_kept = 0; /* entries the previous item of this batch kept */
     /* (a timeout of the candidate ends its batches: the items after it are never run) */
     while (ok && at < ws.len && !g->failed_internal && !golden__ref_exhausted(g) &&
            !(w == g->cand && g->cand_stopped) && !golden__cancelled(g)) {
-        sg_outcome *kept_o = w == g->ref ? golden__rc_get(g, ws.items[at].text, golden__lim(g, w)) : NULL;
+        sg_outcome *kept_o =
+            w == g->ref && !ws.items[at].eff ? golden__rc_get(g, ws.items[at].text, golden__lim(g, w)) : NULL;
         if (kept_o) {
             /* the reference answered this text in an earlier run of the task: as if called now */
             golden__pf *wi = &ws.items[at];
@@ -511,13 +535,17 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
             at++;
         }
         size_t n = 0, bytes = 0;
+        bool budgeted = false; /* (scaled inputs of golden__efficiency among the items) */
         while (!kept_o && at + n < ws.len && n < GOLDEN_CALL_ITEMS) {
-            if (n && w == g->ref && golden__rc_has(g, ws.items[at + n].text, golden__lim(g, w)))
+            if (n && w == g->ref && !ws.items[at + n].eff &&
+                golden__rc_has(g, ws.items[at + n].text, golden__lim(g, w)))
                 break; /* (answered from the pool: the batch ends before it) */
             size_t l = strlen(ws.items[at + n].text) + 1;
             if (bytes + l > SG_WORKER_MAX_CALL_BYTES)
                 break;
             batch[n] = ws.items[at + n].text;
+            budgets[n] = ws.items[at + n].budget;
+            budgeted |= budgets[n] > 0;
             bytes += l;
             n++;
         }
@@ -531,13 +559,19 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
         if (n) {
         sg_diag d;
         sg_diag_init(&d);
-        if (sg_worker_call_batch(w, batch, n, golden__lim(g, w), outs, &done, &d) != SG_OK)
+        if ((budgeted ? sg_worker_call_batch_budgets(w, batch, budgets, n, golden__lim(g, w), outs, &done, &d)
+                      : sg_worker_call_batch(w, batch, n, golden__lim(g, w), outs, &done, &d)) != SG_OK)
             break;
         }
         prev_kept = 0;
         for (size_t k = 0; k < done; k++) {
             golden__pf *wi = &ws.items[at + k];
             g->r->calls++;
+            if (wi->eff) { /* a scaled input: kept for golden__efficiency, nothing else */
+                golden__eff_keep(g, w, wi->eff - 1, outs[k]);
+                prev_kept = 0;
+                continue;
+            }
             const sg_outcome_info *in = sg_outcome_info_get(outs[k]);
             if (k + 1 == done && k > 0 && in->batch_no_frame) {
                 /* The batch's last item failed without its frame, perhaps by the previous item's
@@ -2768,6 +2802,7 @@ typedef struct golden__block {
     } items[GOLDEN_BATCH_ITEMS];
     size_t n;
     bool stop;
+    bool last; /* the stage's last block: golden__efficiency's scaled inputs go with it */
 } golden__block;
 
 /* Will golden__check_input run the candidate on this input, from what the reference's calls
@@ -2813,7 +2848,7 @@ static void golden__want_side(golden__run *g, const golden__props *ps, long only
     }
     if (side != 1 && g->ref) {
         char *t = strdup(call);
-        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, g->generated ? args : NULL, NULL, NULL, NULL}),
+        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, g->generated ? args : NULL, NULL, NULL, NULL, 0, 0}),
                                 0) < 0)
             free(t);
     }
@@ -2834,7 +2869,7 @@ static void golden__want_side(golden__run *g, const golden__props *ps, long only
     char *mt = want_mt ? golden__mutation_text(g, args, kwargs) : NULL;
     char *ct = mt ? golden__combined_text(g, args, kwargs) : NULL;
     /* the call and its argument check in one item of the candidate's batch (golden__pf_keep) */
-    if (ct && sg_array_push(&g->want, ((golden__pf){g->cand, ct, NULL, NULL, NULL, call, mt}), 0) == 0)
+    if (ct && sg_array_push(&g->want, ((golden__pf){g->cand, ct, NULL, NULL, NULL, call, mt, 0, 0}), 0) == 0)
         return;
     free(ct);
     golden__want(g, g->cand, call);
@@ -2973,10 +3008,15 @@ static void golden__prefetch_inputs(golden__run *g, const golden__props *ps, lon
         }
         for (size_t k = 0; k < n && k < GOLDEN_BATCH_ITEMS; k++)
             golden__want_side(g, ps, only, args[order[k]], kwargs[order[k]], 0);
+        if (g->eff_arm) /* the last block: the scaled inputs after its inputs, in the same calls */
+            golden__eff_want_ref(g);
         golden__prefetch(g, g->ref);
     }
     for (size_t k = 0; k < n; k++)
         golden__want_side(g, ps, only, args[k], kwargs[k], 1);
+    if (g->eff_arm)
+        golden__eff_want_cand(g);
+    g->eff_arm = false;
     golden__prefetch(g, g->cand);
     if (golden__has_second(g, ps)) {
         for (size_t k = 0; k < n; k++)
@@ -2994,7 +3034,9 @@ static sg_status golden__block_flush(golden__run *g, golden__block *b)
             args[k] = b->items[k].args;
             kwargs[k] = b->items[k].kwargs;
         }
+        g->eff_arm = b->last && b->n > 0;
         golden__prefetch_inputs(g, b->ps, -1, args, kwargs, b->n);
+        g->eff_arm = false;
     }
     /* The inputs whose calls were computed ahead are judged even when the reference's timeouts
      * ended the search meanwhile (they were found before the last timeout); the first one that
@@ -3574,6 +3616,7 @@ static sg_status golden__properties(golden__run *g)
         }
         st = golden__block_add_kw(g, &blk, a, no_kwargs, kw);
     }
+    blk.last = true;
     if (st == SG_OK)
         st = golden__block_flush(g, &blk);
     st = golden__stage_end(g, st);
@@ -3618,7 +3661,6 @@ nomem:
 #define GOLDEN_EFF_CAND_MAX 1000000u  /* a candidate's budget at any size, at most */
 #define GOLDEN_EFF_BASES 2u           /* examples scaled (the largest ones) */
 #define GOLDEN_EFF_TEXT_MAX 16384u    /* bytes of one scaled call's text, at most */
-#define GOLDEN_EFF_ITEMS 32u
 
 /* An argument scaled `times` times: a str's or bytes' characters and a list's or tuple's
  * elements each repeated in place ("ab" -> "aabb", [3, 1] -> [3, 3, 1, 1]: order, sortedness,
@@ -3803,28 +3845,33 @@ static void golden__eff_fail(golden__run *g, const golden__eff_item *it, size_t 
 }
 
 /* After the properties pass: the candidate on scaled inputs, its cost against the reference's. */
-static sg_status golden__efficiency(golden__run *g)
+/* Would golden__efficiency judge this run now? */
+static bool golden__eff_due(const golden__run *g)
 {
-    const sg_golden_task *t = g->task;
-    if (t->eff_off || !g->ref || !g->cand || !g->entry || g->cand_stopped || g->failed_internal)
-        return SG_OK;
+    if (g->task->eff_off || !g->ref || !g->cand || !g->entry || g->cand_stopped || g->failed_internal)
+        return false;
     for (size_t k = 0; k < g->r->cases.len; k++)
         if (!g->r->cases.items[k].passed)
-            return SG_OK; /* blocked already */
-    bool defaults = !(t->eff_factor > 0);
-    unsigned doublings = defaults ? 4 : t->eff_doublings;
-    double factor = defaults ? 20 : t->eff_factor;
-    uint64_t slack = defaults ? 400000 : t->eff_slack;
-    golden__eff_item it[GOLDEN_EFF_ITEMS];
+            return false; /* blocked already */
+    return true;
+}
+
+/* The scaled inputs with their texts in it[0..n), in order of size (every example's 2x first),
+ * their keyword arguments `no_kwargs` or the examples' (borrowed); the same every time for a run.
+ * Returns n; *nomem on an allocation failure. */
+static size_t golden__eff_items(golden__run *g, golden__eff_item *it, const sg_value *no_kwargs, bool *nomem)
+{
+    const sg_golden_task *t = g->task;
+    unsigned doublings = t->eff_factor > 0 ? t->eff_doublings : 4;
     size_t n = 0;
-    sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
-    if (!no_kwargs)
-        goto nomem;
+    *nomem = false;
     if (t->neff_inputs) {
         for (size_t k = 0; k < t->neff_inputs && n < GOLDEN_EFF_ITEMS; k++) {
             sg_value *a = sg_value_copy(t->eff_inputs[k]);
-            if (!a)
-                goto nomem;
+            if (!a) {
+                *nomem = true;
+                return golden__eff_free(it, n), 0;
+            }
             it[n++] = (golden__eff_item){.args = a, .kwargs = no_kwargs, .scale = 0, .chain = 0, .index = k};
         }
     } else if (g->types && doublings) {
@@ -3849,10 +3896,10 @@ static sg_status golden__efficiency(golden__run *g)
                 sg_value *a = sg_value_new(SG_VAL_LIST);
                 bool ok = a != NULL;
                 for (size_t i = 0; ok && i < e->n; i++) {
-                    sg_value *s = golden__scaled(e->items[i], times);
-                    ok = s && sg_value_push(a, s) >= 0;
+                    sg_value *sc = golden__scaled(e->items[i], times);
+                    ok = sc && sg_value_push(a, sc) >= 0;
                     if (!ok)
-                        sg_value_free(s);
+                        sg_value_free(sc);
                 }
                 if (!ok || !golden__conforms(g, a) || !golden__in_domain(g, a)) {
                     sg_value_free(a); /* (out of memory, or outside the task's domain: no larger size) */
@@ -3863,8 +3910,10 @@ static sg_status golden__efficiency(golden__run *g)
         }
         sg_array_free(&ex);
         sg_array_free(&exkw);
-        if (bad)
-            goto nomem;
+        if (bad) {
+            *nomem = true;
+            return golden__eff_free(it, n), 0;
+        }
     }
     /* texts; the batch in order of size (every example's 2x first) */
     size_t total = 0, m = 0;
@@ -3880,12 +3929,153 @@ static sg_status golden__efficiency(golden__run *g)
         it[k].text = text;
         it[m++] = it[k];
     }
-    n = m;
+    return m;
+}
+
+/* From the reference's outcomes on it[0..n) (done of them): the sizes used (usable, ref, budget)
+ * and the candidate's calls, their indexes in cidx and their count returned, the largest budget
+ * in *top. A size is used when the reference answered it within GOLDEN_EFF_REF_MAX events, also
+ * within a tenth of the call's CPU limit and within a generated input's reference limit
+ * (builtins' work is not counted: sum(range(n)) costs one line; a candidate that needs ten times
+ * the reference's CPU is too slow by any measure, so an honest one never times out on a size
+ * kept); an example's chain ends at its first size that is not. */
+static size_t golden__eff_budgets(const golden__run *g, golden__eff_item *it, size_t n, sg_outcome *const *outs,
+                                  size_t done, size_t *cidx, uint64_t *top)
+{
+    const sg_golden_task *t = g->task;
+    bool defaults = !(t->eff_factor > 0);
+    double factor = defaults ? 20 : t->eff_factor;
+    uint64_t slack = defaults ? 400000 : t->eff_slack;
+    bool ended[GOLDEN_EFF_BASES + 1] = {false};
+    size_t cn = 0;
+    *top = 0;
+    for (size_t k = 0; k < n; k++) {
+        const sg_outcome_info *in = k < done && outs[k] ? sg_outcome_info_get(outs[k]) : NULL;
+        size_t ch = it[k].chain < GOLDEN_EFF_BASES ? it[k].chain : GOLDEN_EFF_BASES;
+        bool ok = !ended[ch] && in && in->kind == SG_OUTCOME_OK && in->has_cost && in->cost <= GOLDEN_EFF_REF_MAX &&
+                  in->cpu_ms * 10 <= g->lim.cpu_ms && in->cpu_ms <= GOLDEN_GEN_REF_CPU_MS;
+        if (!ok) {
+            ended[ch] = true;
+            continue;
+        }
+        it[k].usable = true;
+        it[k].ref = in->cost;
+        double b = factor * (double)in->cost + (double)slack;
+        it[k].budget = b > GOLDEN_EFF_CAND_MAX ? GOLDEN_EFF_CAND_MAX : (uint64_t)b;
+        if (it[k].budget > *top)
+            *top = it[k].budget;
+        cidx[cn++] = k;
+    }
+    return cn;
+}
+
+/* Drop what was kept of the scaled inputs sent with the last block. */
+static void golden__eff_unkeep(golden__run *g)
+{
+    for (size_t k = 0; k < GOLDEN_EFF_ITEMS; k++) {
+        free(g->effm.text[k]);
+        sg_outcome_free(g->effm.ref[k]);
+        sg_outcome_free(g->effm.cand[k]);
+    }
+    memset(&g->effm, 0, sizeof g->effm);
+}
+
+/* Keep the outcome of a scaled input that came with a block (golden__prefetch): a value or an
+ * exception (a budget passed is one) that the supervisor saw end cleanly; anything else (a
+ * limit, a death, an item that may carry its neighbour's doing) makes golden__efficiency call
+ * on its own, as without the block. */
+static void golden__eff_keep(golden__run *g, const sg_worker *w, size_t idx, sg_outcome *o)
+{
+    const sg_outcome_info *in = o ? sg_outcome_info_get(o) : NULL;
+    bool cand = w == g->cand;
+    if (!in || in->batch_no_frame || in->batch_unsure ||
+        (in->kind != SG_OUTCOME_OK && in->kind != SG_OUTCOME_EXCEPTION) || idx >= GOLDEN_EFF_ITEMS ||
+        idx != (cand ? g->effm.ncand : g->effm.nref)) {
+        g->effm.bad = true;
+        sg_outcome_free(o);
+        return;
+    }
+    if (cand)
+        g->effm.cand[g->effm.ncand++] = o;
+    else
+        g->effm.ref[g->effm.nref++] = o;
+}
+
+/* The reference's scaled inputs, wanted with the last block's calls (eff_arm). */
+static void golden__eff_want_ref(golden__run *g)
+{
+    golden__eff_unkeep(g);
+    if (!golden__eff_due(g))
+        return;
+    golden__eff_item it[GOLDEN_EFF_ITEMS];
+    sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
+    bool nomem = false;
+    size_t n = no_kwargs ? golden__eff_items(g, it, no_kwargs, &nomem) : 0;
+    for (size_t k = 0; k < n; k++) {
+        g->effm.text[k] = it[k].text;
+        it[k].text = NULL;
+        char *t = strdup(g->effm.text[k]);
+        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, NULL, NULL, NULL, NULL, GOLDEN_EFF_REF_MAX, k + 1}),
+                                0) < 0) {
+            free(t);
+            g->effm.bad = true;
+        }
+    }
+    g->effm.n = n;
+    golden__eff_free(it, n);
+    sg_value_free(no_kwargs);
+}
+
+/* The candidate's scaled inputs, wanted with the last block's calls, once the reference has
+ * answered all of its own (their budgets come from its costs). */
+static void golden__eff_want_cand(golden__run *g)
+{
+    if (!g->effm.n || g->effm.bad || g->effm.nref != g->effm.n || !golden__eff_due(g))
+        return;
+    golden__eff_item it[GOLDEN_EFF_ITEMS];
+    sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
+    bool nomem = false;
+    size_t n = no_kwargs ? golden__eff_items(g, it, no_kwargs, &nomem) : 0;
+    bool same = n == g->effm.n;
+    for (size_t k = 0; k < n && same; k++)
+        same = !strcmp(it[k].text, g->effm.text[k]);
+    size_t cidx[GOLDEN_EFF_ITEMS];
+    uint64_t top = 0;
+    size_t cn = same ? golden__eff_budgets(g, it, n, g->effm.ref, n, cidx, &top) : 0;
+    for (size_t j = 0; j < cn; j++) {
+        char *t = strdup(it[cidx[j]].text);
+        if (!t || sg_array_push(&g->want, ((golden__pf){g->cand, t, NULL, NULL, NULL, NULL, NULL, top, j + 1}), 0) < 0) {
+            free(t);
+            g->effm.bad = true;
+        }
+    }
+    g->effm.cn = cn;
+    golden__eff_free(it, n);
+    sg_value_free(no_kwargs);
+}
+
+static sg_status golden__efficiency(golden__run *g)
+{
+    if (!golden__eff_due(g)) {
+        golden__eff_unkeep(g);
+        return SG_OK;
+    }
+    golden__eff_item it[GOLDEN_EFF_ITEMS];
+    sg_value *no_kwargs = sg_value_new(SG_VAL_DICT);
+    bool nomem = !no_kwargs;
+    size_t n = no_kwargs ? golden__eff_items(g, it, no_kwargs, &nomem) : 0;
+    if (nomem)
+        goto nomem;
     if (!n || golden__cancelled(g)) {
         golden__eff_free(it, n);
         sg_value_free(no_kwargs);
+        golden__eff_unkeep(g);
         return golden__cancelled(g) ? SG_ERR_INTERRUPTED : SG_OK;
     }
+    /* the outcomes that came with the last block, when they are these inputs' and all there */
+    bool kept = !g->effm.bad && g->effm.n == n && g->effm.nref == n;
+    for (size_t k = 0; k < n && kept; k++)
+        kept = g->effm.text[k] && !strcmp(g->effm.text[k], it[k].text);
     const char *texts[GOLDEN_EFF_ITEMS];
     sg_outcome *outs[GOLDEN_EFF_ITEMS] = {0};
     for (size_t k = 0; k < n; k++)
@@ -3895,55 +4085,53 @@ static sg_status golden__efficiency(golden__run *g)
     size_t done = 0;
     sg_diag d;
     sg_diag_init(&d);
-    sg_status st = sg_worker_call_batch(g->ref, texts, n, &lim, outs, &done, &d);
-    if (st != SG_OK) {
-        golden__eff_free(it, n);
-        sg_value_free(no_kwargs);
-        golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
-        return st;
-    }
-    g->r->calls += done;
-    /* a size is used when the reference answered it within its events; an example's chain ends
-     * at its first size that is not */
-    bool ended[GOLDEN_EFF_BASES + 1] = {false};
-    uint64_t top = 0;
-    const char *ctexts[GOLDEN_EFF_ITEMS];
-    size_t cidx[GOLDEN_EFF_ITEMS], cn = 0;
-    for (size_t k = 0; k < n; k++) {
-        const sg_outcome_info *in = k < done && outs[k] ? sg_outcome_info_get(outs[k]) : NULL;
-        size_t ch = it[k].chain < GOLDEN_EFF_BASES ? it[k].chain : GOLDEN_EFF_BASES;
-        /* also within a tenth of the call's CPU limit: builtins' work is not counted (sum(range(n))
-         * costs one line), and a candidate that needs ten times the reference's CPU is too slow
-         * by any measure, so an honest one never times out on a size kept */
-        bool ok = !ended[ch] && in && in->kind == SG_OUTCOME_OK && in->has_cost && in->cost <= GOLDEN_EFF_REF_MAX &&
-                  in->cpu_ms * 10 <= lim.cpu_ms;
-        if (!ok) {
-            ended[ch] = true;
-            continue;
+    sg_status st = SG_OK;
+    if (kept) {
+        for (size_t k = 0; k < n; k++) {
+            outs[k] = g->effm.ref[k];
+            g->effm.ref[k] = NULL;
         }
-        it[k].usable = true;
-        it[k].ref = in->cost;
-        double b = factor * (double)in->cost + (double)slack;
-        it[k].budget = b > GOLDEN_EFF_CAND_MAX ? GOLDEN_EFF_CAND_MAX : (uint64_t)b;
-        if (it[k].budget > top)
-            top = it[k].budget;
-        ctexts[cn] = it[k].text;
-        cidx[cn++] = k;
-    }
-    for (size_t k = 0; k < n; k++) {
-        sg_outcome_free(outs[k]);
-        outs[k] = NULL;
-    }
-    if (cn && !golden__cancelled(g)) {
-        lim.cost_events = top;
-        done = 0;
-        if ((st = sg_worker_call_batch(g->cand, ctexts, cn, &lim, outs, &done, &d)) != SG_OK) {
+        done = n;
+    } else {
+        st = sg_worker_call_batch(g->ref, texts, n, &lim, outs, &done, &d);
+        if (st != SG_OK) {
             golden__eff_free(it, n);
             sg_value_free(no_kwargs);
+            golden__eff_unkeep(g);
             golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
             return st;
         }
         g->r->calls += done;
+    }
+    size_t cidx[GOLDEN_EFF_ITEMS];
+    uint64_t top = 0;
+    size_t cn = golden__eff_budgets(g, it, n, outs, done, cidx, &top);
+    const char *ctexts[GOLDEN_EFF_ITEMS];
+    for (size_t j = 0; j < cn; j++)
+        ctexts[j] = it[cidx[j]].text;
+    for (size_t k = 0; k < n; k++) {
+        sg_outcome_free(outs[k]);
+        outs[k] = NULL;
+    }
+    kept = kept && g->effm.cn == cn && g->effm.ncand == cn;
+    if (cn && !golden__cancelled(g)) {
+        lim.cost_events = top;
+        done = 0;
+        if (kept) {
+            for (size_t j = 0; j < cn; j++) {
+                outs[j] = g->effm.cand[j];
+                g->effm.cand[j] = NULL;
+            }
+            done = cn;
+        } else if ((st = sg_worker_call_batch(g->cand, ctexts, cn, &lim, outs, &done, &d)) != SG_OK) {
+            golden__eff_free(it, n);
+            sg_value_free(no_kwargs);
+            golden__eff_unkeep(g);
+            golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
+            return st;
+        } else {
+            g->r->calls += done;
+        }
         for (size_t j = 0; j < done && j < cn; j++) {
             golden__eff_item *x = &it[cidx[j]];
             const sg_outcome_info *in = outs[j] ? sg_outcome_info_get(outs[j]) : NULL;
@@ -3979,10 +4167,12 @@ static sg_status golden__efficiency(golden__run *g)
     }
     golden__eff_free(it, n);
     sg_value_free(no_kwargs);
+    golden__eff_unkeep(g);
     return golden__cancelled(g) ? SG_ERR_INTERRUPTED : SG_OK;
 nomem:
     golden__eff_free(it, n);
     sg_value_free(no_kwargs);
+    golden__eff_unkeep(g);
     golden__internal(g, "out of memory");
     return SG_ERR_NOMEM;
 }
@@ -4202,6 +4392,7 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     golden__stop_reason(&g);
 done:
     free(g.stop_text);
+    golden__eff_unkeep(&g);
     golden__pf_clear(&g);
     golden__want_clear(&g);
     sg_array_free(&g.pf);

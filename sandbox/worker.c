@@ -2016,8 +2016,13 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, const uint
         }
         st = w->batch_err;
         w->facts.import_item = w->pooled && last == 0;
-        if (st == SG_OK)
+        if (st == SG_OK) {
+            uint64_t ce = w->limits.cost_events; /* (the last item's own budget) */
+            if (budgets)
+                w->limits.cost_events = w->pooled && last == 0 ? 0 : budgets[w->pooled ? last - 1 : last];
             st = worker__outcome(w, true, w->item_start_ns, &bouts[last]);
+            w->limits.cost_events = ce;
+        }
         w->facts.import_item = false;
         if (st == SG_OK) {
             *ret_done = last + 1;

@@ -1088,6 +1088,40 @@ static void test_pool_asserts_ahead(void **state)
                      1);
     /* an import that loops: the batch's import times out, once */
     assert_true(pool_calls_of(t, "while True:\n    pass\n", SG_GOLDEN_FAIL, "import") <= 2);
+    /* with properties (one block of generated inputs): the scaled inputs of the efficiency check
+     * go with that block, in the same calls: four calls in all (eight before) */
+    {
+        static const char suite2[] =
+            "{\"task_id\": \"ahead/he2\", \"entry_point\": \"total\","
+            " \"prompt\": \"def total(l: list):\\n    \\\"\\\"\\\"Sum.\\\"\\\"\\\"\\n\","
+            " \"canonical_solution\": \"    return sum(l)\\n\","
+            " \"test\": \"def check(candidate):\\n    assert candidate([1, 2, 3]) == 6\\n"
+            "    assert candidate([]) == 0\\n    assert candidate([5, -5, 7, 9, 11]) == 27\\n\"}\n";
+        sg_golden_suite *s2 = load_suite("ahead2.jsonl", suite2);
+        const sg_golden_task *t2 = sg_golden_suite_task(s2, 0);
+        sg_golden_opts o;
+        sg_golden_opts_init(&o);
+        o.max_inputs = 100;
+        unsigned long before = sg_golden_pool_calls(pool);
+        sg_golden_result *r = run(t2, "def total(l: list):\n    return sum(l)\n", &o);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || sg_golden_result_efficiency_checked(r) < 4)
+            dump(r);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+        assert_true(sg_golden_result_efficiency_checked(r) >= 4);
+        assert_true(sg_golden_result_inputs_checked(r) >= 20);
+        assert_int_equal(sg_golden_pool_calls(pool) - before, 4);
+        sg_golden_result_free(r);
+        /* a quadratic answer is judged on the same scaled inputs the same way (too-slow or
+         * not, as the run without the block's company: test_efficiency_too_slow) */
+        before = sg_golden_pool_calls(pool);
+        r = run(t2, "def total(l: list):\n    t = 0\n    for i in range(len(l)):\n        for j in range(len(l)):\n"
+                    "            t += l[i] if i == j else 0\n    return t\n", &o);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+        assert_true(sg_golden_result_efficiency_checked(r) >= 4);
+        assert_int_equal(sg_golden_pool_calls(pool) - before, 3); /* (the reference's asserts kept) */
+        sg_golden_result_free(r);
+        sg_golden_suite_free(s2);
+    }
     assert_int_equal(pool_calls_of(tm, "def add1(x):\n    return x + 1\n", SG_GOLDEN_PASS, NULL), 2);
     assert_int_equal(pool_calls_of(tm, "def add1(x):\n    return x - 1\n", SG_GOLDEN_FAIL, NULL), 1);
     assert_int_equal(pool_calls_of(tm, "import nosuchmodule_sg\ndef add1(x):\n    return x + 1\n", SG_GOLDEN_FAIL,

@@ -1253,14 +1253,18 @@ static void check_counted_calls(sg_worker *w)
     sg_outcome_free(outs[1]);
     /* each item its own budget (sg_worker_call_batch_budgets): 0 leaves an item uncounted, a
      * small one stops its item alone (the next item runs), limits->cost_events is not used */
-    const char *mixed[4] = {"loop(100)", "fib(40)", "fib(10)", "loop(100)"};
-    const uint64_t budgets[4] = {0, 300, 1000000, 0};
-    sg_outcome *mo[4] = {NULL, NULL, NULL, NULL};
+    const char *mixed[5] = {"loop(100)", "fib(40)", "fib(10)", "loop(100)", "loop(100)"};
+    const uint64_t budgets[5] = {0, 300, 1000000, 0, 1000000};
+    sg_outcome *mo[5] = {NULL, NULL, NULL, NULL, NULL};
     lim.cost_events = 7;
-    assert_int_equal(sg_worker_call_batch_budgets(w, mixed, budgets, 4, &lim, mo, &done, &d), SG_OK);
-    assert_int_equal(done, 4);
+    assert_int_equal(sg_worker_call_batch_budgets(w, mixed, budgets, 5, &lim, mo, &done, &d), SG_OK);
+    assert_int_equal(done, 5);
     const sg_outcome_info *m0 = sg_outcome_info_get(mo[0]), *m1 = sg_outcome_info_get(mo[1]),
-                          *m2 = sg_outcome_info_get(mo[2]), *m3 = sg_outcome_info_get(mo[3]);
+                          *m2 = sg_outcome_info_get(mo[2]), *m3 = sg_outcome_info_get(mo[3]),
+                          *m4 = sg_outcome_info_get(mo[4]);
+    /* the last item (its outcome is made when the child exits) is counted as well */
+    assert_int_equal(m4->kind, SG_OUTCOME_OK);
+    assert_true(m4->has_cost && m4->cost == l1);
     assert_int_equal(m0->kind, SG_OUTCOME_OK);
     assert_false(m0->has_cost);
     assert_int_equal(m1->kind, SG_OUTCOME_EXCEPTION);
@@ -1276,7 +1280,7 @@ static void check_counted_calls(sg_worker *w)
     assert_int_equal(sg_outcome_to_json(mo[0], &json), SG_OK);
     assert_null(strstr(json, "cost"));
     free(json);
-    for (int q = 0; q < 4; q++)
+    for (int q = 0; q < 5; q++)
         sg_outcome_free(mo[q]);
     assert_int_equal(sg_worker_call_batch_budgets(w, mixed, NULL, 4, &lim, mo, &done, &d), SG_ERR_INVALID_ARG);
 }

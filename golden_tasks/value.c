@@ -1206,8 +1206,9 @@ void sg_value_encode(const sg_value *v, sg_buf *b)
     }
     case SG_VAL_DICT: {
         bool plain = true;
-        for (size_t k = 0; k < v->n; k++)
-            if (v->items[2 * k]->kind != SG_VAL_STR)
+        for (size_t k = 0; k < v->n; k++) /* (a key holding NUL: JSON readers refuse it as an object key) */
+            if (v->items[2 * k]->kind != SG_VAL_STR ||
+                (v->items[2 * k]->len && memchr(v->items[2 * k]->s, 0, v->items[2 * k]->len)))
                 plain = false;
         if (plain && v->n == 1 && v->items[0]->len && v->items[0]->s[0] == '$')
             plain = false;

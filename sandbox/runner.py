@@ -536,7 +536,8 @@ def _encode(value):
         if t is dict or any(t is g for g in GENUINE_DICTS):
             # dict's own methods: what the dict holds, whatever its class's methods say
             keys = list(dict.keys(v))
-            if all(type(k) is str for k in keys) and not (len(keys) == 1 and keys[0].startswith("$")):
+            # (a key holding NUL goes in the pair form: JSON readers refuse it as an object key)
+            if all(type(k) is str and "\0" not in k for k in keys) and not (len(keys) == 1 and keys[0].startswith("$")):
                 return {k: enc(x, depth + 1) for k, x in dict.items(v)}
             return {"$dict": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in dict.items(v)]}
         raise TypeError("a value of type %s has no encoding" % getattr(t, "__qualname__", "?"))

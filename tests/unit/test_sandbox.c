@@ -1107,6 +1107,12 @@ static void test_worker_stdlib_dicts(void **state)
             assert_null(i->value_json);
         }
         sg_outcome_free(o);
+        /* a key holding NUL: the pair form (JSON readers refuse it as an object key) */
+        i = call(w, "{'a\\x00b': 1, 'c': [2]}", &o);
+        assert_int_equal(i->kind, SG_OUTCOME_OK);
+        assert_non_null(i->value_json);
+        assert_string_equal(i->value_json, "{\"$dict\": [[\"a\\u0000b\", 1], [\"c\", [2]]]}");
+        sg_outcome_free(o);
         i = call(w, "collections.Counter(a=2)", &o); /* the candidate's look-alike */
         assert_int_equal(i->kind, SG_OUTCOME_OK);
         assert_null(i->value_json);

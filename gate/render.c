@@ -269,7 +269,8 @@ static void render__golden_text(FILE *out, const sg_report *rep, const sg_render
             sg_golden_result_inputs_checked(g), sg_golden_result_inputs_discarded(g));
     static const char *const why[SG_DISCARD_COUNT] = {
         "outside the examples' domain", "rejected by the contract", "the reference raises",
-        "the reference timed out",      "larger than a reference timeout", "too large to send"};
+        "the reference timed out",      "larger than a reference timeout", "too large to send",
+        "the reference's value has no encoding"};
     const char *sep = ": ";
     for (int k = 0; k < SG_DISCARD_COUNT; k++) {
         size_t n = sg_golden_result_inputs_discarded_by(g, (sg_golden_discard)k);

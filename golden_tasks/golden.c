@@ -1404,7 +1404,9 @@ static sg_status golden__run_case(golden__run *g, size_t index)
             goto out;
         if (ref.kind != GR_VALUE) {
             /* the reference rejects this input: not a valid input */
-            golden__discard(g, ref.kind == GR_RAISE ? SG_DISCARD_REFERENCE_RAISED : SG_DISCARD_REFERENCE_TIMEOUT);
+            golden__discard(g, ref.kind == GR_RAISE   ? SG_DISCARD_REFERENCE_RAISED
+                               : ref.kind == GR_NOENC ? SG_DISCARD_REFERENCE_UNENCODABLE
+                                                      : SG_DISCARD_REFERENCE_TIMEOUT);
             goto out;
         }
         expected = ref.value;
@@ -2335,8 +2337,8 @@ static sg_status golden__check_input(golden__run *g, const golden__props *ps, co
             golden__fence_add(g, args);
         ref_rejects = out->ref.kind != GR_VALUE;
         if (ref_rejects && out->ref.kind != GR_RAISE) {
-            out->discarded = true; /* a timeout or a crash of the reference */
-            out->why = SG_DISCARD_REFERENCE_TIMEOUT;
+            out->discarded = true; /* a timeout or a crash of the reference, or a value it cannot send */
+            out->why = out->ref.kind == GR_NOENC ? SG_DISCARD_REFERENCE_UNENCODABLE : SG_DISCARD_REFERENCE_TIMEOUT;
             goto out;
         }
     }
@@ -4497,7 +4499,7 @@ size_t sg_golden_result_inputs_checked(const sg_golden_result *r)
 }
 
 static const char *const golden__discard_names[SG_DISCARD_COUNT] = {
-    "envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large"};
+    "envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large", "reference_unencodable"};
 
 const char *sg_golden_discard_name(sg_golden_discard reason)
 {

@@ -254,8 +254,10 @@ typedef enum sg_golden_discard {
     SG_DISCARD_REFERENCE_TIMEOUT, /* the reference timed out or crashed on it */
     SG_DISCARD_FENCED,            /* at least as large as an input the reference timed out on */
     SG_DISCARD_TOO_LARGE,         /* its call text is over the worker's limit */
+    SG_DISCARD_REFERENCE_UNENCODABLE, /* the reference's value has no encoding (a type values cannot
+                                       * carry, or over the output cap): nothing to compare with */
 } sg_golden_discard;
-#define SG_DISCARD_COUNT 6
+#define SG_DISCARD_COUNT 7
 /* "envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large" */
 SG_API const char *sg_golden_discard_name(sg_golden_discard reason);
 SG_API size_t sg_golden_result_inputs_discarded_by(const sg_golden_result *r, sg_golden_discard reason);

@@ -573,7 +573,8 @@ def eval_small_suite():
     wrong = [r for r in judged if not r["passed"] and r["safety"] == "pass"]
     expect(all(r["first_failure"] for r in wrong), f"a failing sample without its failing case: {wrong}")
     # discarded inputs and why (issue 26 item 1): the reasons add up, and name only known reasons
-    reasons = {"envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large"}
+    reasons = {"envelope", "contract", "reference_raised", "reference_timeout", "fenced", "too_large",
+               "reference_unencodable"}
     for r in judged:
         by = r["inputs_discarded_by"]
         expect(sum(by.values()) == r["inputs_discarded"] and set(by) <= reasons and all(v > 0 for v in by.values()),

@@ -368,6 +368,23 @@ static void test_discard_reasons(void **state)
     assert_int_equal(discards(r, "too_large"), 0);
     sg_golden_result_free(r);
     sg_golden_suite_free(s);
+    /* a reference whose value has no encoding (an object of its own class) on some inputs: those
+     * are discarded as `reference_unencodable` (they were counted as reference timeouts) */
+    static const char box[] =
+        "{\"task_id\": \"why/box\", \"entry_point\": \"boxed\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"class Box:\\n    pass\\ndef boxed(n: int):\\n    return Box() if n % 3 == 0 else n\\n\","
+        " \"tests\": [{\"args\": [1], \"expected\": 1}, {\"args\": [2], \"expected\": 2}]}\n";
+    s = load_suite("box.jsonl", box);
+    t = sg_golden_suite_task(s, 0);
+    r = run(t, "class Box:\n    pass\ndef boxed(n: int):\n    return Box() if n % 3 == 0 else n\n", NULL);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || !discards(r, "reference_unencodable"))
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_true(discards(r, "reference_unencodable") > 0);
+    assert_int_equal(discards(r, "reference_timeout"), 0);
+    assert_true(sg_golden_result_inputs_checked(r) > 0);
+    sg_golden_result_free(r);
+    sg_golden_suite_free(s);
 }
 
 /* A reference that is only fast for small inputs (an exponential fib): the block runs smallest

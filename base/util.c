@@ -415,7 +415,10 @@ bool sg_glob_match(const char *pat, const char *s)
         if (*pat == '*') {
             star = pat++;
             resume = s;
-        } else if (*pat == '?' || *pat == *s) {
+        } else if (*pat == '\\' && (pat[1] ? pat[1] : '\\') == *s) { /* an escaped character: itself */
+            pat += pat[1] ? 2 : 1;
+            s++;
+        } else if (*pat != '\\' && (*pat == '?' || *pat == *s)) {
             pat++;
             s++;
         } else if (star) {

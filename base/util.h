@@ -79,7 +79,8 @@ size_t sg_fmt_ull(unsigned long long v, char *buf);
 /* Number of code points in the first n bytes of valid UTF-8. */
 size_t sg_utf8_count(const char *s, size_t n);
 
-/* Case-sensitive shell-style glob match supporting '*' and '?'. */
+/* Case-sensitive shell-style glob match supporting '*' and '?'; a backslash makes the next character
+ * stand for itself (a backslash before a star matches a star, and nothing else). */
 bool sg_glob_match(const char *pattern, const char *s);
 
 /* memmem() for needles searched in Python source: memchr() on the needle's byte that is rarest

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "rules/pack.h"
 #include "snipgate/snipgate.h"
 
@@ -524,9 +525,29 @@ static void test_pattern_index(void **state)
     assert_true(sg_patterns_match(&two, "subprocess.call"));
 }
 
+/* Globs: a star is any run, a question mark one character, a backslash the next character itself
+ * (SG824 needs a pattern that starts with a literal slash and two stars, not every absolute path). */
+static void test_glob_escape(void **state)
+{
+    (void)state;
+    assert_true(sg_glob_match("os.*", "os.system"));
+    assert_true(sg_glob_match("/\\*\\**", "/**/id_rsa"));
+    assert_true(sg_glob_match("/\\*\\**", "/**"));
+    assert_false(sg_glob_match("/\\*\\**", "/tmp/x"));
+    assert_false(sg_glob_match("/\\*\\**", "/*x"));
+    assert_true(sg_glob_match("/home/\\**", "/home/*/.ssh"));
+    assert_false(sg_glob_match("/home/\\**", "/home/alice"));
+    assert_true(sg_glob_match("a\\?b", "a?b"));
+    assert_false(sg_glob_match("a\\?b", "axb"));
+    assert_true(sg_glob_match("a\\\\b", "a\\b")); /* an escaped backslash */
+    assert_true(sg_glob_match("a\\", "a\\"));       /* a trailing one stands for itself */
+    assert_false(sg_glob_match("a\\", "a"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_glob_escape),
         cmocka_unit_test(test_bad_packs),         cmocka_unit_test(test_empty_and_missing_pack),
         cmocka_unit_test(test_valid_pack),        cmocka_unit_test(test_default_pack_contents),
         cmocka_unit_test(test_disable),           cmocka_unit_test(test_replace_by_id),

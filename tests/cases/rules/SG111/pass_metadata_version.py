@@ -1,0 +1,7 @@
+# expect: pass
+from importlib.metadata import version, PackageNotFoundError
+
+try:
+    print(version("requests"))
+except PackageNotFoundError:
+    print("not installed")

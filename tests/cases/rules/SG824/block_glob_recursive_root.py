@@ -1,0 +1,5 @@
+# expect: block SG824@4
+import glob
+
+for p in glob.glob("/**/id_rsa", recursive=True):
+    print(open(p).read())

@@ -3664,6 +3664,18 @@ nomem:
 #define GOLDEN_EFF_BASES 2u           /* examples scaled (the largest ones) */
 #define GOLDEN_EFF_TEXT_MAX 16384u    /* bytes of one scaled call's text, at most */
 
+/* A candidate's budget at a size: factor x the reference's cost + slack, the task's own terms when
+ * it gives a factor, else 20 and 400,000 (docs/tasks.md, "Efficiency"). */
+static double golden__eff_factor(const sg_golden_task *t)
+{
+    return t->eff_factor > 0 ? t->eff_factor : 20;
+}
+
+static uint64_t golden__eff_slack(const sg_golden_task *t)
+{
+    return t->eff_factor > 0 ? t->eff_slack : 400000;
+}
+
 /* An argument scaled `times` times: a str's or bytes' characters and a list's or tuple's
  * elements each repeated in place ("ab" -> "aabb", [3, 1] -> [3, 3, 1, 1]: order, sortedness,
  * palindromes and character classes stay), an int multiplied (a count or a size grows with the
@@ -3831,9 +3843,8 @@ static void golden__eff_fail(golden__run *g, const golden__eff_item *it, size_t 
     size_t off = (size_t)snprintf(buf, sizeof buf,
                                   "too-slow: on %s, the candidate costs %s where the reference costs %llu "
                                   "(its budget: %.0f x %llu + %llu, at most %u; calls and lines counted)",
-                                  where, got, (unsigned long long)x->ref, g->task->eff_factor > 0 ? g->task->eff_factor : 20,
-                                  (unsigned long long)x->ref,
-                                  (unsigned long long)(g->task->eff_factor > 0 ? g->task->eff_slack : 400000),
+                                  where, got, (unsigned long long)x->ref, golden__eff_factor(g->task),
+                                  (unsigned long long)x->ref, (unsigned long long)golden__eff_slack(g->task),
                                   GOLDEN_EFF_CAND_MAX);
     /* the same example one size smaller, for the growth */
     for (size_t j = n; j-- > 0 && off < sizeof buf;) {
@@ -3944,10 +3955,8 @@ static size_t golden__eff_items(golden__run *g, golden__eff_item *it, const sg_v
 static size_t golden__eff_budgets(const golden__run *g, golden__eff_item *it, size_t n, sg_outcome *const *outs,
                                   size_t done, size_t *cidx, uint64_t *top)
 {
-    const sg_golden_task *t = g->task;
-    bool defaults = !(t->eff_factor > 0);
-    double factor = defaults ? 20 : t->eff_factor;
-    uint64_t slack = defaults ? 400000 : t->eff_slack;
+    double factor = golden__eff_factor(g->task);
+    uint64_t slack = golden__eff_slack(g->task);
     bool ended[GOLDEN_EFF_BASES + 1] = {false};
     size_t cn = 0;
     *top = 0;
@@ -4003,6 +4012,17 @@ static void golden__eff_keep(golden__run *g, const sg_worker *w, size_t idx, sg_
         g->effm.ref[g->effm.nref++] = o;
 }
 
+/* Want `text` of worker w as scaled input `idx` (from 0) with its budget; a failure makes the check
+ * call on its own (effm.bad). */
+static void golden__eff_want(golden__run *g, sg_worker *w, const char *text, uint64_t budget, size_t idx)
+{
+    char *t = strdup(text);
+    if (!t || sg_array_push(&g->want, ((golden__pf){w, t, NULL, NULL, NULL, NULL, NULL, budget, idx + 1}), 0) < 0) {
+        free(t);
+        g->effm.bad = true;
+    }
+}
+
 /* The reference's scaled inputs, wanted with the last block's calls (eff_arm). */
 static void golden__eff_want_ref(golden__run *g)
 {
@@ -4016,12 +4036,7 @@ static void golden__eff_want_ref(golden__run *g)
     for (size_t k = 0; k < n; k++) {
         g->effm.text[k] = it[k].text;
         it[k].text = NULL;
-        char *t = strdup(g->effm.text[k]);
-        if (!t || sg_array_push(&g->want, ((golden__pf){g->ref, t, NULL, NULL, NULL, NULL, NULL, GOLDEN_EFF_REF_MAX, k + 1}),
-                                0) < 0) {
-            free(t);
-            g->effm.bad = true;
-        }
+        golden__eff_want(g, g->ref, g->effm.text[k], GOLDEN_EFF_REF_MAX, k);
     }
     g->effm.n = n;
     golden__eff_free(it, n);
@@ -4044,13 +4059,8 @@ static void golden__eff_want_cand(golden__run *g)
     size_t cidx[GOLDEN_EFF_ITEMS];
     uint64_t top = 0;
     size_t cn = same ? golden__eff_budgets(g, it, n, g->effm.ref, n, cidx, &top) : 0;
-    for (size_t j = 0; j < cn; j++) {
-        char *t = strdup(it[cidx[j]].text);
-        if (!t || sg_array_push(&g->want, ((golden__pf){g->cand, t, NULL, NULL, NULL, NULL, NULL, top, j + 1}), 0) < 0) {
-            free(t);
-            g->effm.bad = true;
-        }
-    }
+    for (size_t j = 0; j < cn; j++)
+        golden__eff_want(g, g->cand, it[cidx[j]].text, top, j);
     g->effm.cn = cn;
     golden__eff_free(it, n);
     sg_value_free(no_kwargs);

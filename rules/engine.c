@@ -1169,6 +1169,26 @@ static void engine__on_binary(engine__cx *cx, TSNode n, sg_scope *scope)
         engine__secret_value(cx, n, v);
 }
 
+/* A secret wrapped in an encoding (`base64.b64decode("Z2hwX0FC...").decode()`, b32, b85, hex,
+ * unhexlify): the call's constant value, folded as the resolver folds decoders, is checked as a
+ * literal is, at the outermost call of the chain only. Calls whose text names no decoder are not
+ * folded (most calls: one memmem on their source text). */
+static void engine__on_decoded(engine__cx *cx, TSNode n, sg_scope *scope)
+{
+    size_t rawlen;
+    const char *raw = engine__text(cx, n, &rawlen);
+    if (rawlen < 20 || rawlen > 4096 || (!memchr(raw, '"', rawlen) && !memchr(raw, '\'', rawlen)) ||
+        (!memmem(raw, rawlen, "decode", 6) && !memmem(raw, rawlen, "unhexlify", 9) && !memmem(raw, rawlen, "a2b_", 4) &&
+         !memmem(raw, rawlen, "fromhex", 7)))
+        return;
+    TSNode up = ts_node_parent(n);
+    if (!ts_node_is_null(up) && ts_node_symbol(up) == cx->sy->attribute)
+        return; /* `.decode()` or another method follows: judged there */
+    const char *v = sg_const_str(cx->res, scope, n, NULL);
+    if (v && strlen(v) >= 12)
+        engine__secret_value(cx, n, v);
+}
+
 static bool engine__has_marker(const char *t, size_t n)
 {
     for (size_t i = 0; i + 4 <= n; i++) {
@@ -1200,6 +1220,8 @@ static void engine__visit(void *ctx, TSNode n, sg_scope *scope)
     TSSymbol s = ts_node_symbol(n);
     if (s == sy->call) {
         engine__on_call(cx, n, scope, sg_node_field(n, sy->f_function));
+        if (cx->has_cred_values)
+            engine__on_decoded(cx, n, scope);
     } else if (s == sy->subscript) {
         if (cx->has_dynattr && !ts_node_eq(n, cx->store_target))
             engine__on_subscript(cx, n, scope);

@@ -407,6 +407,17 @@ static void worker__take_frame(struct sg_frame *dst, struct sg_frame *src)
 static uint64_t worker__phase_cpu_ms(struct sg_worker *w);
 static uint64_t worker__child_cpu_ms(struct sg_worker *w);
 
+/* The event budget of batch slot idx: the current call's (sg_worker_call_batch_budgets: its item's
+ * own; a pooled call's slot 0 is the import, never counted). */
+static uint64_t worker__slot_budget(const struct sg_worker *w, size_t idx)
+{
+    if (!w->batch_budgets)
+        return w->limits.cost_events;
+    if (w->pooled && idx == 0)
+        return 0;
+    return w->batch_budgets[w->pooled ? idx - 1 : idx];
+}
+
 /* The facts of a finished batch item (or of the last one, with the final facts in `f`). */
 static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts *f, const struct worker_buf *out,
                                const struct worker_buf *err)
@@ -416,10 +427,7 @@ static void worker__batch_emit(struct sg_worker *w, size_t idx, struct sg_facts 
     f->memory_mechanism = w->cg.mech;
     f->tasks_mechanism = w->cg.tasks_mech;
     sg_sandbox_limits lim = w->limits;
-    if (w->batch_budgets) { /* (a pooled call's item 0 is the import: never counted) */
-        size_t item = w->pooled ? idx - (idx > 0) : idx;
-        lim.cost_events = w->pooled && idx == 0 ? 0 : w->batch_budgets[item];
-    }
+    lim.cost_events = worker__slot_budget(w, idx);
     sg_status st = sg_outcome_build(f, &lim, out->data, out->len, out->truncated, err->data, err->len,
                                     err->truncated, &w->batch_out[idx]);
     if (st != SG_OK && w->batch_err == SG_OK) {
@@ -2018,8 +2026,7 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, const uint
         w->facts.import_item = w->pooled && last == 0;
         if (st == SG_OK) {
             uint64_t ce = w->limits.cost_events; /* (the last item's own budget) */
-            if (budgets)
-                w->limits.cost_events = w->pooled && last == 0 ? 0 : budgets[w->pooled ? last - 1 : last];
+            w->limits.cost_events = worker__slot_budget(w, last);
             st = worker__outcome(w, true, w->item_start_ns, &bouts[last]);
             w->limits.cost_events = ce;
         }

@@ -111,6 +111,9 @@ typedef struct golden__run {
         bool bad;
     } effm;
     bool asserts_ahead;       /* the asserts' calls were sent before the imports were judged */
+    TSTree *he_tree;          /* HumanEval's test, parsed once (golden__humaneval_check) */
+    TSNode he_body;
+    bool he_split;
     /* The task's own example inputs written in asserts (HumanEval's check, MBPP's test_list):
      * each call of the function under test is evaluated once more by the reference with a
      * recorder in its place, batched with the asserts' calls (golden__want_example), and its
@@ -1803,11 +1806,16 @@ static sg_status golden__run_whole_check(golden__run *g)
     return SG_OK;
 }
 
-/* HumanEval's test: its tree (NULL: no memory), the body of its check(candidate) in *body, and in
- * *split whether that body is asserts alone (then each assert is run and judged on its own; else
- * check runs whole). */
+/* HumanEval's test: its tree (NULL: no memory; the run's, parsed once and freed with the run), the
+ * body of its check(candidate) in *body, and in *split whether that body is asserts alone (then
+ * each assert is run and judged on its own; else check runs whole). */
 static TSTree *golden__humaneval_check(golden__run *g, TSParser *p, TSNode *body, bool *split)
 {
+    if (g->he_tree) {
+        *body = g->he_body;
+        *split = g->he_split;
+        return g->he_tree;
+    }
     const char *src = g->task->test;
     TSTree *tree = ts_parser_parse_string(p, NULL, src, (uint32_t)strlen(src));
     *split = false;
@@ -1837,6 +1845,9 @@ static TSTree *golden__humaneval_check(golden__run *g, TSParser *p, TSNode *body
         sp = false;
     }
     *split = sp;
+    g->he_tree = tree;
+    g->he_body = *body;
+    g->he_split = sp;
     return tree;
 }
 
@@ -1879,7 +1890,6 @@ static sg_status golden__asserts_ahead(golden__run *g, TSParser *p)
         if (!tree)
             return SG_OK; /* (golden__run_humaneval says so) */
         st = split ? golden__humaneval_pass(g, body, 0) : SG_OK;
-        ts_tree_delete(tree);
         if (!split)
             return SG_OK;
     } else {
@@ -1919,7 +1929,6 @@ static sg_status golden__run_humaneval(golden__run *g, TSParser *p)
         golden__take_examples(g);
         golden__pf_clear(g);
     }
-    ts_tree_delete(tree);
     return st;
 }
 
@@ -4404,6 +4413,8 @@ sg_status sg_golden_run(const sg_sandbox *sandbox, const sg_golden_task *task, c
     golden__stop_reason(&g);
 done:
     free(g.stop_text);
+    if (g.he_tree)
+        ts_tree_delete(g.he_tree);
     golden__eff_unkeep(&g);
     golden__pf_clear(&g);
     golden__want_clear(&g);

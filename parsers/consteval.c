@@ -1072,8 +1072,26 @@ bool sg_is_literal(sg_resolver *res, sg_scope *scope, TSNode n)
     return sg_const_str(res, scope, n, NULL) != NULL;
 }
 
-int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode n)
+/* The binding a name bound exactly once stands for (RES_ALIAS, with its value), or NULL; a scope
+ * that star-imports could rebind it, so names there are not followed. */
+static sg_binding *const__sole_alias(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_scope **ret_owner)
 {
+    if (!scope || !sg_node_is(id, cx->res->sy->identifier))
+        return NULL;
+    size_t n;
+    const char *name = sg_res_ident(cx, id, &n);
+    sg_scope *owner = NULL;
+    sg_binding *b = name ? sg_scope_find(scope, name, (uint32_t)n, &owner) : NULL;
+    if (!b || b->next || b->kind != RES_ALIAS || ts_node_is_null(b->node) || !owner || owner->stars.len)
+        return NULL;
+    if (ret_owner)
+        *ret_owner = owner;
+    return b;
+}
+
+static int const__truthy(sg_res_cx *cx, sg_scope *scope, TSNode n, int depth)
+{
+    sg_resolver *res = cx->res;
     const sg_syms *sy = res->sy;
     n = sg_node_unparen(n);
     TSSymbol s = ts_node_symbol(n);
@@ -1083,19 +1101,161 @@ int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode n)
         return 0;
     if (s == sy->integer || s == sy->float_) {
         size_t l;
-        const char *t = sg_node_text(res->cur_src, n, &l);
+        const char *t = sg_node_text(cx->src, n, &l);
         for (size_t i = 0; i < l; i++)
             if (t[i] != '0' && t[i] != '.' && t[i] != '_' && t[i] != 'x' && t[i] != 'X' && t[i] != 'o' &&
                 t[i] != 'O' && t[i] != 'b' && t[i] != 'B' && t[i] != 'j' && t[i] != 'J' && t[i] != 'e' && t[i] != 'E')
                 return 1;
         return 0;
     }
-    if (s == sy->list || s == sy->tuple || s == sy->dictionary || s == sy->set)
+    if (s == sy->tuple)
         return sg_node_nnamed(n) > 0;
-    size_t len;
-    if (sg_const_str(res, scope, n, &len))
-        return len > 0;
-    return -1;
+    if (s == sy->list || s == sy->dictionary || s == sy->set) /* (reached by name: may be filled later) */
+        return depth ? -1 : sg_node_nnamed(n) > 0;
+    if (s == sy->identifier && depth < 8) {
+        /* a name bound exactly once: what it was bound to (SHELL = False; shell=SHELL). Writes
+         * through globals() or setattr on the module are blocked by their own rule (SG503). */
+        sg_binding *b = const__sole_alias(cx, scope, n, NULL);
+        if (b && !sg_node_is(b->node, sy->augmented_assignment)) {
+            sg_res_cx in = {res, b->src};
+            int t = const__truthy(&in, b->scope, b->node, depth + 1);
+            if (t >= 0)
+                return t;
+        }
+    }
+    sg_buf b;
+    sg_buf_init(&b, RES_MAX_CONST);
+    res->budget = RES_BUDGET;
+    bool ok = sg_const_eval(cx, scope, n, &b, 0) && !b.failed && !b.truncated;
+    size_t len = b.len;
+    sg_res_buf_done(res, &b);
+    return ok ? len > 0 : -1;
+}
+
+int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode n)
+{
+    sg_res_cx cx = {res, res->cur_src};
+    return const__truthy(&cx, scope, n, 0);
+}
+
+/* Is this occurrence of a dict's name one that cannot change the dict (sg_const_dict)? */
+static bool const__dict_use_ok(const sg_syms *sy, TSNode id, const sg_binding *b)
+{
+    TSNode p = ts_node_parent(id);
+    if (sg_node_is(p, sy->dictionary_splat))
+        return true; /* **name: read */
+    if (sg_node_is(p, sy->assignment))
+        return ts_node_eq(sg_node_field(p, sy->f_left), id) && ts_node_eq(sg_node_field(p, sy->f_right), b->node);
+    if (sg_node_is(p, sy->subscript) && ts_node_eq(sg_node_field(p, sy->f_value), id)) {
+        /* name[k] read as a value: not a target (assignment, del, for, unpacking), and nothing
+         * is done to the item (name[k].append(...), name[k][j] = ...) */
+        TSNode q = ts_node_parent(p);
+        TSSymbol qs = ts_node_symbol(q);
+        if (qs == sy->assignment || qs == sy->augmented_assignment || qs == sy->for_statement ||
+            qs == sy->for_in_clause)
+            return !ts_node_eq(sg_node_field(q, sy->f_left), p);
+        return qs != sy->delete_statement && qs != sy->expression_list && qs != sy->pattern_list &&
+               qs != sy->tuple_pattern && qs != sy->list_pattern && qs != sy->as_pattern && qs != sy->with_item &&
+               qs != sy->subscript && qs != sy->attribute && qs != sy->call;
+    }
+    if (sg_node_is(p, sy->attribute) && ts_node_eq(sg_node_field(p, sy->f_object), id)) {
+        /* name.get(...), .items(), .keys(), .values(), .copy(): called, and reading only */
+        TSNode q = ts_node_parent(p);
+        if (!sg_node_is(q, sy->call) || !ts_node_eq(sg_node_field(q, sy->f_function), p))
+            return false;
+        TSNode a = sg_node_field(p, sy->f_attribute);
+        uint32_t l = ts_node_end_byte(a) - ts_node_start_byte(a);
+        const char *t = b->src + ts_node_start_byte(a);
+        static const char *const reads[] = {"get", "items", "keys", "values", "copy"};
+        for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+            if (strlen(reads[i]) == l && !memcmp(reads[i], t, l))
+                return true;
+    }
+    return false;
+}
+
+/* Every occurrence of b's name in `region` is one that cannot change the dict. */
+static bool const__dict_unchanged(sg_resolver *res, const sg_binding *b, TSNode region)
+{
+    const sg_syms *sy = res->sy;
+    sg_res_cx cx = {res, b->src};
+    TSTreeCursor c = ts_tree_cursor_new(region);
+    bool ok = true;
+    unsigned long steps = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (++steps > 4000000ul) {
+            ok = false; /* (a bound on the work; not knowing is "may have changed") */
+            break;
+        }
+        if (sg_node_is(n, sy->identifier)) {
+            size_t l;
+            const char *t = sg_res_ident(&cx, n, &l);
+            if (!t) {
+                ok = false;
+                break;
+            }
+            if (l == b->name_len && !memcmp(t, b->name, l) && !const__dict_use_ok(sy, n, b)) {
+                ok = false;
+                break;
+            }
+        }
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool more = false;
+        do {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                more = true;
+                break;
+            }
+        } while (ts_tree_cursor_goto_parent(&c));
+        if (!more)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    return ok;
+}
+
+TSNode sg_const_dict(sg_resolver *res, sg_scope *scope, TSNode expr)
+{
+    const sg_syms *sy = res->sy;
+    sg_res_cx cx = {res, res->cur_src};
+    sg_scope *owner = NULL;
+    sg_binding *b = const__sole_alias(&cx, scope, sg_node_unparen(expr), &owner);
+    if (!b || b->src != res->cur_src)
+        return (TSNode){0};
+    TSNode v = b->node;
+    /* bound by a plain `name = ...` (not a = b = {...} or :=, which leave another name on it) */
+    TSNode asg = ts_node_parent(v);
+    if (!sg_node_is(asg, sy->assignment) || sg_node_is(ts_node_parent(asg), sy->assignment))
+        return (TSNode){0};
+    if (!sg_node_is(v, sy->dictionary)) {
+        /* dict(k=v, ...): `dict` the builtin */
+        TSNode fn = sg_node_field(v, sy->f_function);
+        TSNode args = sg_node_field(v, sy->f_arguments);
+        size_t fl;
+        const char *ft =
+            sg_node_is(v, sy->call) && sg_node_is(fn, sy->identifier) ? sg_node_text(b->src, fn, &fl) : NULL;
+        if (!ft || fl != 4 || memcmp(ft, "dict", 4) || !sg_node_is(args, sy->argument_list) ||
+            sg_scope_find(scope, "dict", 4, NULL))
+            return (TSNode){0};
+    }
+    if (!b->dict_frozen) {
+        /* where it can be changed from: its function, or the whole (one-block) document */
+        TSNode region = {0};
+        if (res->scopes.len && owner == res->scopes.items[0]) {
+            if (res->nblocks == 1)
+                region = ts_tree_root_node(v.tree);
+        } else if (owner->func && !owner->is_class) {
+            for (TSNode a = ts_node_parent(v); !ts_node_is_null(a); a = ts_node_parent(a))
+                if (sg_node_is(a, sy->function_definition)) {
+                    region = a;
+                    break;
+                }
+        }
+        b->dict_frozen = !ts_node_is_null(region) && const__dict_unchanged(res, b, region) ? 1 : -1;
+    }
+    return b->dict_frozen > 0 ? v : (TSNode){0};
 }
 
 static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out, int depth)

@@ -93,8 +93,15 @@ bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_
 /* The value of a constant string expression ("a" "b", "a" + "b", "".join([...]), s[::-1], chr(65),
  * a name bound to one), or NULL. */
 const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t *ret_len);
-/* Truthiness of a literal: 1 true, 0 false, -1 not a literal. */
+/* Truthiness of a literal, or of a name bound exactly once to one (SHELL = False): 1 true, 0 false,
+ * -1 not a literal. */
 int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* The mapping a name stands for when `**name` is written: the name is bound exactly once, to a
+ * dict display ({"k": v}) or to dict(k=v, ...), and nothing in the document can have changed it
+ * (its every other use is `**name`, a read name[k], or name.get/items/keys/values/copy(); read
+ * in its function, or in the whole document for a module-level name of a one-block document).
+ * Returns that display or call, or a null node when the name is anything else. */
+TSNode sg_const_dict(sg_resolver *res, sg_scope *scope, TSNode expr);
 /* For an f-string: its text with every interpolation replaced by "x" (arena), or NULL. */
 const char *sg_fstring_skeleton(sg_resolver *res, TSNode expr);
 /* True if the expression is a literal of any kind (number, string, bool, None, container of literals). */

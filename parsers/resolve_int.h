@@ -87,6 +87,7 @@ typedef struct sg_binding {
     bool definite;             /* made unconditionally (not under if/for/while/try/with/match) */
     sg_scope *inner;           /* RES_CLASS: the class body's scope */
     bool busy, cached;         /* RES_ALIAS: resolving now (a cycle), result memoised */
+    int8_t dict_frozen;        /* RES_ALIAS (sg_const_dict): 0 not asked yet, 1 an unchanged dict, -1 not */
     sg_cands *cache;
     sg_res_func *func;         /* RES_FUNC: its record; RES_PARAM: the function it belongs to */
     int param_index;           /* RES_PARAM: its position (-1: keyword only) */

@@ -36,6 +36,7 @@ typedef struct engine__cx {
     } secret_keys[64];
     size_t nsecret_keys;
     TSNode store_target; /* the subscript an assignment visited last stores into */
+    unsigned splat_depth; /* **name expanded into dict(**other...) (engine__collect_args) */
 } engine__cx;
 
 sg_status sg_engine_hit(sg_engine_out *out, const sg_rule *rule, TSPoint start, TSPoint end, const char *message,
@@ -119,7 +120,7 @@ typedef struct engine__args {
 
 #define ENGINE_MAX_ARGV 64
 
-static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
+static void engine__collect_args(engine__cx *cx, sg_scope *scope, TSNode args, engine__args *a)
 {
     const sg_syms *sy = cx->sy;
     memset(a, 0, sizeof *a);
@@ -140,7 +141,23 @@ static void engine__collect_args(engine__cx *cx, TSNode args, engine__args *a)
             }
         } else if (s == sy->dictionary_splat) {
             TSNode d = sg_node_named(c, 0);
-            if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->dictionary) {
+            /* **name: the dict display or dict(...) it is bound to, when nothing can have changed
+             * it (sg_const_dict); anything else may hold any keyword */
+            if (sg_node_is(sg_node_unparen(d), sy->identifier))
+                d = cx->splat_depth < 4 ? sg_const_dict(cx->res, scope, d) : (TSNode){0};
+            if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->call) {
+                engine__args inner;
+                cx->splat_depth++; /* (D = dict(**D) would not end) */
+                engine__collect_args(cx, scope, sg_node_field(d, sy->f_arguments), &inner);
+                cx->splat_depth--;
+                a->kw_open |= inner.kw_open || inner.npos > 0 || inner.pos_open;
+                for (int i = 0; i < inner.nkw; i++) {
+                    if (a->nkw < ENGINE_MAX_ARGS)
+                        a->kw[a->nkw++] = inner.kw[i];
+                    else
+                        a->kw_open = true;
+                }
+            } else if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->dictionary) {
                 uint32_t np = sg_node_nnamed(d);
                 for (uint32_t p = 0; p < np; p++) {
                     TSNode pair = sg_node_named(d, p);
@@ -817,7 +834,7 @@ static void engine__on_call(engine__cx *cx, TSNode call, sg_scope *scope, TSNode
             return;
     }
     engine__args a;
-    engine__collect_args(cx, sg_node_field(call, sy->f_arguments), &a);
+    engine__collect_args(cx, scope, sg_node_field(call, sy->f_arguments), &a);
     /* A method is reported on its own line: `(Session()\n .get(url))` at .get. */
     TSPoint start = ts_node_start_point(fn), end = ts_node_end_point(fn);
     if (ts_node_symbol(fn) == sy->attribute) {

@@ -257,6 +257,15 @@ static const const_case const_cases[] = {
     {"x = {}\n", 1, NULL, 0},
     {"x = {'a': 1}\n", 1, NULL, 1},
     {"x = y\n", 1, NULL, -1},
+    /* names bound exactly once are followed; rebound, augmented or star-shadowed ones are not */
+    {"S = False\nx = S\n", 2, NULL, 0},
+    {"S = True\nT = S\nx = T\n", 3, NULL, 1},
+    {"S = False\nS = True\nx = S\n", 3, NULL, -1},
+    {"S = False\nS |= True\nx = S\n", 3, NULL, -1},
+    {"S = False\nfrom m import *\nx = S\n", 3, NULL, -1},
+    {"S = 0\ndef f():\n    global S\n    S = 1\nx = S\n", 5, NULL, -1},
+    {"S = []\nS.append(1)\nx = S\n", 3, NULL, -1},
+    {"S = ()\nx = S\n", 2, NULL, 0},
 };
 
 static void test_const_table(void **state)

@@ -184,8 +184,10 @@ static bool const__callee_in(sg_res_cx *cx, sg_scope *scope, TSNode fn, const ch
 #define CONST__N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Calls whose value, as far as names and path patterns go, is their argument. */
+/* (shutil.which("git") is the program git found on PATH: the argv rules judge the name) */
 static const char *const const__identity_calls[] = {"os.path.expanduser", "os.path.expandvars", "os.fspath",
-                                                    "os.path.abspath",    "os.path.realpath",   "os.path.normpath"};
+                                                    "os.path.abspath",    "os.path.realpath",   "os.path.normpath",
+                                                    "shutil.which"};
 /* Path constructors and joins: their arguments joined with "/". */
 static const char *const const__path_calls[] = {"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
                                                 "pathlib.PurePosixPath", "os.path.join"};

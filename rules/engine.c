@@ -349,6 +349,46 @@ static bool engine__dict_keys(engine__cx *cx, sg_scope *scope, const sg_cond *co
     return false;
 }
 
+/* not_python_module_in: is `v` an argv that starts a Python interpreter on a module by name (the
+ * caller checks that no executable= names another program),
+ * [python3, <flags>, "-m", M, ...] or "-mM", with M a constant matching `cond`'s globs? Only
+ * flags that take no code may come before -m (-c, -, -i, a script... do not). What follows M is
+ * M's own arguments. */
+static bool engine__python_module(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v)
+{
+    const char *items[ENGINE_MAX_ARGV];
+    int n = sg_const_argv(cx->res, scope, v, items, ENGINE_MAX_ARGV);
+    if (n < 2 || !items[0])
+        return false;
+    const char *prog = strrchr(items[0], '/');
+    prog = prog ? prog + 1 : items[0];
+    char *const py[] = {"python", "python3", "python3.*", "python2", "python2.*"};
+    if (!sg_rules_name_match(py, sizeof py / sizeof py[0], prog))
+        return false;
+    static const char *const flags[] = {"-u", "-B", "-E", "-I", "-s", "-S", "-O", "-OO", "-q", "-b", "-bb", "-P"};
+    for (int i = 1; i < n; i++) {
+        const char *t = items[i];
+        if (!t)
+            return false;
+        if (!strncmp(t, "-m", 2)) {
+            const char *m = t[2] ? t + 2 : (i + 1 < n ? items[i + 1] : NULL);
+            return m && *m && sg_rules_name_match(cond->values, cond->nvalues, m);
+        }
+        bool ok = false;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !ok; k++)
+            ok = !strcmp(t, flags[k]);
+        if (!ok && (!strcmp(t, "-W") || !strcmp(t, "-X")) && i + 1 < n && items[i + 1]) {
+            i++; /* (-W action, -X option: their argument) */
+            ok = true;
+        }
+        if (!ok && (!strncmp(t, "-W", 2) || !strncmp(t, "-X", 2)) && t[2])
+            ok = true;
+        if (!ok)
+            return false;
+    }
+    return false;
+}
+
 static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, const engine__args *a, bool *unsure)
 {
     TSNode v = cond->receiver ? a->receiver : engine__arg(a, cond->position, cond->keyword);
@@ -421,6 +461,10 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
     }
     case SG_COND_DICT_KEYS_IN:
         return present && engine__dict_keys(cx, scope, cond, v);
+    case SG_COND_NOT_PYTHON_MODULE_IN:
+        /* (with executable=, argv[0] is not the program that starts) */
+        return !present || !ts_node_is_null(engine__arg(a, -1, "executable")) || a->kw_open ||
+               !engine__python_module(cx, scope, cond, v);
     case SG_COND_MODE_BITS:
         return present && engine__mode_bits(cx, scope, cond, v, 0);
     case SG_COND_RESOLVES_IN:
@@ -440,11 +484,18 @@ static bool engine__where(engine__cx *cx, sg_scope *scope, const sg_rule *r, con
 {
     if (!r->calls.nwhere)
         return true;
+    bool all_unsure = false; /* from where[0..nall): the conditions that must all hold */
     for (size_t i = 0; i < r->calls.nwhere; i++) {
         bool u = false;
         bool ok = engine__cond(cx, scope, &r->calls.where[i], a, &u);
+        if (i < r->calls.nall) {
+            if (!ok)
+                return false;
+            all_unsure |= u;
+            continue;
+        }
         if (r->calls.where_any && ok) {
-            *unsure = u;
+            *unsure = u || all_unsure;
             return true;
         }
         if (!r->calls.where_any && !ok)

@@ -204,13 +204,15 @@ static const struct {
     {"not_literal_in", SG_COND_NOT_LITERAL_IN, true}, {"is_string", SG_COND_IS_STRING, false},
     {"unknown_program", SG_COND_UNKNOWN_PROGRAM, false}, {"argv_contains", SG_COND_ARGV_CONTAINS, true},
     {"mode_bits", SG_COND_MODE_BITS, true},    {"dict_keys_in", SG_COND_DICT_KEYS_IN, true},
+    {"not_python_module_in", SG_COND_NOT_PYTHON_MODULE_IN, true},
 };
 
 static sg_status pack__cond(pack__ctx *c, yaml_node_t *n, sg_cond *cond)
 {
     static const char *const keys[] = {"position", "keyword", "receiver", "truthy", "not_literal", "literal_in",
                                        "resolves_in", "not_resolves_in", "absent", "present", "falsy",
-                                       "not_literal_in", "is_string", "unknown_program", "argv_contains", "mode_bits", "dict_keys_in", NULL};
+                                       "not_literal_in", "is_string", "unknown_program", "argv_contains", "mode_bits", "dict_keys_in",
+                                       "not_python_module_in", NULL};
     cond->position = -1;
     if (n->type != YAML_MAPPING_NODE)
         return pack__err(c, n, "a 'where' condition must be a mapping");
@@ -864,35 +866,38 @@ static const struct {
     {"builtin", SG_KIND_BUILTIN, pack__builtin},
 };
 
-/* The argument conditions of a calls rule ('where' or 'where_any'; only calls rules have them)
- * and whether it also matches references. */
+/* The argument conditions of a calls rule ('where', 'where_any', or both: every condition of
+ * 'where' and one of 'where_any'; only calls rules have them) and whether it also matches
+ * references. */
 static sg_status pack__where(pack__ctx *c, yaml_node_t *m, sg_rule *r)
 {
     sg_status st;
-    yaml_node_t *where = pack__get(c, m, "where");
-    yaml_node_t *where_any = pack__get(c, m, "where_any");
-    if (where && where_any)
-        return pack__err(c, where_any, "rule %s: use 'where' or 'where_any', not both", r->info.id);
-    bool any = false;
-    if (where_any) {
-        where = where_any;
-        any = true;
-    }
-    if (where) {
+    yaml_node_t *lists[2] = {pack__get(c, m, "where"), pack__get(c, m, "where_any")};
+    size_t counts[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        if (!lists[k])
+            continue;
         if (r->kind != SG_KIND_CALLS)
-            return pack__err(c, where, "rule %s: conditions apply only to 'calls' rules", r->info.id);
-        r->calls.where_any = any;
-        if (where->type != YAML_SEQUENCE_NODE)
-            return pack__err(c, where, "rule %s: 'where' must be a list of conditions", r->info.id);
-        size_t count = (size_t)(where->data.sequence.items.top - where->data.sequence.items.start);
-        r->calls.where = calloc(count ? count : 1, sizeof *r->calls.where);
+            return pack__err(c, lists[k], "rule %s: conditions apply only to 'calls' rules", r->info.id);
+        if (lists[k]->type != YAML_SEQUENCE_NODE)
+            return pack__err(c, lists[k], "rule %s: '%s' must be a list of conditions", r->info.id,
+                             k ? "where_any" : "where");
+        counts[k] = (size_t)(lists[k]->data.sequence.items.top - lists[k]->data.sequence.items.start);
+    }
+    if (lists[1] && !counts[1])
+        return pack__err(c, lists[1], "rule %s: 'where_any' needs at least one condition", r->info.id);
+    if (counts[0] + counts[1]) {
+        r->calls.where_any = lists[1] != NULL;
+        r->calls.nall = lists[1] ? counts[0] : 0;
+        r->calls.where = calloc(counts[0] + counts[1], sizeof *r->calls.where);
         if (!r->calls.where)
             return SG_ERR_NOMEM;
-        for (size_t i = 0; i < count; i++) {
-            r->calls.nwhere = i + 1;
-            if ((st = pack__cond(c, pack__node(c, where->data.sequence.items.start[i]), &r->calls.where[i])))
-                return st;
-        }
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < counts[k]; i++) {
+                sg_cond *cond = &r->calls.where[r->calls.nwhere++];
+                if ((st = pack__cond(c, pack__node(c, lists[k]->data.sequence.items.start[i]), cond)))
+                    return st;
+            }
     }
     bool references = r->kind == SG_KIND_CALLS && r->calls.nwhere == 0;
     yaml_node_t *v = pack__get(c, m, "references");

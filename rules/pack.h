@@ -54,6 +54,8 @@ typedef enum sg_cond_op {
     SG_COND_ARGV_CONTAINS,   /* the argument is an argv list one of whose constant items matches values */
     SG_COND_DICT_KEYS_IN,    /* the argument is a mapping written out ({"K": v}, dict(K=v), with **
                                 spreads) one of whose constant keys matches values */
+    SG_COND_NOT_PYTHON_MODULE_IN, /* the argument is not an argv starting a Python interpreter on a
+                                     module by name (python3 [flags] -m M ...) with M matching values */
     SG_COND_MODE_BITS,       /* the argument is a file mode with one of these bits: an int literal
                                 ("0o4000") or a name that resolves to one of the values
                                 (stat.S_ISUID), alone or or-ed / added with others */
@@ -84,6 +86,7 @@ typedef struct sg_rule_calls {
     sg_cond *where;
     size_t nwhere;
     bool where_any;  /* any condition suffices (default: all) */
+    size_t nall;     /* where_any with where: where[0..nall) must all hold, then one of the rest */
     bool references; /* also a callable passed or stored as a value */
 } sg_rule_calls;
 

@@ -355,6 +355,55 @@ static void test_query_predicates(void **state)
     sg_rules_free(rules);
 }
 
+/* `where` and `where_any` together: every condition of `where` and one of `where_any`; and the
+ * not_python_module_in condition (python3 [flags] -m M with M listed, and no executable=). */
+static void test_where_and_where_any(void **state)
+{
+    (void)state;
+    static const char yaml[] =
+        "version: 1\nrules:\n"
+        "  - id: W001\n    name: both\n    severity: high\n    message: m\n    match:\n"
+        "      calls: [run]\n"
+        "      where:\n        - {position: 0, not_python_module_in: [pytest]}\n"
+        "      where_any:\n        - {position: 0, literal_in: [\"python*\", sh]}\n"
+        "        - {keyword: shell, truthy: true}\n";
+    sg_rules *rules;
+    assert_int_equal(sg_rules_new_empty(&rules), SG_OK);
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_rules_load_buffer(rules, "w.yml", yaml, strlen(yaml), false, &d), SG_OK);
+    static const struct {
+        const char *src;
+        int hits;
+    } cases[] = {
+        {"run(['python3', '-m', 'pytest', p])\n", 0},          /* where fails */
+        {"run(['python3', '-u', '-mpytest'])\n", 0},           /* joined -m, a flag before it */
+        {"run(['python3', '-X', 'dev', '-m', 'pytest'])\n", 0}, /* -X takes its argument */
+        {"run(['python3', '-m', 'pip', 'install', p])\n", 1},  /* not listed */
+        {"run(['python3', '-c', 'import pytest'])\n", 1},      /* code before -m */
+        {"run(['python3', x, '-m', 'pytest'])\n", 1},          /* an unknown item before -m */
+        {"run(['python3', 'pytest.py'])\n", 1},                /* a script */
+        {"run(['python3', '-m', 'pytest'], executable='/bin/sh')\n", 1}, /* not the program */
+        {"run(['python3', '-m', 'pytest'], shell=True)\n", 0},  /* where fails: no where_any can */
+        {"run(['ls'], shell=True)\n", 1},                       /* the second where_any */
+        {"run(['ls'])\n", 0},                                   /* no where_any */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        print_message("where case %zu: %s", i, cases[i].src);
+        assert_int_equal(rules_check(rules, cases[i].src, "W001", NULL, NULL), cases[i].hits);
+    }
+    sg_rules_free(rules);
+    static const char empty_any[] =
+        "version: 1\nrules:\n"
+        "  - id: W002\n    name: e\n    severity: high\n    message: m\n    match:\n"
+        "      calls: [run]\n      where_any: []\n";
+    assert_int_equal(sg_rules_new_empty(&rules), SG_OK);
+    sg_diag_init(&d);
+    assert_int_equal(sg_rules_load_buffer(rules, "e.yml", empty_any, strlen(empty_any), false, &d), SG_ERR_RULES);
+    assert_non_null(strstr(d.message, "where_any"));
+    sg_rules_free(rules);
+}
+
 static void test_allow_host_arguments(void **state)
 {
     (void)state;
@@ -551,7 +600,7 @@ int main(void)
         cmocka_unit_test(test_bad_packs),         cmocka_unit_test(test_empty_and_missing_pack),
         cmocka_unit_test(test_valid_pack),        cmocka_unit_test(test_default_pack_contents),
         cmocka_unit_test(test_disable),           cmocka_unit_test(test_replace_by_id),
-        cmocka_unit_test(test_query_predicates),  cmocka_unit_test(test_allow_host_arguments),
+        cmocka_unit_test(test_query_predicates),  cmocka_unit_test(test_allow_host_arguments), cmocka_unit_test(test_where_and_where_any),
         cmocka_unit_test(test_pack_cannot_disable_builtins),
         cmocka_unit_test(test_frozen_set_refuses_changes),
         cmocka_unit_test(test_rationale_and_example),

@@ -1260,6 +1260,45 @@ TSNode sg_const_dict(sg_resolver *res, sg_scope *scope, TSNode expr)
     return b->dict_frozen > 0 ? v : (TSNode){0};
 }
 
+/* The literal sequence a loop `for name in <it>` walks: a list, tuple or set display of at most
+ * RES_MAX_CHOICES items without a splat, or a name bound once to such a tuple. Null otherwise. */
+static TSNode const__loop_items(sg_res_cx *cx, const sg_binding *b)
+{
+    const sg_syms *sy = cx->res->sy;
+    TSNode it = sg_node_unparen(sg_node_field(b->node, sy->f_right));
+    if (sg_node_is(it, sy->identifier)) {
+        sg_binding *t = const__sole_alias(cx, b->scope, it, NULL);
+        it = t && t->src == cx->src && sg_node_is(t->node, sy->tuple) ? t->node : (TSNode){0};
+    }
+    if (!sg_node_is(it, sy->list) && !sg_node_is(it, sy->tuple) && !sg_node_is(it, sy->set))
+        return (TSNode){0};
+    uint32_t k = sg_node_nnamed(it);
+    if (k == 0 || k > RES_MAX_CHOICES)
+        return (TSNode){0};
+    for (uint32_t i = 0; i < k; i++)
+        if (sg_node_is(sg_node_named(it, i), sy->list_splat) || sg_node_is(sg_node_named(it, i), sy->comment))
+            return (TSNode){0};
+    return it;
+}
+
+/* A loop variable (`for name in ("a", "b")`): while sg_const_choices tries the loop's items one
+ * at a time, the one being tried; otherwise not a constant, and the loop is noted as the one to
+ * try (res->choice_seen). */
+static bool const__loop_item(sg_res_cx *cx, sg_binding *b, sg_buf *out, int depth)
+{
+    sg_resolver *res = cx->res;
+    if (!sg_node_is(sg_node_unparen(sg_node_field(b->node, res->sy->f_left)), res->sy->identifier))
+        return false;
+    TSNode it = const__loop_items(cx, b);
+    if (ts_node_is_null(it))
+        return false;
+    if (res->choice_b == b)
+        return sg_const_eval(cx, b->scope, sg_node_named(it, res->choice_i), out, depth + 4);
+    if (!res->choice_seen)
+        res->choice_seen = b;
+    return false;
+}
+
 static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out, int depth)
 {
     size_t n;
@@ -1273,6 +1312,9 @@ static bool const__lookup(sg_res_cx *cx, sg_scope *scope, TSNode id, sg_buf *out
     if (!b || b->next || b->kind != RES_ALIAS)
         return false; /* only a name bound exactly once to a constant */
     sg_res_cx inner = {cx->res, b->src};
+    const sg_syms *sy = cx->res->sy;
+    if (sg_node_is(b->node, sy->for_statement) || sg_node_is(b->node, sy->for_in_clause))
+        return const__loop_item(&inner, b, out, depth);
     return sg_const_eval(&inner, b->scope, b->node, out, depth + 4);
 }
 
@@ -1344,6 +1386,42 @@ static int const__argv(sg_res_cx *cx, sg_scope *scope, TSNode n, const char **it
     }
     sg_children_end(&it);
     return k;
+}
+
+int sg_const_choices(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max)
+{
+    if (max < 1)
+        return -1;
+    res->choice_b = NULL;
+    res->choice_seen = NULL;
+    const char *one = sg_const_str(res, scope, expr, NULL);
+    if (one) {
+        items[0] = one;
+        return 1;
+    }
+    sg_binding *b = res->choice_seen;
+    res->choice_seen = NULL;
+    if (!b)
+        return -1;
+    sg_res_cx cx = {res, b->src};
+    TSNode it = const__loop_items(&cx, b);
+    uint32_t k = ts_node_is_null(it) ? 0 : sg_node_nnamed(it);
+    if (k == 0 || k > (uint32_t)max)
+        return -1;
+    int n = 0;
+    res->choice_b = b;
+    for (uint32_t i = 0; i < k; i++) {
+        res->choice_i = i;
+        const char *v = sg_const_str(res, scope, expr, NULL);
+        if (!v) { /* (another loop, or an item that is not a constant) */
+            n = -1;
+            break;
+        }
+        items[n++] = v;
+    }
+    res->choice_b = NULL;
+    res->choice_seen = NULL;
+    return n;
 }
 
 int sg_const_argv(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max)

@@ -93,6 +93,12 @@ bool sg_resolve_methodcaller(sg_resolver *res, sg_scope *scope, TSNode call, sg_
 /* The value of a constant string expression ("a" "b", "a" + "b", "".join([...]), s[::-1], chr(65),
  * a name bound to one), or NULL. */
 const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t *ret_len);
+/* The constant values a string expression can take: 1 and its value when it is a constant; when
+ * it is one but for the variable of a loop over a literal sequence (`for m in ("json", "csv"):
+ * import_module(f"pkg.{m}")`), one value per item of that sequence (at most RES_MAX_CHOICES, and
+ * `max`). -1 when it is neither. Values are arena strings. */
+#define RES_MAX_CHOICES 16
+int sg_const_choices(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max);
 /* Truthiness of a literal, or of a name bound exactly once to one (SHELL = False): 1 true, 0 false,
  * -1 not a literal. */
 int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);

@@ -145,6 +145,10 @@ struct sg_resolver {
      * whether its own step budget ran out. That analysis is best effort on top of the rest: its
      * limits cut it short and never make the snippet uncheckable (SG002) */
     unsigned across_nest;
+    /* sg_const_choices: the loop variable being tried (choice_b, its item choice_i), and the first
+     * loop variable a failed evaluation met (choice_seen) */
+    struct sg_binding *choice_b, *choice_seen;
+    uint32_t choice_i;
     sg_res_site *calls[RES_SITE_BUCKETS];  /* call sites by callee name (bind.c) */
     sg_res_site *stores[RES_SITE_BUCKETS]; /* `self.name = value` by name (bind.c) */
 };

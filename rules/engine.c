@@ -244,6 +244,21 @@ static const char *engine__literal(engine__cx *cx, sg_scope *scope, TSNode v, co
     return sg_const_str(cx->res, scope, v, NULL);
 }
 
+/* engine__literal, or every value of a loop variable over literals (sg_const_choices): how many
+ * (at most RES_MAX_CHOICES), or -1 when it is not a constant. */
+static int engine__literals(engine__cx *cx, sg_scope *scope, TSNode v, const char *override, const char **vals)
+{
+    const char *one = engine__literal(cx, scope, v, override);
+    if (one) {
+        vals[0] = one;
+        return 1;
+    }
+    const char *items[1];
+    if (sg_const_argv(cx->res, scope, v, items, 1) >= 0)
+        return -1; /* (an argv whose program is not a constant) */
+    return sg_const_choices(cx->res, scope, v, vals, RES_MAX_CHOICES);
+}
+
 /* A Python int literal's value ("0o4755", "0x9ed", "2541", "0b1_0"); false if it is none. */
 static bool engine__int_literal(const char *t, size_t l, unsigned long long *ret)
 {
@@ -419,24 +434,35 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
     }
     case SG_COND_FALSY:
         return present && sg_literal_truthy(cx->res, scope, v) == 0;
-    case SG_COND_NOT_LITERAL:
-        return present && !sg_is_literal(cx->res, scope, v);
+    case SG_COND_NOT_LITERAL: {
+        const char *vals[RES_MAX_CHOICES];
+        return present && !sg_is_literal(cx->res, scope, v) && engine__literals(cx, scope, v, NULL, vals) < 0;
+    }
     case SG_COND_LITERAL_IN: {
         if (!present)
             return false;
-        /* an argv list or tuple is judged by its program, the first element */
-        const char *s = engine__literal(cx, scope, v, override);
-        return s && engine__literal_match(cond, s);
+        /* an argv list or tuple is judged by its program, the first element; a loop variable
+         * over literals by each of them */
+        const char *vals[RES_MAX_CHOICES];
+        int n = engine__literals(cx, scope, v, override, vals);
+        for (int i = 0; i < n; i++)
+            if (engine__literal_match(cond, vals[i]))
+                return true;
+        return false;
     }
     case SG_COND_NOT_LITERAL_IN: {
         if (!present)
             return !a->kw_open && !(cond->position >= a->npos && a->pos_open);
-        const char *s = engine__literal(cx, scope, v, override);
-        if (!s) {
+        const char *vals[RES_MAX_CHOICES];
+        int n = engine__literals(cx, scope, v, override, vals);
+        if (n < 0) {
             *unsure = true;
             return true;
         }
-        return !engine__literal_match(cond, s);
+        for (int i = 0; i < n; i++)
+            if (engine__literal_match(cond, vals[i]))
+                return false;
+        return true;
     }
     case SG_COND_IS_STRING:
         return present && sg_is_stringish(cx->res, scope, v);

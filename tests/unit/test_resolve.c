@@ -287,6 +287,74 @@ static void test_const_table(void **state)
     }
 }
 
+/* sg_const_choices: a loop variable over literals gives one value per item. */
+typedef struct choice_probe {
+    sg_resolver *res;
+    uint32_t row;
+    int n;
+    char vals[RES_MAX_CHOICES][32];
+} choice_probe;
+
+static void choice_visit(void *ctx, TSNode n, sg_scope *scope)
+{
+    choice_probe *p = ctx;
+    const sg_syms *sy = sg_syms_get();
+    if (ts_node_start_point(n).row != p->row || ts_node_symbol(n) != sy->call || p->n != -2)
+        return;
+    TSNode args = ts_node_child_by_field_id(n, sy->f_arguments);
+    const char *items[RES_MAX_CHOICES];
+    p->n = sg_const_choices(p->res, scope, ts_node_named_child(args, 0), items, RES_MAX_CHOICES);
+    for (int i = 0; i < p->n; i++)
+        snprintf(p->vals[i], sizeof p->vals[i], "%s", items[i]);
+}
+
+static void test_const_choices(void **state)
+{
+    resolve_fixture *f = *state;
+    static const struct {
+        const char *src;
+        long line;
+        int n;
+        const char *joined; /* the values, joined with "," */
+    } cases[] = {
+        {"f('x')\n", 1, 1, "x"},
+        {"for m in ('a', 'b'):\n    f(f'p.{m}')\n", 2, 2, "p.a,p.b"},
+        {"for m in ['a', 'b', 'c']:\n    f('p.' + m)\n", 2, 3, "p.a,p.b,p.c"},
+        {"T = ('a', 'b')\nfor m in T:\n    f(m)\n", 3, 2, "a,b"},
+        {"[f(m) for m in {'a'}]\n", 1, 1, "a"},
+        {"for m in ('a', x):\n    f(m)\n", 2, -1, ""},
+        {"for m in ('a', 'b'):\n    m = m + 'c'\n    f(m)\n", 3, -1, ""},
+        {"L = ['a']\nfor m in L:\n    f(m)\n", 3, -1, ""},
+        {"for m in ('a',):\n    for k in ('b',):\n        f(m + k)\n", 3, -1, ""},
+        {"for m in ('a', *x):\n    f(m)\n", 2, -1, ""},
+        {"f(y)\n", 1, -1, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        print_message("choices case %zu: %s", i, cases[i].src);
+        const char *src = cases[i].src;
+        TSTree *t = ts_parser_parse_string(f->parser, NULL, src, (uint32_t)strlen(src));
+        assert_non_null(t);
+        choice_probe p = {.row = (uint32_t)(cases[i].line - 1), .n = -2};
+        sg_names view;
+        sg_rules_names(f->rules, &view);
+        p.res = sg_resolver_new(&view, 400);
+        assert_non_null(p.res);
+        sg_resolver_interest(p.res, sg_syms_get()->call);
+        assert_int_equal(sg_resolver_bind(p.res, ts_tree_root_node(t), src), SG_OK);
+        assert_int_equal(sg_resolver_walk(p.res, 0, src, choice_visit, &p), SG_OK);
+        assert_int_equal(p.n, cases[i].n);
+        char joined[256] = "";
+        for (int k = 0; k < p.n; k++) {
+            if (k)
+                strcat(joined, ",");
+            strcat(joined, p.vals[k]);
+        }
+        assert_string_equal(joined, cases[i].joined);
+        sg_resolver_free(p.res);
+        ts_tree_delete(t);
+    }
+}
+
 /* Hostile alias chains and budgets: resolution terminates and stays bounded. */
 static void test_resolve_bounded(void **state)
 {
@@ -402,6 +470,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resolve_table),
         cmocka_unit_test(test_const_table),
+        cmocka_unit_test(test_const_choices),
         cmocka_unit_test(test_resolve_bounded),
         cmocka_unit_test(test_syms_table),
         cmocka_unit_test(test_pynames_table),

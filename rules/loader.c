@@ -28,6 +28,10 @@ typedef struct pack__ctx {
     const char *pack;
     sg_diag *diag;
     bool lazy; /* the built-in pack: queries compiled on first use (sg_rules_load_builtin) */
+    /* a document rebuilt from the build-time bytes (loader__doc_from_blob): its nodes' values,
+     * items and pairs live in these three blocks, freed with the node array instead of by
+     * yaml_document_delete */
+    void *blob_blocks[3];
 } pack__ctx;
 
 static sg_status pack__err(pack__ctx *c, const yaml_node_t *node, const char *fmt, ...)
@@ -1155,6 +1159,8 @@ static sg_status pack__load_doc(pack__ctx *c, sg_rules *staged)
 
 static sg_status loader__load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, size_t max,
                                      bool replace_all, bool lazy, sg_diag *diag);
+static sg_status loader__load_doc(sg_rules *rules, pack__ctx *cp, bool replace_all);
+static void loader__doc_delete(pack__ctx *c);
 
 sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, bool replace_all,
                                sg_diag *diag)
@@ -1165,6 +1171,195 @@ sg_status sg_rules_load_buffer(sg_rules *rules, const char *name, const char *bu
 sg_status sg_rules_load_builtin(sg_rules *rules, const char *name, const char *buf, size_t len, sg_diag *diag)
 {
     return loader__load_buffer(rules, name, buf, len, PACK_MAX_BYTES, false, true, diag);
+}
+
+static bool loader__get32(const unsigned char *b, size_t len, size_t *at, uint32_t *v)
+{
+    if (len - *at < 4 || *at > len)
+        return false;
+    const unsigned char *p = b + *at;
+    *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    *at += 4;
+    return true;
+}
+
+/* The document rules/pack_gen.c serialised, rebuilt as libyaml's yaml_document_t (the same ids,
+ * values and start marks as yaml_parser_load gives; no tags or styles, which the loader does not
+ * read) in four allocations: the node array (doc->nodes) and blocks[0..2] for the scalars' text,
+ * the sequences' items and the mappings' pairs. False, with nothing allocated, when the bytes are
+ * short, malformed or refer to a node that is not there. */
+static bool loader__doc_from_blob(const unsigned char *b, size_t len, yaml_document_t *doc, void *blocks[3])
+{
+    size_t at = 8;
+    uint32_t n;
+    memset(doc, 0, sizeof *doc);
+    if (len < 12 || memcmp(b, "SGPACK1\n", 8) || !loader__get32(b, len, &at, &n) || n == 0 || n > len / 13)
+        return false;
+    /* pass 1: check the layout and size the blocks */
+    size_t nodes_at = at, text = 0, items = 0, pairs = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t line, col, k, x = 0, y = 0;
+        if (at >= len)
+            return false;
+        unsigned char t = b[at++];
+        if ((t != 1 && t != 2 && t != 3) || !loader__get32(b, len, &at, &line) || !loader__get32(b, len, &at, &col) ||
+            !loader__get32(b, len, &at, &k))
+            return false;
+        if (t == 1) {
+            if (k > len - at)
+                return false;
+            at += k;
+            text += (size_t)k + 1;
+            continue;
+        }
+        for (uint32_t j = 0; j < k; j++) {
+            if (!loader__get32(b, len, &at, &x) || (t == 3 && !loader__get32(b, len, &at, &y)))
+                return false;
+            if (x < 1 || x > n || (t == 3 && (y < 1 || y > n)))
+                return false;
+        }
+        if (t == 2)
+            items += k;
+        else
+            pairs += k;
+    }
+    if (at != len)
+        return false;
+    yaml_node_t *nodes = calloc(n, sizeof *nodes);
+    char *tx = malloc(text);
+    yaml_node_item_t *it = malloc((items ? items : 1) * sizeof *it);
+    yaml_node_pair_t *pr = malloc((pairs ? pairs : 1) * sizeof *pr);
+    if (!nodes || !tx || !it || !pr) {
+        free(nodes);
+        free(tx);
+        free(it);
+        free(pr);
+        return false;
+    }
+    /* pass 2: fill them */
+    at = nodes_at;
+    size_t to = 0, io = 0, po = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        yaml_node_t *node = &nodes[i];
+        unsigned char t = b[at++];
+        uint32_t line = 0, col = 0, k = 0, x = 0, y = 0;
+        loader__get32(b, len, &at, &line); /* (pass 1 checked every field) */
+        loader__get32(b, len, &at, &col);
+        loader__get32(b, len, &at, &k);
+        node->start_mark.line = node->end_mark.line = line;
+        node->start_mark.column = node->end_mark.column = col;
+        if (t == 1) {
+            node->type = YAML_SCALAR_NODE;
+            node->data.scalar.value = (yaml_char_t *)(tx + to);
+            node->data.scalar.length = k;
+            node->data.scalar.style = YAML_ANY_SCALAR_STYLE;
+            memcpy(tx + to, b + at, k);
+            tx[to + k] = 0;
+            to += (size_t)k + 1;
+            at += k;
+        } else if (t == 2) {
+            node->type = YAML_SEQUENCE_NODE;
+            node->data.sequence.items.start = it + io;
+            for (uint32_t j = 0; j < k; j++) {
+                loader__get32(b, len, &at, &x);
+                it[io++] = (yaml_node_item_t)x;
+            }
+            node->data.sequence.items.end = node->data.sequence.items.top = it + io;
+        } else {
+            node->type = YAML_MAPPING_NODE;
+            node->data.mapping.pairs.start = pr + po;
+            for (uint32_t j = 0; j < k; j++) {
+                loader__get32(b, len, &at, &x);
+                loader__get32(b, len, &at, &y);
+                pr[po].key = (int)x;
+                pr[po++].value = (int)y;
+            }
+            node->data.mapping.pairs.end = node->data.mapping.pairs.top = pr + po;
+        }
+    }
+    doc->nodes.start = nodes;
+    doc->nodes.end = doc->nodes.top = nodes + n;
+    doc->start_implicit = doc->end_implicit = 1;
+    blocks[0] = tx;
+    blocks[1] = it;
+    blocks[2] = pr;
+    return true;
+}
+
+/* Free a document: libyaml's, or one loader__doc_from_blob made. */
+static void loader__doc_delete(pack__ctx *c)
+{
+    if (c->blob_blocks[0]) {
+        free(c->doc.nodes.start);
+        for (int i = 0; i < 3; i++)
+            free(c->blob_blocks[i]);
+        memset(&c->doc, 0, sizeof c->doc);
+        memset(c->blob_blocks, 0, sizeof c->blob_blocks);
+    } else {
+        yaml_document_delete(&c->doc);
+    }
+}
+
+bool sg_rules_blob_matches_yaml(const unsigned char *blob, size_t blob_len, const char *buf, size_t len)
+{
+    pack__ctx b = {0};
+    if (!loader__doc_from_blob(blob, blob_len, &b.doc, b.blob_blocks))
+        return false;
+    yaml_parser_t parser;
+    yaml_document_t y;
+    bool same = yaml_parser_initialize(&parser);
+    if (same) {
+        yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+        same = yaml_parser_load(&parser, &y);
+        yaml_parser_delete(&parser);
+    }
+    if (!same) {
+        loader__doc_delete(&b);
+        return false;
+    }
+    size_t n = (size_t)(y.nodes.top - y.nodes.start);
+    same = n == (size_t)(b.doc.nodes.top - b.doc.nodes.start);
+    for (size_t i = 0; i < n && same; i++) {
+        const yaml_node_t *p = y.nodes.start + i, *q = b.doc.nodes.start + i;
+        same = p->type == q->type && p->start_mark.line == q->start_mark.line &&
+               p->start_mark.column == q->start_mark.column;
+        if (!same)
+            break;
+        if (p->type == YAML_SCALAR_NODE) {
+            same = p->data.scalar.length == q->data.scalar.length &&
+                   !memcmp(p->data.scalar.value, q->data.scalar.value, p->data.scalar.length) &&
+                   !q->data.scalar.value[q->data.scalar.length];
+        } else if (p->type == YAML_SEQUENCE_NODE) {
+            ptrdiff_t k = p->data.sequence.items.top - p->data.sequence.items.start;
+            same = k == q->data.sequence.items.top - q->data.sequence.items.start &&
+                   !memcmp(p->data.sequence.items.start, q->data.sequence.items.start, (size_t)k * sizeof(yaml_node_item_t));
+        } else {
+            ptrdiff_t k = p->data.mapping.pairs.top - p->data.mapping.pairs.start;
+            same = k == q->data.mapping.pairs.top - q->data.mapping.pairs.start;
+            for (ptrdiff_t j = 0; j < k && same; j++)
+                same = p->data.mapping.pairs.start[j].key == q->data.mapping.pairs.start[j].key &&
+                       p->data.mapping.pairs.start[j].value == q->data.mapping.pairs.start[j].value;
+        }
+    }
+    yaml_document_delete(&y);
+    loader__doc_delete(&b);
+    return same;
+}
+
+sg_status sg_rules_load_builtin_compiled(sg_rules *rules, const char *name, const unsigned char *blob, size_t blob_len,
+                                         const char *buf, size_t len, sg_diag *diag)
+{
+    if (!rules || !buf)
+        return SG_ERR_INVALID_ARG;
+    pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag, .lazy = true};
+    if (!blob || !loader__doc_from_blob(blob, blob_len, &c.doc, c.blob_blocks))
+        return sg_rules_load_builtin(rules, name, buf, len, diag); /* (the YAML text, parsed) */
+    sg_status st = sg_rules_mutable(rules, diag, name, NULL);
+    if (st) {
+        loader__doc_delete(&c);
+        return st;
+    }
+    return loader__load_doc(rules, &c, false);
 }
 
 static sg_status loader__load_buffer(sg_rules *rules, const char *name, const char *buf, size_t len, size_t max,
@@ -1190,9 +1385,18 @@ static sg_status loader__load_buffer(sg_rules *rules, const char *name, const ch
         yaml_parser_delete(&parser);
         return st;
     }
-    /* Load into a staging set; merge only when the whole pack is valid. */
+    yaml_parser_delete(&parser);
+    return loader__load_doc(rules, &c, replace_all);
+}
+
+/* Load the document in c->doc (deleted here) into `rules`: staged first, merged only when the
+ * whole pack is valid. */
+static sg_status loader__load_doc(sg_rules *rules, pack__ctx *cp, bool replace_all)
+{
+    pack__ctx c = *cp;
+    sg_diag *diag = c.diag;
     sg_rules staged = {0};
-    st = pack__load_doc(&c, &staged);
+    sg_status st = pack__load_doc(&c, &staged);
     yaml_node_t *root = yaml_document_get_root_node(&c.doc);
     yaml_node_t *dis = st == SG_OK ? pack__get(&c, root, "disable") : NULL;
     char **disable = NULL;
@@ -1200,8 +1404,7 @@ static sg_status loader__load_buffer(sg_rules *rules, const char *name, const ch
     long dis_line = dis ? (long)dis->start_mark.line + 1 : 0, dis_col = dis ? (long)dis->start_mark.column + 1 : 0;
     if (dis)
         st = pack__strv(&c, dis, "disable", false, &disable, &ndisable);
-    yaml_document_delete(&c.doc);
-    yaml_parser_delete(&parser);
+    loader__doc_delete(&c);
     if (st) {
         sg_rules_clear_staged(&staged);
         sg_strv_free(disable, ndisable);

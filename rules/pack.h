@@ -184,6 +184,12 @@ struct sg_rules {
      * quick reject of call names no rule can match. */
     SG_ARRAY(char *) roots;
     SG_ARRAY(char *) module_roots; /* roots of dotted patterns */
+    /* hash indexes of the two (open addressing; a slot holds an item's index + 1, 0 is empty;
+     * cap a power of two, at most half full) */
+    struct sg_rules_index {
+        uint32_t *slots;
+        uint32_t cap;
+    } roots_index, module_roots_index;
     bool wildcard_root;
     bool frozen;
 };
@@ -219,5 +225,8 @@ const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which);
 
 extern const unsigned char sg_default_rules_yml[];
 extern const size_t sg_default_rules_yml_len;
+/* The same pack's YAML document, serialised at build time (rules/pack_gen.c); may be empty. */
+extern const unsigned char sg_default_rules_bin[];
+extern const size_t sg_default_rules_bin_len;
 
 #endif

@@ -39,6 +39,14 @@ void sg_query_prog_free(sg_query_prog *prog);
  * query can match compiles none. Only for a pack whose queries a unit test compiles at build
  * time: a query error would surface as SG_ERR_INTERNAL at check time instead of at load. */
 sg_status sg_rules_load_builtin(sg_rules *rules, const char *name, const char *buf, size_t len, sg_diag *diag);
+/* sg_rules_load_builtin from the pack's document as rules/pack_gen.c serialised it (`blob`, which
+ * skips scanning and parsing the YAML); the YAML text `buf` is parsed instead when the blob is
+ * empty or does not check out. */
+sg_status sg_rules_load_builtin_compiled(sg_rules *rules, const char *name, const unsigned char *blob, size_t blob_len,
+                                         const char *buf, size_t len, sg_diag *diag);
+/* For the unit tests: the blob rebuilds exactly the document yaml_parser_load makes of `buf`
+ * (every node's type, value, items, pairs and start mark). */
+bool sg_rules_blob_matches_yaml(const unsigned char *blob, size_t blob_len, const char *buf, size_t len);
 
 /* Free what a staging set (a set not allocated by sg_rules_new_*) holds, not the set itself. */
 void sg_rules_clear_staged(sg_rules *staged);

@@ -201,6 +201,8 @@ void sg_rules_free(sg_rules *rules)
     for (size_t i = 0; i < rules->module_roots.len; i++)
         free(rules->module_roots.items[i]);
     sg_array_free(&rules->module_roots);
+    free(rules->roots_index.slots);
+    free(rules->module_roots_index.slots);
     free(rules);
 }
 
@@ -223,7 +225,8 @@ sg_status sg_rules_new_default(sg_rules **ret_rules)
         return st;
     sg_diag d;
     sg_diag_init(&d);
-    st = sg_rules_load_builtin(r, "default", (const char *)sg_default_rules_yml, sg_default_rules_yml_len, &d);
+    st = sg_rules_load_builtin_compiled(r, "default", sg_default_rules_bin, sg_default_rules_bin_len,
+                                        (const char *)sg_default_rules_yml, sg_default_rules_yml_len, &d);
     if (st) {
         sg_rules_free(r);
         return st == SG_ERR_NOMEM ? SG_ERR_NOMEM : SG_ERR_INTERNAL;
@@ -408,15 +411,64 @@ static bool ruleset__is(const char *r, const char *name, size_t n)
     return n ? r[0] == name[0] && !strncmp(r, name, n) && !r[n] : !r[0];
 }
 
+static uint32_t ruleset__hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* Is name[0..n) one of `items` (through `ix` when it has been built, else by a scan)? */
+static bool ruleset__in(char *const *items, size_t len, const struct sg_rules_index *ix, const char *name, size_t n)
+{
+    if (!ix->cap) {
+        for (size_t i = 0; i < len; i++)
+            if (ruleset__is(items[i], name, n))
+                return true;
+        return false;
+    }
+    for (uint32_t h = ruleset__hash(name, n) & (ix->cap - 1);; h = (h + 1) & (ix->cap - 1)) {
+        uint32_t s = ix->slots[h];
+        if (!s)
+            return false;
+        if (ruleset__is(items[s - 1], name, n))
+            return true;
+    }
+}
+
+/* Index item `k` of `items` (already pushed) in `ix`, growing it to stay at most half full. */
+static sg_status ruleset__index_add(char *const *items, size_t len, struct sg_rules_index *ix)
+{
+    if ((len + 1) * 2 > ix->cap) {
+        uint32_t cap = ix->cap ? ix->cap * 2 : 256;
+        while ((len + 1) * 2 > cap)
+            cap *= 2;
+        uint32_t *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            return SG_ERR_NOMEM;
+        free(ix->slots);
+        ix->slots = slots;
+        ix->cap = cap;
+        for (size_t i = 0; i + 1 < len; i++) { /* (the last one is added below) */
+            uint32_t h = ruleset__hash(items[i], strlen(items[i])) & (cap - 1);
+            while (slots[h])
+                h = (h + 1) & (cap - 1);
+            slots[h] = (uint32_t)i + 1;
+        }
+    }
+    uint32_t h = ruleset__hash(items[len - 1], strlen(items[len - 1])) & (ix->cap - 1);
+    while (ix->slots[h])
+        h = (h + 1) & (ix->cap - 1);
+    ix->slots[h] = (uint32_t)len;
+    return SG_OK;
+}
+
 bool sg_rules_root_known(const sg_rules *rules, const char *qname, size_t root_len)
 {
     if (rules->wildcard_root)
         return true;
-    for (size_t i = 0; i < rules->roots.len; i++) {
-        if (ruleset__is(rules->roots.items[i], qname, root_len))
-            return true;
-    }
-    return false;
+    return ruleset__in(rules->roots.items, rules->roots.len, &rules->roots_index, qname, root_len);
 }
 
 /* The checks that keep an unreadable snippet from passing exist even in an empty rule set. */
@@ -462,11 +514,7 @@ const sg_rule *sg_rules_builtin(const sg_rules *rules, sg_builtin which)
 
 bool sg_rules_module_root(const sg_rules *rules, const char *name, size_t n)
 {
-    for (size_t i = 0; i < rules->module_roots.len; i++) {
-        if (ruleset__is(rules->module_roots.items[i], name, n))
-            return true;
-    }
-    return false;
+    return ruleset__in(rules->module_roots.items, rules->module_roots.len, &rules->module_roots_index, name, n);
 }
 
 static sg_status ruleset__add_root(sg_rules *rules, const char *pattern)
@@ -479,20 +527,21 @@ static sg_status ruleset__add_root(sg_rules *rules, const char *pattern)
             free(m);
             return SG_ERR_NOMEM;
         }
+        if (ruleset__index_add(rules->module_roots.items, rules->module_roots.len, &rules->module_roots_index))
+            return SG_ERR_NOMEM;
     }
     if (memchr(pattern, '*', n) || memchr(pattern, '?', n)) {
         rules->wildcard_root = true;
         return SG_OK;
     }
-    for (size_t i = 0; i < rules->roots.len; i++)
-        if (strlen(rules->roots.items[i]) == n && !memcmp(rules->roots.items[i], pattern, n))
-            return SG_OK;
+    if (ruleset__in(rules->roots.items, rules->roots.len, &rules->roots_index, pattern, n))
+        return SG_OK;
     char *root = strndup(pattern, n);
     if (!root || sg_array_push(&rules->roots, root, 0)) {
         free(root);
         return SG_ERR_NOMEM;
     }
-    return SG_OK;
+    return ruleset__index_add(rules->roots.items, rules->roots.len, &rules->roots_index);
 }
 
 sg_status sg_rules_freeze(sg_rules *rules)

@@ -145,6 +145,61 @@ static const struct {
     {"(call) @c (identifier) @i", "c", true},
 };
 
+/* The built-in pack as the build serialised it (rules/pack_gen.c): the bytes rebuild exactly the
+ * document the YAML parses to, the default set is loaded from them, and the rules come out as
+ * from the YAML; damaged bytes fall back to the YAML, never to fewer rules. */
+static char *render_all(const sg_rules *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(sg_rules_render(f, r, SG_FORMAT_JSON, true), SG_OK);
+    fclose(f);
+    return buf;
+}
+
+static void test_builtin_blob_same_as_yaml(void **state)
+{
+    (void)state;
+    assert_true(sg_default_rules_bin_len > 8); /* (a native build makes it) */
+    assert_true(sg_rules_blob_matches_yaml(sg_default_rules_bin, sg_default_rules_bin_len,
+                                           (const char *)sg_default_rules_yml, sg_default_rules_yml_len));
+    sg_rules *from_blob, *from_yaml, *damaged;
+    assert_int_equal(sg_rules_new_default(&from_blob), SG_OK);
+    assert_int_equal(sg_rules_new_empty(&from_yaml), SG_OK);
+    sg_diag d;
+    sg_diag_init(&d);
+    assert_int_equal(sg_rules_load_builtin(from_yaml, "default", (const char *)sg_default_rules_yml,
+                                           sg_default_rules_yml_len, &d),
+                     SG_OK);
+    assert_int_equal(from_blob->rules.len, from_yaml->rules.len);
+    char *a = render_all(from_blob), *b = render_all(from_yaml);
+    assert_string_equal(a, b);
+    /* damaged bytes (cut short, a node id out of range): the YAML is read instead */
+    unsigned char *copy = malloc(sg_default_rules_bin_len);
+    assert_non_null(copy);
+    memcpy(copy, sg_default_rules_bin, sg_default_rules_bin_len);
+    assert_false(sg_rules_blob_matches_yaml(copy, sg_default_rules_bin_len - 3, (const char *)sg_default_rules_yml,
+                                            sg_default_rules_yml_len));
+    copy[8 + 4 + 13 + 3] = 0xff; /* the root mapping's first key id, now past the last node */
+    assert_false(sg_rules_blob_matches_yaml(copy, sg_default_rules_bin_len, (const char *)sg_default_rules_yml,
+                                            sg_default_rules_yml_len));
+    assert_int_equal(sg_rules_new_empty(&damaged), SG_OK);
+    assert_int_equal(sg_rules_load_builtin_compiled(damaged, "default", copy, sg_default_rules_bin_len,
+                                                    (const char *)sg_default_rules_yml, sg_default_rules_yml_len, &d),
+                     SG_OK);
+    char *c = render_all(damaged);
+    assert_string_equal(c, b);
+    free(copy);
+    free(a);
+    free(b);
+    free(c);
+    sg_rules_free(from_blob);
+    sg_rules_free(from_yaml);
+    sg_rules_free(damaged);
+}
+
 static void test_text_prefilter_same_as_compiled(void **state)
 {
     (void)state;
@@ -438,6 +493,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_queries_compile),
+        cmocka_unit_test(test_builtin_blob_same_as_yaml),
         cmocka_unit_test(test_text_prefilter_same_as_compiled),
         cmocka_unit_test(test_text_prefilter_values),
         cmocka_unit_test(test_compiled_only_when_needed),

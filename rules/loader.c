@@ -1186,37 +1186,37 @@ static bool loader__get32(const unsigned char *b, size_t len, size_t *at, uint32
 /* The document rules/pack_gen.c serialised, rebuilt as libyaml's yaml_document_t (the same ids,
  * values and start marks as yaml_parser_load gives; no tags or styles, which the loader does not
  * read) in four allocations: the node array (doc->nodes) and blocks[0..2] for the scalars' text,
- * the sequences' items and the mappings' pairs. False, with nothing allocated, when the bytes are
- * short, malformed or refer to a node that is not there. */
-static bool loader__doc_from_blob(const unsigned char *b, size_t len, yaml_document_t *doc, void *blocks[3])
+ * the sequences' items and the mappings' pairs. SG_OK; SG_ERR_RULES, with nothing allocated, when
+ * the bytes are short, malformed or refer to a node that is not there; SG_ERR_NOMEM. */
+static sg_status loader__doc_from_blob(const unsigned char *b, size_t len, yaml_document_t *doc, void *blocks[3])
 {
     size_t at = 8;
     uint32_t n;
     memset(doc, 0, sizeof *doc);
     if (len < 12 || memcmp(b, "SGPACK1\n", 8) || !loader__get32(b, len, &at, &n) || n == 0 || n > len / 13)
-        return false;
+        return SG_ERR_RULES;
     /* pass 1: check the layout and size the blocks */
     size_t nodes_at = at, text = 0, items = 0, pairs = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t line, col, k, x = 0, y = 0;
         if (at >= len)
-            return false;
+            return SG_ERR_RULES;
         unsigned char t = b[at++];
         if ((t != 1 && t != 2 && t != 3) || !loader__get32(b, len, &at, &line) || !loader__get32(b, len, &at, &col) ||
             !loader__get32(b, len, &at, &k))
-            return false;
+            return SG_ERR_RULES;
         if (t == 1) {
             if (k > len - at)
-                return false;
+                return SG_ERR_RULES;
             at += k;
             text += (size_t)k + 1;
             continue;
         }
         for (uint32_t j = 0; j < k; j++) {
             if (!loader__get32(b, len, &at, &x) || (t == 3 && !loader__get32(b, len, &at, &y)))
-                return false;
+                return SG_ERR_RULES;
             if (x < 1 || x > n || (t == 3 && (y < 1 || y > n)))
-                return false;
+                return SG_ERR_RULES;
         }
         if (t == 2)
             items += k;
@@ -1224,7 +1224,7 @@ static bool loader__doc_from_blob(const unsigned char *b, size_t len, yaml_docum
             pairs += k;
     }
     if (at != len)
-        return false;
+        return SG_ERR_RULES;
     yaml_node_t *nodes = calloc(n, sizeof *nodes);
     char *tx = malloc(text);
     yaml_node_item_t *it = malloc((items ? items : 1) * sizeof *it);
@@ -1234,7 +1234,7 @@ static bool loader__doc_from_blob(const unsigned char *b, size_t len, yaml_docum
         free(tx);
         free(it);
         free(pr);
-        return false;
+        return SG_ERR_NOMEM;
     }
     /* pass 2: fill them */
     at = nodes_at;
@@ -1283,7 +1283,7 @@ static bool loader__doc_from_blob(const unsigned char *b, size_t len, yaml_docum
     blocks[0] = tx;
     blocks[1] = it;
     blocks[2] = pr;
-    return true;
+    return SG_OK;
 }
 
 /* Free a document: libyaml's, or one loader__doc_from_blob made. */
@@ -1303,7 +1303,7 @@ static void loader__doc_delete(pack__ctx *c)
 bool sg_rules_blob_matches_yaml(const unsigned char *blob, size_t blob_len, const char *buf, size_t len)
 {
     pack__ctx b = {0};
-    if (!loader__doc_from_blob(blob, blob_len, &b.doc, b.blob_blocks))
+    if (loader__doc_from_blob(blob, blob_len, &b.doc, b.blob_blocks) != SG_OK)
         return false;
     yaml_parser_t parser;
     yaml_document_t y;
@@ -1352,9 +1352,12 @@ sg_status sg_rules_load_builtin_compiled(sg_rules *rules, const char *name, cons
     if (!rules || !buf)
         return SG_ERR_INVALID_ARG;
     pack__ctx c = {.pack = name ? name : "<rules>", .diag = diag, .lazy = true};
-    if (!blob || !loader__doc_from_blob(blob, blob_len, &c.doc, c.blob_blocks))
+    sg_status st = blob ? loader__doc_from_blob(blob, blob_len, &c.doc, c.blob_blocks) : SG_ERR_RULES;
+    if (st == SG_ERR_NOMEM)
+        return sg_diag_set(diag, st, c.pack, 0, 0, -1, 0, "out of memory");
+    if (st)
         return sg_rules_load_builtin(rules, name, buf, len, diag); /* (the YAML text, parsed) */
-    sg_status st = sg_rules_mutable(rules, diag, name, NULL);
+    st = sg_rules_mutable(rules, diag, name, NULL);
     if (st) {
         loader__doc_delete(&c);
         return st;

@@ -34,7 +34,7 @@ UNSAFE = re.compile(r"(?<![\w.])(strtok|localtime|gmtime|asctime|ctime|rand|tmpn
 
 
 # Programs, not library code: build-time tools and the fuzz corpus replayer.
-BUILD_TOOLS = {"seccomp_gen.c", "replay_main.c"}
+BUILD_TOOLS = {"seccomp_gen.c", "pack_gen.c", "replay_main.c"}
 
 
 def layer_of(rel):

@@ -364,6 +364,45 @@ static bool engine__dict_keys(engine__cx *cx, sg_scope *scope, const sg_cond *co
     return false;
 }
 
+/* The shape of item `i` of argv display `v` that is not a constant: its constant parts, each
+ * value that is not one written "x" ("-oProxyCommand=" + c -> "-oProxyCommand=x", an f-string
+ * with its interpolations as "x"), built from `+` and f-strings only; NULL for anything else or
+ * an item with no constant part. */
+static const char *engine__argv_item_shape(engine__cx *cx, sg_scope *scope, TSNode v, int i)
+{
+    const sg_syms *sy = cx->sy;
+    v = sg_node_unparen(v);
+    if (!sg_node_is(v, sy->list) && !sg_node_is(v, sy->tuple))
+        return NULL;
+    int k = 0;
+    TSNode item = {0};
+    for (uint32_t j = 0; j < sg_node_nnamed(v); j++) {
+        TSNode c = sg_node_named(v, j);
+        if (sg_node_is(c, sy->comment))
+            continue;
+        if (k++ == i) {
+            item = c;
+            break;
+        }
+    }
+    item = sg_node_unparen(item);
+    if (ts_node_is_null(item))
+        return NULL;
+    if (sg_node_is(item, sy->string))
+        return sg_fstring_skeleton(cx->res, item);
+    if (!sg_node_is(item, sy->binary_operator))
+        return NULL;
+    size_t ol;
+    const char *op = engine__text(cx, sg_node_field(item, sy->f_operator), &ol);
+    if (ol != 1 || *op != '+')
+        return NULL;
+    const char *l = sg_const_str(cx->res, scope, sg_node_field(item, sy->f_left), NULL);
+    const char *r = sg_const_str(cx->res, scope, sg_node_field(item, sy->f_right), NULL);
+    if (!l && !r)
+        return NULL;
+    return sg_arena_printf(cx->arena, "%s%s", l ? l : "x", r ? r : "x");
+}
+
 /* not_python_module_in: is `v` an argv that starts a Python interpreter on a module by name (the
  * caller checks that no executable= names another program),
  * [python3, <flags>, "-m", M, ...] or "-mM", with M a constant matching `cond`'s globs? Only
@@ -480,9 +519,13 @@ static bool engine__cond(engine__cx *cx, sg_scope *scope, const sg_cond *cond, c
             return false;
         const char *items[ENGINE_MAX_ARGV];
         int n = sg_const_argv(cx->res, scope, v, items, ENGINE_MAX_ARGV);
-        for (int i = 1; i < n; i++)
-            if (items[i] && sg_rules_name_match(cond->values, cond->nvalues, items[i]))
+        for (int i = 1; i < n; i++) {
+            /* an item built from a constant and a value ("core.sshCommand=" + cmd,
+             * f"--rsh={cmd}") is judged by its shape, the value standing as "x" */
+            const char *t = items[i] ? items[i] : engine__argv_item_shape(cx, scope, v, i);
+            if (t && sg_rules_name_match(cond->values, cond->nvalues, t))
                 return true;
+        }
         return false;
     }
     case SG_COND_DICT_KEYS_IN:

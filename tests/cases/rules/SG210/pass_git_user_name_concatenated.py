@@ -1,0 +1,5 @@
+# expect: pass
+import subprocess
+
+def commit(author):
+    subprocess.run(["git", "-c", "user.name=" + author, "commit", "-m", "update"], check=True)

@@ -1,0 +1,5 @@
+# expect: block SG605@4
+# options: --allow-host ftp.example.com
+import ftplib
+
+ftp = ftplib.FTP("ftp.example.com", "deploy", "Depl0yPassw0rd")

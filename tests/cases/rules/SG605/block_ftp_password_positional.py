@@ -1,4 +1,4 @@
-# expect: block SG605@4
+# expect: block SG605@5
 # options: --allow-host ftp.example.com
 import ftplib
 

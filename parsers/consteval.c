@@ -1388,6 +1388,22 @@ static int const__argv(sg_res_cx *cx, sg_scope *scope, TSNode n, const char **it
     return k;
 }
 
+int sg_name_values(sg_resolver *res, sg_scope *scope, TSNode name, TSNode *values, int max)
+{
+    sg_res_cx cx = {res, res->cur_src};
+    name = sg_node_unparen(name);
+    if (!scope || !sg_node_is(name, res->sy->identifier))
+        return 0;
+    size_t n;
+    const char *t = sg_res_ident(&cx, name, &n);
+    sg_scope *owner = NULL;
+    int k = 0;
+    for (sg_binding *b = t ? sg_scope_find(scope, t, (uint32_t)n, &owner) : NULL; b && k < max; b = b->next)
+        if (b->kind == RES_ALIAS && !ts_node_is_null(b->node) && b->src == res->cur_src)
+            values[k++] = b->node;
+    return k;
+}
+
 int sg_const_choices(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max)
 {
     if (max < 1)

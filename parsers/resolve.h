@@ -98,6 +98,9 @@ const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t 
  * import_module(f"pkg.{m}")`), one value per item of that sequence (at most RES_MAX_CHOICES, and
  * `max`). -1 when it is neither. Values are arena strings. */
 #define RES_MAX_CHOICES 16
+/* The values a name is assigned anywhere in its scope (`name = value`, each binding of it), at
+ * most `max`: how many, 0 when it is not a name bound by assignment. */
+int sg_name_values(sg_resolver *res, sg_scope *scope, TSNode name, TSNode *values, int max);
 int sg_const_choices(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max);
 /* Truthiness of a literal, or of a name bound exactly once to one (SHELL = False): 1 true, 0 false,
  * -1 not a literal. */

@@ -317,15 +317,116 @@ static bool engine__mode_bits(engine__cx *cx, sg_scope *scope, const sg_cond *co
     return engine__cands_match(cond->values, cond->nvalues, &c);
 }
 
+static bool engine__key_matches(engine__cx *cx, const sg_cond *cond, TSNode k)
+{
+    const char *t = sg_const_str(cx->res, NULL, k, NULL);
+    return t && sg_rules_name_match(cond->values, cond->nvalues, t);
+}
+
+/* A key matching `cond` stored into the mapping named like `id` anywhere in its block:
+ * name[K] = v, name.update(K=v) or name.update({K: v}), name.setdefault(K, v). (By name only, in
+ * any scope: a key this rule names is worth a look wherever it is stored.) */
+static bool engine__dict_stores(engine__cx *cx, const sg_cond *cond, TSNode id)
+{
+    const sg_syms *sy = cx->sy;
+    size_t nl;
+    const char *name = engine__text(cx, id, &nl);
+    if (!name || !nl)
+        return false;
+    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(id.tree));
+    bool found = false;
+    unsigned long steps = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (++steps > 4000000ul)
+            break;
+        TSNode target = {0}, key = {0}, args = {0};
+        const char *method = NULL;
+        size_t ml = 0;
+        if (sg_node_is(n, sy->assignment) && sg_node_is(sg_node_field(n, sy->f_left), sy->subscript)) {
+            target = sg_node_field(sg_node_field(n, sy->f_left), sy->f_value);
+            key = sg_node_field(sg_node_field(n, sy->f_left), sy->f_subscript);
+        } else if (sg_node_is(n, sy->call) && sg_node_is(sg_node_field(n, sy->f_function), sy->attribute)) {
+            TSNode fn = sg_node_field(n, sy->f_function);
+            target = sg_node_field(fn, sy->f_object);
+            method = engine__text(cx, sg_node_field(fn, sy->f_attribute), &ml);
+            args = sg_node_field(n, sy->f_arguments);
+        }
+        size_t tl;
+        const char *tt = sg_node_is(target, sy->identifier) ? engine__text(cx, target, &tl) : NULL;
+        if (tt && tl == nl && !memcmp(tt, name, nl)) {
+            if (!ts_node_is_null(key)) {
+                found = engine__key_matches(cx, cond, key);
+            } else if (method && sg_node_is(args, sy->argument_list)) {
+                bool update = ml == 6 && !memcmp(method, "update", 6);
+                bool set = (ml == 10 && !memcmp(method, "setdefault", 10)) ||
+                           (ml == 11 && !memcmp(method, "__setitem__", 11));
+                for (uint32_t i = 0; i < sg_node_nnamed(args) && !found; i++) {
+                    TSNode a = sg_node_named(args, i);
+                    if (set && i == 0)
+                        found = engine__key_matches(cx, cond, a);
+                    else if (update && sg_node_is(a, sy->keyword_argument)) {
+                        size_t kl;
+                        const char *kt = engine__text(cx, sg_node_field(a, sy->f_name), &kl);
+                        char kn[128];
+                        if (kt && kl < sizeof kn) {
+                            memcpy(kn, kt, kl);
+                            kn[kl] = 0;
+                            found = sg_rules_name_match(cond->values, cond->nvalues, kn);
+                        }
+                    } else if (update && sg_node_is(a, sy->dictionary)) {
+                        for (uint32_t j = 0; j < sg_node_nnamed(a) && !found; j++)
+                            if (sg_node_is(sg_node_named(a, j), sy->pair))
+                                found = engine__key_matches(cx, cond, sg_node_field(sg_node_named(a, j), sy->f_key));
+                    }
+                }
+            }
+            if (found)
+                break;
+        }
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool more = false;
+        do {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                more = true;
+                break;
+            }
+        } while (ts_tree_cursor_goto_parent(&c));
+        if (!more)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}
+
+static bool engine__dict_keys_at(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v, int depth);
+
 /* dict_keys_in: a mapping written out, {"K": v, **base} or dict(base, K=v), with a constant key
- * matching `cond`'s globs. */
+ * matching `cond`'s globs; or a name such a mapping is assigned to, or one a matching key is
+ * stored into (engine__dict_stores). */
 static bool engine__dict_keys(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v)
+{
+    return engine__dict_keys_at(cx, scope, cond, v, 0);
+}
+
+static bool engine__dict_keys_at(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v, int depth)
 {
     const sg_syms *sy = cx->sy;
     v = sg_node_unparen(v);
     if (ts_node_is_null(v))
         return false;
     TSSymbol s = ts_node_symbol(v);
+    if (s == sy->identifier) {
+        /* a mapping made elsewhere: what the name is assigned (env = dict(os.environ, K=v)),
+         * and what is stored into it (env["K"] = v) */
+        TSNode vals[8];
+        int k = depth < 3 ? sg_name_values(cx->res, scope, v, vals, 8) : 0;
+        for (int i = 0; i < k; i++)
+            if (!ts_node_eq(vals[i], v) && engine__dict_keys_at(cx, scope, cond, vals[i], depth + 1))
+                return true;
+        return engine__dict_stores(cx, cond, v);
+    }
     uint32_t n = sg_node_nnamed(v);
     if (s == sy->dictionary) {
         for (uint32_t i = 0; i < n; i++) {

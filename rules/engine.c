@@ -140,12 +140,13 @@ static void engine__collect_args(engine__cx *cx, sg_scope *scope, TSNode args, e
                 a->kw_open = true; /* more than we track: what we dropped could be anything */
             }
         } else if (s == sy->dictionary_splat) {
-            TSNode d = sg_node_named(c, 0);
+            TSNode d = sg_node_unparen(sg_node_named(c, 0));
             /* **name: the dict display or dict(...) it is bound to, when nothing can have changed
-             * it (sg_const_dict); anything else may hold any keyword */
-            if (sg_node_is(sg_node_unparen(d), sy->identifier))
+             * it (sg_const_dict); anything else (**f(), **obj.attr, ...) may hold any keyword */
+            bool named = sg_node_is(d, sy->identifier);
+            if (named)
                 d = cx->splat_depth < 4 ? sg_const_dict(cx->res, scope, d) : (TSNode){0};
-            if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->call) {
+            if (named && !ts_node_is_null(d) && ts_node_symbol(d) == sy->call) {
                 engine__args inner;
                 cx->splat_depth++; /* (D = dict(**D) would not end) */
                 engine__collect_args(cx, scope, sg_node_field(d, sy->f_arguments), &inner);

@@ -5,6 +5,7 @@
  * a work budget (res->budget).
  */
 #include "resolve_int.h"
+#include "tswalk.h"
 
 #include <ctype.h>
 #include <nettle/base16.h>
@@ -1181,15 +1182,16 @@ static bool const__dict_unchanged(sg_resolver *res, const sg_binding *b, TSNode 
 {
     const sg_syms *sy = res->sy;
     sg_res_cx cx = {res, b->src};
-    TSTreeCursor c = ts_tree_cursor_new(region);
+    if (!sg_resolver_scan(res, 0, ts_node_start_point(b->node)))
+        return false; /* (not knowing is "may have changed") */
+    sg_walk w;
+    sg_walk_init(&w, region);
     bool ok = true;
     unsigned long steps = 0;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (++steps > 4000000ul) {
-            ok = false; /* (a bound on the work; not knowing is "may have changed") */
-            break;
-        }
+    TSNode n;
+    unsigned depth;
+    while (sg_walk_next(&w, true, &n, &depth)) {
+        steps++;
         if (sg_node_is(n, sy->identifier)) {
             size_t l;
             const char *t = sg_res_ident(&cx, n, &l);
@@ -1202,19 +1204,9 @@ static bool const__dict_unchanged(sg_resolver *res, const sg_binding *b, TSNode 
                 break;
             }
         }
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        bool more = false;
-        do {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
-                more = true;
-                break;
-            }
-        } while (ts_tree_cursor_goto_parent(&c));
-        if (!more)
-            break;
     }
-    ts_tree_cursor_delete(&c);
+    sg_walk_end(&w);
+    sg_resolver_scan(res, steps, ts_node_start_point(b->node));
     return ok;
 }
 

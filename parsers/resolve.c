@@ -41,6 +41,16 @@ void sg_res_limit(sg_resolver *res, uint32_t seq, TSPoint where, const char *rea
     res->limit_reason = reason;
 }
 
+bool sg_resolver_scan(sg_resolver *res, unsigned long visited, TSPoint where)
+{
+    res->scanned += visited;
+    if (res->scanned < RES_SCAN_BUDGET)
+        return true;
+    sg_res_limit(res, res->cur_seq, where,
+                 "the scans that follow mappings through their names passed their budget of 8,000,000 nodes");
+    return false;
+}
+
 /* Record an allocation failure: the check in progress must end in an error, not a verdict. */
 void sg_res_fail(sg_resolver *res)
 {

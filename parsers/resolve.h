@@ -101,6 +101,12 @@ const char *sg_const_str(sg_resolver *res, sg_scope *scope, TSNode expr, size_t 
 /* The values a name is assigned anywhere in its scope (`name = value`, each binding of it), at
  * most `max`: how many, 0 when it is not a name bound by assignment. */
 int sg_name_values(sg_resolver *res, sg_scope *scope, TSNode name, TSNode *values, int max);
+/* Whole-region scans (a dict's uses, the keys stored into a mapping) share one budget per
+ * document, RES_SCAN_BUDGET nodes: a scan asks before it starts and reports what it visited.
+ * False when the budget is spent: the analysis is then incomplete at `where` (SG002 blocks the
+ * snippet) and the scan must not be made. */
+#define RES_SCAN_BUDGET 8000000ul
+bool sg_resolver_scan(sg_resolver *res, unsigned long visited, TSPoint where);
 int sg_const_choices(sg_resolver *res, sg_scope *scope, TSNode expr, const char **items, int max);
 /* Truthiness of a literal, or of a name bound exactly once to one (SHELL = False): 1 true, 0 false,
  * -1 not a literal. */

@@ -149,6 +149,7 @@ struct sg_resolver {
      * loop variable a failed evaluation met (choice_seen) */
     struct sg_binding *choice_b, *choice_seen;
     uint32_t choice_i;
+    unsigned long scanned; /* nodes visited by whole-region scans (sg_resolver_scan) */
     sg_res_site *calls[RES_SITE_BUCKETS];  /* call sites by callee name (bind.c) */
     sg_res_site *stores[RES_SITE_BUCKETS]; /* `self.name = value` by name (bind.c) */
 };

@@ -15,6 +15,7 @@
 
 #include "parsers/doctest.h"
 #include "parsers/pynames.h"
+#include "parsers/tswalk.h"
 
 #define ENGINE_MAX_ARGS 32
 
@@ -334,13 +335,16 @@ static bool engine__dict_stores(engine__cx *cx, const sg_cond *cond, TSNode id)
     const char *name = engine__text(cx, id, &nl);
     if (!name || !nl)
         return false;
-    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(id.tree));
+    if (!sg_resolver_scan(cx->res, 0, ts_node_start_point(id)))
+        return false; /* (the analysis is incomplete there: SG002) */
+    sg_walk w;
+    sg_walk_init(&w, ts_tree_root_node(id.tree));
     bool found = false;
     unsigned long steps = 0;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (++steps > 4000000ul)
-            break;
+    TSNode n;
+    unsigned depth;
+    while (!found && sg_walk_next(&w, true, &n, &depth)) {
+        steps++;
         TSNode target = {0}, key = {0}, args = {0};
         const char *method = NULL;
         size_t ml = 0;
@@ -382,22 +386,10 @@ static bool engine__dict_stores(engine__cx *cx, const sg_cond *cond, TSNode id)
                     }
                 }
             }
-            if (found)
-                break;
         }
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        bool more = false;
-        do {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
-                more = true;
-                break;
-            }
-        } while (ts_tree_cursor_goto_parent(&c));
-        if (!more)
-            break;
     }
-    ts_tree_cursor_delete(&c);
+    sg_walk_end(&w);
+    sg_resolver_scan(cx->res, steps, ts_node_start_point(id));
     return found;
 }
 

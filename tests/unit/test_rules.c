@@ -404,6 +404,33 @@ static void test_where_and_where_any(void **state)
     sg_rules_free(rules);
 }
 
+/* The scans that follow a mapping through its name (the keys stored into env, a dict's other
+ * uses) share one budget per document: a file built to make them quadratic is blocked as
+ * incomplete (SG002), not checked for seconds and not passed. */
+static void test_scan_budget(void **state)
+{
+    (void)state;
+    sg_rules *rules;
+    assert_int_equal(sg_rules_new_default(&rules), SG_OK);
+    size_t cap = 1 << 20, len = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    len += (size_t)snprintf(src + len, cap - len, "import subprocess, os\n");
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(src + len, cap - len, "e%d = os.environ.copy()\nsubprocess.run(['ls'], env=e%d)\n", i, i);
+    assert_true(len < cap);
+    bool blocking = false;
+    assert_int_equal(rules_check(rules, src, "SG002", NULL, &blocking), 1);
+    assert_true(blocking);
+    /* a few such calls stay within it */
+    assert_int_equal(rules_check(rules, "import subprocess, os\ne = os.environ.copy()\ne['LD_PRELOAD'] = 'x'\n"
+                                        "subprocess.run(['ls'], env=e)\n", "SG002", NULL, NULL), 0);
+    assert_int_equal(rules_check(rules, "import subprocess, os\ne = os.environ.copy()\ne['LD_PRELOAD'] = 'x'\n"
+                                        "subprocess.run(['ls'], env=e)\n", "SG506", NULL, NULL), 1);
+    free(src);
+    sg_rules_free(rules);
+}
+
 static void test_allow_host_arguments(void **state)
 {
     (void)state;
@@ -600,7 +627,7 @@ int main(void)
         cmocka_unit_test(test_bad_packs),         cmocka_unit_test(test_empty_and_missing_pack),
         cmocka_unit_test(test_valid_pack),        cmocka_unit_test(test_default_pack_contents),
         cmocka_unit_test(test_disable),           cmocka_unit_test(test_replace_by_id),
-        cmocka_unit_test(test_query_predicates),  cmocka_unit_test(test_allow_host_arguments), cmocka_unit_test(test_where_and_where_any),
+        cmocka_unit_test(test_query_predicates),  cmocka_unit_test(test_allow_host_arguments), cmocka_unit_test(test_where_and_where_any), cmocka_unit_test(test_scan_budget),
         cmocka_unit_test(test_pack_cannot_disable_builtins),
         cmocka_unit_test(test_frozen_set_refuses_changes),
         cmocka_unit_test(test_rationale_and_example),

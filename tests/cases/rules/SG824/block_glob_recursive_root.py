@@ -1,4 +1,4 @@
-# expect: block SG824@4
+# expect: block SG805@4 SG824@4
 import glob
 
 for p in glob.glob("/**/id_rsa", recursive=True):

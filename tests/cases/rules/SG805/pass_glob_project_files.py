@@ -1,0 +1,5 @@
+# expect: pass
+import glob
+
+def sources(root):
+    return glob.glob(root + "/**/*.py", recursive=True)

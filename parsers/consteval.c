@@ -1141,14 +1141,12 @@ int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode n)
     return const__truthy(&cx, scope, n, 0);
 }
 
-/* Is this occurrence of a dict's name one that cannot change the dict (sg_const_dict)? */
-static bool const__dict_use_ok(const sg_syms *sy, TSNode id, const sg_binding *b)
+bool sg_mapping_read_only_use(const char *src, TSNode id)
 {
+    const sg_syms *sy = sg_syms_get();
     TSNode p = ts_node_parent(id);
     if (sg_node_is(p, sy->dictionary_splat))
         return true; /* **name: read */
-    if (sg_node_is(p, sy->assignment))
-        return ts_node_eq(sg_node_field(p, sy->f_left), id) && ts_node_eq(sg_node_field(p, sy->f_right), b->node);
     if (sg_node_is(p, sy->subscript) && ts_node_eq(sg_node_field(p, sy->f_value), id)) {
         /* name[k] read as a value: not a target (assignment, del, for, unpacking), and nothing
          * is done to the item (name[k].append(...), name[k][j] = ...) */
@@ -1168,13 +1166,22 @@ static bool const__dict_use_ok(const sg_syms *sy, TSNode id, const sg_binding *b
             return false;
         TSNode a = sg_node_field(p, sy->f_attribute);
         uint32_t l = ts_node_end_byte(a) - ts_node_start_byte(a);
-        const char *t = b->src + ts_node_start_byte(a);
+        const char *t = src + ts_node_start_byte(a);
         static const char *const reads[] = {"get", "items", "keys", "values", "copy"};
         for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
             if (strlen(reads[i]) == l && !memcmp(reads[i], t, l))
                 return true;
     }
     return false;
+}
+
+/* Is this occurrence of a dict's name one that cannot change the dict (sg_const_dict)? */
+static bool const__dict_use_ok(const sg_syms *sy, TSNode id, const sg_binding *b)
+{
+    TSNode p = ts_node_parent(id);
+    if (sg_node_is(p, sy->assignment))
+        return ts_node_eq(sg_node_field(p, sy->f_left), id) && ts_node_eq(sg_node_field(p, sy->f_right), b->node);
+    return sg_mapping_read_only_use(b->src, id);
 }
 
 /* Every occurrence of b's name in `region` is one that cannot change the dict. */

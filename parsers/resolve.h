@@ -117,6 +117,9 @@ int sg_literal_truthy(sg_resolver *res, sg_scope *scope, TSNode expr);
  * in its function, or in the whole document for a module-level name of a one-block document).
  * Returns that display or call, or a null node when the name is anything else. */
 TSNode sg_const_dict(sg_resolver *res, sg_scope *scope, TSNode expr);
+/* Does this use of a mapping (a name, or `self.attr`) only read it: `**m`, `m[k]` as a value
+ * (not a target, nothing done to the item), `m.get/items/keys/values/copy()`? */
+bool sg_mapping_read_only_use(const char *src, TSNode use);
 /* For an f-string: its text with every interpolation replaced by "x" (arena), or NULL. */
 const char *sg_fstring_skeleton(sg_resolver *res, TSNode expr);
 /* True if the expression is a literal of any kind (number, string, bool, None, container of literals). */

@@ -121,6 +121,61 @@ typedef struct engine__args {
 
 #define ENGINE_MAX_ARGV 64
 
+/* **self.name: the dict display that `self.name = {...}` stores, when that is the only store of
+ * `.name` in the block and every other mention of it only reads it (sg_mapping_read_only_use),
+ * and no string of the block is "name" (setattr, getattr, __dict__[...]); null otherwise. By name,
+ * in every class of the block: a second class storing the same attribute name also makes it
+ * unknown. */
+static TSNode engine__self_dict(engine__cx *cx, TSNode attr)
+{
+    const sg_syms *sy = cx->sy;
+    TSNode obj = sg_node_field(attr, sy->f_object), an = sg_node_field(attr, sy->f_attribute);
+    size_t ol, nl;
+    const char *ot = sg_node_is(obj, sy->identifier) ? engine__text(cx, obj, &ol) : NULL;
+    const char *name = engine__text(cx, an, &nl);
+    if (!ot || ol != 4 || memcmp(ot, "self", 4) || !name || !nl)
+        return (TSNode){0};
+    if (!sg_resolver_scan(cx->res, 0, ts_node_start_point(attr)))
+        return (TSNode){0};
+    sg_walk w;
+    sg_walk_init(&w, ts_tree_root_node(attr.tree));
+    TSNode store = {0};
+    bool ok = true;
+    unsigned long steps = 0;
+    TSNode n;
+    unsigned depth;
+    while (ok && sg_walk_next(&w, true, &n, &depth)) {
+        steps++;
+        size_t l;
+        if (sg_node_is(n, sy->string)) {
+            const char *t = sg_const_str(cx->res, NULL, n, &l);
+            ok = !t || l != nl || memcmp(t, name, nl);
+            continue;
+        }
+        if (!sg_node_is(n, sy->identifier))
+            continue;
+        const char *t = engine__text(cx, n, &l);
+        TSNode at = ts_node_parent(n);
+        if (!t || l != nl || memcmp(t, name, nl) || !sg_node_is(at, sy->attribute) ||
+            !ts_node_eq(sg_node_field(at, sy->f_attribute), n))
+            continue; /* (a name of its own, not this attribute) */
+        TSNode p = ts_node_parent(at);
+        if (sg_node_is(p, sy->assignment) && ts_node_eq(sg_node_field(p, sy->f_left), at)) {
+            TSNode v = sg_node_unparen(sg_node_field(p, sy->f_right));
+            TSNode o = sg_node_field(at, sy->f_object);
+            size_t sl = 0;
+            const char *st = sg_node_is(o, sy->identifier) ? engine__text(cx, o, &sl) : NULL;
+            ok = ts_node_is_null(store) && sg_node_is(v, sy->dictionary) && st && sl == 4 && !memcmp(st, "self", 4);
+            store = v;
+        } else {
+            ok = sg_mapping_read_only_use(cx->src, at);
+        }
+    }
+    sg_walk_end(&w);
+    sg_resolver_scan(cx->res, steps, ts_node_start_point(attr));
+    return ok ? store : (TSNode){0};
+}
+
 static void engine__collect_args(engine__cx *cx, sg_scope *scope, TSNode args, engine__args *a)
 {
     const sg_syms *sy = cx->sy;
@@ -143,10 +198,13 @@ static void engine__collect_args(engine__cx *cx, sg_scope *scope, TSNode args, e
         } else if (s == sy->dictionary_splat) {
             TSNode d = sg_node_unparen(sg_node_named(c, 0));
             /* **name: the dict display or dict(...) it is bound to, when nothing can have changed
-             * it (sg_const_dict); anything else (**f(), **obj.attr, ...) may hold any keyword */
+             * it (sg_const_dict); **self.name: the one dict display a method stores there
+             * (engine__self_dict); anything else (**f(), **obj.attr, ...) may hold any keyword */
             bool named = sg_node_is(d, sy->identifier);
             if (named)
                 d = cx->splat_depth < 4 ? sg_const_dict(cx->res, scope, d) : (TSNode){0};
+            else if (sg_node_is(d, sy->attribute))
+                d = engine__self_dict(cx, d);
             if (named && !ts_node_is_null(d) && ts_node_symbol(d) == sy->call) {
                 engine__args inner;
                 cx->splat_depth++; /* (D = dict(**D) would not end) */

@@ -1,0 +1,9 @@
+# expect: block SG206@9
+import subprocess
+class R:
+    def __init__(self):
+        self.kw = {"shell": False}
+    def more(self):
+        self.kw["shell"] = True
+    def run(self, cmd):
+        return subprocess.run(cmd, **self.kw)

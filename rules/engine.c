@@ -123,7 +123,8 @@ typedef struct engine__args {
 
 /* **self.name: the dict display that `self.name = {...}` stores, when that is the only store of
  * `.name` in the block and every other mention of it only reads it (sg_mapping_read_only_use),
- * and no string of the block is "name" (setattr, getattr, __dict__[...]); null otherwise. By name,
+ * no string of the block holds "name" and nothing in it writes attributes by name or through an
+ * instance's dict (setattr, __setattr__, __dict__, vars); null otherwise. By name,
  * in every class of the block: a second class storing the same attribute name also makes it
  * unknown. */
 static TSNode engine__self_dict(engine__cx *cx, TSNode attr)
@@ -148,13 +149,22 @@ static TSNode engine__self_dict(engine__cx *cx, TSNode attr)
         steps++;
         size_t l;
         if (sg_node_is(n, sy->string)) {
-            const char *t = sg_const_str(cx->res, NULL, n, &l);
-            ok = !t || l != nl || memcmp(t, name, nl);
+            /* a string holding the name anywhere (setattr(self, "kw", ...), "k" "w" aside) */
+            const char *t = engine__text(cx, n, &l);
+            ok = !t || !memmem(t, l, name, nl);
             continue;
         }
         if (!sg_node_is(n, sy->identifier))
             continue;
         const char *t = engine__text(cx, n, &l);
+        /* attributes written by name or through the instance's dict: setattr(self, "k" + "w", v),
+         * self.__dict__.update(...), vars(self)[...] */
+        static const char *const writers[] = {"setattr", "__setattr__", "__dict__", "vars"};
+        for (size_t k = 0; t && k < sizeof writers / sizeof writers[0]; k++)
+            if (l == strlen(writers[k]) && !memcmp(t, writers[k], l))
+                ok = false;
+        if (!ok)
+            break;
         TSNode at = ts_node_parent(n);
         if (!t || l != nl || memcmp(t, name, nl) || !sg_node_is(at, sy->attribute) ||
             !ts_node_eq(sg_node_field(at, sy->f_attribute), n))

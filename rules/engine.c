@@ -567,7 +567,8 @@ static const char *engine__argv_item_shape(engine__cx *cx, sg_scope *scope, TSNo
 
 /* not_python_module_in: is `v` an argv that starts a Python interpreter on a module by name (the
  * caller checks that no executable= names another program),
- * [python3, <flags>, "-m", M, ...] or "-mM", with M a constant matching `cond`'s globs? Only
+ * [python3, <flags>, "-m", M, ...] or "-mM", with M (or "M ARG", the module and its first
+ * argument, both constants) matching `cond`'s globs? Only
  * flags that take no code may come before -m (-c, -, -i, a script... do not). What follows M is
  * M's own arguments. */
 static bool engine__python_module(engine__cx *cx, sg_scope *scope, const sg_cond *cond, TSNode v)
@@ -587,8 +588,15 @@ static bool engine__python_module(engine__cx *cx, sg_scope *scope, const sg_cond
         if (!t)
             return false;
         if (!strncmp(t, "-m", 2)) {
-            const char *m = t[2] ? t + 2 : (i + 1 < n ? items[i + 1] : NULL);
-            return m && *m && sg_rules_name_match(cond->values, cond->nvalues, m);
+            int mi = t[2] ? i : i + 1;
+            const char *m = t[2] ? t + 2 : (mi < n ? items[mi] : NULL);
+            if (!m || !*m)
+                return false;
+            if (sg_rules_name_match(cond->values, cond->nvalues, m))
+                return true;
+            /* "M ARG": the module with its first argument, a constant ("pip list") */
+            const char *arg = mi + 1 < n ? items[mi + 1] : NULL;
+            return arg && sg_rules_name_match(cond->values, cond->nvalues, sg_arena_printf(cx->arena, "%s %s", m, arg));
         }
         bool ok = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !ok; k++)

@@ -364,7 +364,7 @@ static void test_where_and_where_any(void **state)
         "version: 1\nrules:\n"
         "  - id: W001\n    name: both\n    severity: high\n    message: m\n    match:\n"
         "      calls: [run]\n"
-        "      where:\n        - {position: 0, not_python_module_in: [pytest]}\n"
+        "      where:\n        - {position: 0, not_python_module_in: [pytest, \"pip list\"]}\n"
         "      where_any:\n        - {position: 0, literal_in: [\"python*\", sh]}\n"
         "        - {keyword: shell, truthy: true}\n";
     sg_rules *rules;
@@ -380,6 +380,9 @@ static void test_where_and_where_any(void **state)
         {"run(['python3', '-u', '-mpytest'])\n", 0},           /* joined -m, a flag before it */
         {"run(['python3', '-X', 'dev', '-m', 'pytest'])\n", 0}, /* -X takes its argument */
         {"run(['python3', '-m', 'pip', 'install', p])\n", 1},  /* not listed */
+        {"run(['python3', '-m', 'pytest2'])\n", 1},            /* a glob, not a prefix */
+        {"run(['python3', '-m', 'pip', 'list', '-v'])\n", 0},  /* "M ARG" listed */
+        {"run(['python3', '-m', 'pip', x])\n", 1},             /* its argument unknown */
         {"run(['python3', '-c', 'import pytest'])\n", 1},      /* code before -m */
         {"run(['python3', x, '-m', 'pytest'])\n", 1},          /* an unknown item before -m */
         {"run(['python3', 'pytest.py'])\n", 1},                /* a script */

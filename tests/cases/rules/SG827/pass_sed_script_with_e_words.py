@@ -1,0 +1,3 @@
+# expect: pass
+import subprocess
+subprocess.run(["sed", "-i", "s/a e b/x/", "f"])

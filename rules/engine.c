@@ -301,32 +301,23 @@ static bool engine__literal_match(const sg_cond *cond, const char *s)
     return sg_rules_name_match(cond->values, cond->nvalues, path);
 }
 
-/* The constant an argument stands for: an argv list's program (its first item), else the constant
- * string; NULL if none. `override` is a name written as an identifier (obj.name = v). */
-static const char *engine__literal(engine__cx *cx, sg_scope *scope, TSNode v, const char *override)
-{
-    if (override)
-        return override;
-    const char *items[1];
-    int n = sg_const_argv(cx->res, scope, v, items, 1);
-    if (n >= 0)
-        return n ? items[0] : NULL;
-    return sg_const_str(cx->res, scope, v, NULL);
-}
-
-/* engine__literal, or every value of a loop variable over literals (sg_const_choices): how many
- * (at most RES_MAX_CHOICES), or -1 when it is not a constant. */
+/* The constants an argument stands for: an argv list's program (its first item), else the
+ * constant string, else every value of a loop variable over literals (sg_const_choices); how
+ * many (at most RES_MAX_CHOICES), or -1 when it is not a constant. `override` is a name written
+ * as an identifier (obj.name = v). */
 static int engine__literals(engine__cx *cx, sg_scope *scope, TSNode v, const char *override, const char **vals)
 {
-    const char *one = engine__literal(cx, scope, v, override);
-    if (one) {
-        vals[0] = one;
+    if (override) {
+        vals[0] = override;
         return 1;
     }
     const char *items[1];
-    if (sg_const_argv(cx->res, scope, v, items, 1) >= 0)
-        return -1; /* (an argv whose program is not a constant) */
-    return sg_const_choices(cx->res, scope, v, vals, RES_MAX_CHOICES);
+    int n = sg_const_argv(cx->res, scope, v, items, 1);
+    if (n >= 0) { /* an argv: judged by its program alone, a constant or not */
+        vals[0] = n ? items[0] : NULL;
+        return vals[0] ? 1 : -1;
+    }
+    return sg_const_choices(cx->res, scope, v, vals, RES_MAX_CHOICES); /* (a constant first) */
 }
 
 /* A Python int literal's value ("0o4755", "0x9ed", "2541", "0b1_0"); false if it is none. */

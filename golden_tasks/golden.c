@@ -234,6 +234,71 @@ static const sg_sandbox_limits *golden__lim(const golden__run *g, const sg_worke
     return g->generated && w == g->ref ? &g->gen_lim : &g->lim;
 }
 
+/*
+ * The reference's answer to a generated input, settled by its Python events where its time would
+ * decide (docs/tasks.md, "Generated inputs"): whether an input is checked or discarded as
+ * reference_timeout, and with it the fence, the tightened types and the reference's timeout
+ * count, must not change with the load of the machine. A first, uncounted call (gen_lim, CPU
+ * 100 ms) that answers stands. One that times out is asked again, counted (the tracer's C
+ * counter): past GOLDEN_REF_EVENTS events it is a timeout (kind "events"); within them its answer
+ * stands, unless the call also spent more CPU than GOLDEN_GEN_REF_CPU_MS plus
+ * GOLDEN_REF_NS_PER_EVENT per event (work inside builtins, which no event counts: the 100 ms
+ * bound, for that part only; traced Python code stays below it). So a reference near 100 ms
+ * gets the same answer whether its first call finished or not: within 100 ms no Python code
+ * runs more than GOLDEN_REF_EVENTS events unless its events average under 14 ns (loops whose
+ * body is next to nothing: `for i in r: pass` is 6.7 ns an event here, ordinary lines 20-50 ns),
+ * and work inside builtins stays judged by its time, as before.
+ */
+#define GOLDEN_REF_EVENTS 8000000u
+#define GOLDEN_REF_NS_PER_EVENT 300u
+
+static bool golden__ref_unsettled(const sg_outcome_info *in)
+{
+    /* (counted already: settled, or a scaled input of the efficiency check) */
+    return in->kind == SG_OUTCOME_TIMEOUT && !in->has_cost;
+}
+
+/* Settle the reference's outcome *o of `text` on a generated input (above); *o is replaced. A
+ * call that cannot be made is an error (the caller reports it; nothing is decided). */
+static sg_status golden__ref_settle(golden__run *g, sg_worker *w, const char *text, sg_outcome **o, sg_diag *d)
+{
+    if (!g->generated || w != g->ref || !*o || !golden__ref_unsettled(sg_outcome_info_get(*o)))
+        return SG_OK;
+    sg_sandbox_limits lim = *golden__lim(g, w);
+    uint64_t cap = GOLDEN_GEN_REF_CPU_MS + (uint64_t)GOLDEN_REF_EVENTS * GOLDEN_REF_NS_PER_EVENT / 1000000u;
+    lim.cpu_ms = cap;
+    lim.wall_ms = 3 * cap + 1000;
+    lim.cost_events = GOLDEN_REF_EVENTS;
+    lim.cost_cpu_ms = GOLDEN_GEN_REF_CPU_MS; /* (the same bound, checked as the call goes) */
+    lim.cost_cpu_ns_per_event = GOLDEN_REF_NS_PER_EVENT;
+    sg_outcome *again = NULL;
+    sg_status st = sg_worker_call(w, text, &lim, &again, d);
+    if (st != SG_OK)
+        return st;
+    g->r->calls++;
+    const sg_outcome_info *in = sg_outcome_info_get(again);
+    bool over = in->has_cost && in->cost > GOLDEN_REF_EVENTS;
+    if (!over && in->has_cost && (in->kind == SG_OUTCOME_OK || in->kind == SG_OUTCOME_EXCEPTION) &&
+        in->cpu_ms > GOLDEN_GEN_REF_CPU_MS + in->cost * GOLDEN_REF_NS_PER_EVENT / 1000000u)
+        over = true; /* (builtins' work past the old bound) */
+    if (over) {
+        sg_outcome *t = NULL;
+        st = sg_outcome_new_events_timeout(again, &t);
+        sg_outcome_free(again);
+        if (st != SG_OK)
+            return st;
+        again = t;
+    } else if (!in->has_cost && in->kind != SG_OUTCOME_TIMEOUT) {
+        /* no count: the call ended otherwise (out of memory, a crash); the reference did not
+         * answer within its limits, as its first call said */
+        sg_outcome_free(again);
+        return SG_OK;
+    }
+    sg_outcome_free(*o);
+    *o = again;
+    return SG_OK;
+}
+
 /* Our own int bounds (types from annotations or examples) shrink tenfold, down to -10..10. */
 static void golden__tighten(sg_type *t, int depth)
 {
@@ -406,6 +471,10 @@ static bool golden__prev_innocent(golden__run *g, sg_worker *w, golden__pf *prev
     if (sg_worker_call(w, prev->text, golden__lim(g, w), &alone, &d) != SG_OK)
         return false; /* (golden__call meets the same failure and reports it) */
     g->r->calls++;
+    if (golden__ref_settle(g, w, prev->text, &alone, &d) != SG_OK) {
+        sg_outcome_free(alone);
+        return false;
+    }
     sg_outcome_kind was = sg_outcome_info_get(prev->o)->kind, now = sg_outcome_info_get(alone)->kind;
     if (now == was && (now == SG_OUTCOME_OK || now == SG_OUTCOME_EXCEPTION)) {
         sg_outcome_free(alone);
@@ -595,6 +664,17 @@ static void golden__prefetch(golden__run *g, sg_worker *w)
                     break;
                 }
             }
+            sg_diag sd;
+            sg_diag_init(&sd);
+            if (golden__ref_settle(g, w, wi->text, &outs[k], &sd) != SG_OK) {
+                /* (golden__call makes this call again and reports what fails) */
+                for (size_t q = k; q < done; q++)
+                    sg_outcome_free(outs[q]);
+                done = k;
+                ok = false;
+                break;
+            }
+            in = sg_outcome_info_get(outs[k]);
             golden__count_timeout(g, w, outs[k], wi->split_call ? wi->split_call : wi->text);
             if (w == g->ref)
                 golden__rc_put(g, wi->text, golden__lim(g, w), outs[k]);
@@ -689,11 +769,14 @@ static sg_status golden__call(golden__run *g, sg_worker *w, const char *text, go
         sg_diag d;
         sg_diag_init(&d);
         sg_status st = sg_worker_call(w, text, golden__lim(g, w), &res->o, &d);
+        if (st == SG_OK) {
+            g->r->calls++;
+            st = golden__ref_settle(g, w, text, &res->o, &d);
+        }
         if (st != SG_OK) {
             golden__internal(g, "worker call failed: %s: %s", sg_strerror(st), d.message);
             return st;
         }
-        g->r->calls++;
         golden__count_timeout(g, w, res->o, text);
         if (w == g->ref)
             golden__rc_put(g, text, golden__lim(g, w), res->o);
@@ -1207,6 +1290,7 @@ static sg_status golden__start_quiet(golden__run *g, const char *program, sg_wor
     sg_worker_opts_init(&wo);
     /* Python `==` semantics (HumanEval, MBPP, EvalPlus): a Counter equals the dict it holds */
     wo.stdlib_dicts = g->task->compare_python;
+    wo.fast_count = true; /* (counted calls: the efficiency check, the reference's settling) */
     wo.cancel = g->opts.cancel; /* a cancelled run stops its calls at once, not at the next one */
     sg_golden_pool *pool = g->unpooled ? NULL : g->opts.pool;
     sg_status st;

@@ -48,7 +48,9 @@ enum sg_frame_tag {
     SG_TAG_FLAGS = 'f',       /* request (pooled worker): '1' as __main__, 'c' stdlib dicts */
     SG_TAG_TMP = 'T',         /* request (pooled worker): the tmpfs options of the call's own /tmp */
     SG_TAG_COST_BUDGET = 'B', /* request: count each item's Python events, stop it past this many */
-    SG_TAG_COST = 'C',        /* result (a counted call): the events it counted (a claim) */
+    SG_TAG_COST = 'C',
+    SG_TAG_COST_CPU = 'N',    /* request: with a budget, "ms,ns": stop a counted item once its
+                                 thread's CPU passes ms plus ns per event (limits.cost_cpu_ms) */        /* result (a counted call): the events it counted (a claim) */
 };
 
 #define SG_FRAME_MAX_BODY (1u << 20)

@@ -384,6 +384,36 @@ sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome)
     return SG_OK;
 }
 
+sg_status sg_outcome_new_events_timeout(const sg_outcome *src, sg_outcome **ret_outcome)
+{
+    if (!src || !src->info.has_cost)
+        return SG_ERR_INVALID_ARG;
+    sg_outcome *o = calloc(1, sizeof *o);
+    if (!o)
+        return SG_ERR_NOMEM;
+    o->info.kind = SG_OUTCOME_TIMEOUT;
+    o->info.timeout_kind = "events";
+    o->info.exit_code = -1;
+    o->info.cpu_ms = src->info.cpu_ms;
+    o->info.wall_ms = src->info.wall_ms;
+    o->info.peak_rss_kb = src->info.peak_rss_kb;
+    o->info.limits = src->info.limits;
+    o->info.memory_mechanism = src->info.memory_mechanism;
+    o->info.tasks_mechanism = src->info.tasks_mechanism;
+    o->info.has_cost = true;
+    o->info.cost = src->info.cost;
+    o->detail = outcome__dup("the call went past its event budget", 35);
+    o->stdout_data = outcome__dup("", 0);
+    o->stderr_data = outcome__dup("", 0);
+    if (!o->detail || !o->stdout_data || !o->stderr_data) {
+        sg_outcome_free(o);
+        return SG_ERR_NOMEM;
+    }
+    outcome__sync(o);
+    *ret_outcome = o;
+    return SG_OK;
+}
+
 sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limits *limits,
                                      sg_outcome **ret_outcome)
 {

@@ -167,18 +167,38 @@ def _read_by_supervisor(fds, ioctl=None):
 
 
 def _load_tracer():
-    """The coverage tracer: an extension module in a sealed memfd (fd 7) and the shared coverage
-    map (fd 8), both from the supervisor; loaded before the candidate runs. attach() installs it
-    for good, and nothing keeps a name of it: a fuzzed call runs as any other call."""
+    """The tracer: an extension module in a sealed memfd (fd 7) from the supervisor, loaded before
+    the candidate runs. With the shared coverage map (fd 8: a fuzzed worker), attach() installs
+    its coverage trace function for good, and nothing keeps a name of the module: a fuzzed call
+    runs as any other call. Its count() is the C event counter of counted calls (_counted),
+    kept wherever the module is loaded (sg_worker_opts.fast_count, and coverage workers)."""
     import _imp
 
     class Spec:
         name = "_sgtrace"
         origin = "/proc/self/fd/7"
-    _imp.create_dynamic(Spec()).attach(8)
+    global COUNT
+    m = _imp.create_dynamic(Spec())
+    COUNT = m.counter()  # (holds no reference to the module: once m goes, nothing names it)
+    try:
+        os.fstat(8)
+        cov = True
+    except OSError:
+        cov = False
+    if cov:
+        m.attach(8)
+        os.close(8)
     sys.modules.pop("_sgtrace", None)
+    del m
     os.close(7)
-    os.close(8)
+
+
+def _fd_open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
 
 
 def _pool_setup():
@@ -191,6 +211,8 @@ def _pool_setup():
     restarted for the next one."""
     import ctypes
     import _signal
+    if _fd_open(7):  # the tracer module, for its event counter (no coverage in a pool)
+        _load_tracer()
     if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE, 0
         raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
     _ns_setup(ctypes)
@@ -320,7 +342,7 @@ def _ns_init():
         os._exit(0)
 
 
-POOL_SIGMASK = POOL_DICTS = None
+POOL_SIGMASK = POOL_DICTS = COUNT = None
 # Standard-library modules a pooled zygote imports at its start, before any candidate, so that
 # each call child finds them in sys.modules instead of importing them again (`import re` is ~9 ms
 # here, `typing` ~14, `inspect` ~31; all of them ~80 ms and ~11 MB, once per pooled sandbox). All of
@@ -365,12 +387,8 @@ def main():
         _load_later()
         serve(None, req)
         return
-    try:  # the coverage tracer's memfd (sg_worker_opts.coverage): not named on the command line
-        os.fstat(7)
-        tracer = True
-    except OSError:
-        tracer = False
-    if tracer:
+    # the tracer's memfd (sg_worker_opts.coverage or fast_count): not named on the command line
+    if _fd_open(7):
         _setup(_load_tracer, "TracerError")
     if "c" in sys.argv[1][1:]:
         # sg_worker_opts.stdlib_dicts: the genuine Counter, OrderedDict and defaultdict classes,
@@ -552,19 +570,35 @@ class _CostExceeded(BaseException):
     """Raised into a counted call past its budget (below)."""
 
 
-def _counted(code, ns, is_expr, budget, cost):
+def _counted(code, ns, is_expr, budget, cost, cpu_rule=None):
     """Run the call with a trace function that counts its Python events: each function call and
     each line run, in any Python code the call reaches (not the work inside builtins). Past
     `budget` events the call is stopped (_CostExceeded raised at that event). The count is
     deterministic for the same program and input (PYTHONHASHSEED is fixed) and needs no clock;
     like every frame field it is the candidate's claim: it can only lower its own count (switch
     the tracer off, run in a thread), which makes it look cheaper, never an honest one costlier
-    (docs/tasks.md, "Efficiency")."""
+    (docs/tasks.md, "Efficiency"). The tracer module's C counter (COUNT) counts the same events
+    at a fraction of the cost where it is loaded; this Python one is the fallback.
+    cpu_rule (ms, ns) (limits.cost_cpu_ms): every 1024 events, past ms plus ns an event of this
+    thread's CPU time since the call began, the call stops as past its budget (count budget + 1):
+    work inside builtins, which no event counts."""
+    base, per = cpu_rule if cpu_rule else (0, 0)
+    if COUNT is not None:
+        return COUNT(code, ns, is_expr, budget, cost, _CostExceeded, base * 1000000, per)
+    clock = start = 0
+    if base:
+        import time
+        clock = time.thread_time_ns
+        start = clock()
+
     def tr(frame, event, arg):
         if event == "line" or event == "call":
             n = cost[0] + 1
             cost[0] = n
             if n > budget:
+                raise _CostExceeded
+            if clock and not n & 1023 and clock() - start > base * 1000000 + per * n:
+                cost[0] = budget + 1
                 raise _CostExceeded
         return tr
     sys.settrace(tr)
@@ -574,17 +608,17 @@ def _counted(code, ns, is_expr, budget, cost):
         sys.settrace(None)
 
 
-def _run_call(text, ns, budget=0):
+def _run_call(text, ns, budget=0, cpu_rule=None):
     """Evaluate one call (an expression, or statements) in the candidate's namespace; with a
     budget, count its events (_counted) and add the count to the result (field C)."""
     if budget <= 0:
         return _run_call1(text, ns, 0, None)
     cost = [0]
-    fields = _run_call1(text, ns, budget, cost)
+    fields = _run_call1(text, ns, budget, cost, cpu_rule)
     return fields + [("C", str(cost[0]))]
 
 
-def _run_call1(text, ns, budget, cost):
+def _run_call1(text, ns, budget, cost, cpu_rule=None):
     SOURCES["<call>"] = text.splitlines()
     try:
         try:
@@ -594,7 +628,7 @@ def _run_call1(text, ns, budget, cost):
             code = compile(text, "<call>", "exec")
             is_expr = False
         if budget > 0:
-            value = _counted(code, ns, is_expr, budget, cost)
+            value = _counted(code, ns, is_expr, budget, cost, cpu_rule)
         else:
             value = eval(code, ns) if is_expr else exec(code, ns)
         try:
@@ -671,10 +705,15 @@ def serve(mod, req):
                 budgets = [int(x or 0) for x in str(req.get("B", "0")).split(",")]
             except ValueError:
                 budgets = [0]
+            try:  # N: "ms,ns", a CPU bound on the counted items (_counted)
+                cpu_rule = tuple(int(x) for x in req["N"].split(",")) if "N" in req else None
+                cpu_rule = cpu_rule if cpu_rule and len(cpu_rule) == 2 else None
+            except ValueError:
+                cpu_rule = None
             for n, text in enumerate(items):
                 try:
                     budget = budgets[n] if len(budgets) > 1 and n < len(budgets) else budgets[0]
-                    fields = _run_call(text, mod.__dict__, budget)
+                    fields = _run_call(text, mod.__dict__, budget, cpu_rule)
                 except BaseException as e:
                     fields = _format_exception(e)
                 _flush()

@@ -92,6 +92,7 @@ struct sg_worker {
     sg_sandbox_limits limits;
     bool as_main;
     bool stdlib_dicts;
+    bool fast_count; /* opts.fast_count, with the tracer built in: fd 7 without fd 8 */
     bool pooled;     /* opts.pooled: the zygote imports nothing; each call child imports `source` */
     bool pool_import_pending; /* pooled: the current source's import outcome is not known yet */
     const atomic_int *cancel; /* opts.cancel: this worker's own interrupt */
@@ -1283,7 +1284,8 @@ static sg_status worker__start(struct sg_worker *w, sg_diag *diag)
     int status[2] = {-1, -1}, life[2] = {-1, -1}, cgfd[2] = {-1, -1}, ctl[2] = {-1, -1};
 
     runner_fd = worker__runner_memfd();
-    if (w->cov_fd >= 0 && (tracer_fd = worker__memfd("sg-tracer", sg_sandbox_tracer_so, sg_sandbox_tracer_so_len)) < 0)
+    if ((w->cov_fd >= 0 || w->fast_count) &&
+        (tracer_fd = worker__memfd("sg-tracer", sg_sandbox_tracer_so, sg_sandbox_tracer_so_len)) < 0)
         runner_fd = runner_fd >= 0 ? (close(runner_fd), -1) : -1;
     src_fd = worker__memfd("sg-source", w->source, w->pooled ? 0 : w->source_len);
     in_fd = w->stdin_data ? worker__memfd("sg-stdin", w->stdin_data, w->stdin_len)
@@ -1706,6 +1708,7 @@ sg_status sg_worker_new(const sg_sandbox *sandbox, const char *source, size_t so
     w->as_main = opts ? opts->as_main : false;
     w->share_tmp = opts ? opts->share_tmp : false;
     w->stdlib_dicts = opts ? opts->stdlib_dicts : false;
+    w->fast_count = opts && opts->fast_count && sg_sandbox_tracer_so_len > 0;
     w->cancel = opts ? opts->cancel : NULL;
     w->pooled = pooled;
     w->pool_import_pending = pooled;
@@ -1886,13 +1889,15 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, const uint
     w->limits.stdout_bytes = l->stdout_bytes;
     w->limits.stderr_bytes = l->stderr_bytes;
     w->limits.cost_events = l->cost_events;
+    w->limits.cost_cpu_ms = l->cost_cpu_ms;
+    w->limits.cost_cpu_ns_per_event = l->cost_cpu_ns_per_event;
 
     /* A pooled worker's call is always a batch whose item 0 is the import of the current source:
      * its items' outcomes land in bouts[1..] and are handed to the caller's slots afterwards. */
     size_t bn = w->pooled ? n + 1 : n;
     bool as_batch = batch || w->pooled;
     sg_outcome **bouts = w->pooled ? calloc(bn, sizeof *bouts) : outs;
-    size_t rcap = WORKER_MAX_CALL + 96 + (w->pooled ? w->source_len + 32 : 0) + (budgets ? 21 * n + 8 : 0);
+    size_t rcap = WORKER_MAX_CALL + 160 + (w->pooled ? w->source_len + 32 : 0) + (budgets ? 21 * n + 8 : 0);
     char *text = malloc(len + 1);
     unsigned char *req = malloc(rcap);
     /* each item's budget: "b0,b1,...", one per item (field B) */
@@ -1919,7 +1924,9 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, const uint
         memcpy(text + off, codes[i], k);
         off += k;
     }
-    char num[24], id[16], items[24], budget[24];
+    char num[24], id[16], items[24], budget[24], costcpu[48];
+    snprintf(costcpu, sizeof costcpu, "%llu,%llu", (unsigned long long)w->limits.cost_cpu_ms,
+             (unsigned long long)w->limits.cost_cpu_ns_per_event);
     snprintf(num, sizeof num, "%llu", (unsigned long long)cpu);
     snprintf(budget, sizeof budget, "%llu", (unsigned long long)w->limits.cost_events);
     snprintf(items, sizeof items, "%zu", n);
@@ -1938,6 +1945,8 @@ static sg_status worker__call(sg_worker *w, const char *const *codes, const uint
               (blist && sg_frame_put(req, rcap, &rn, SG_TAG_COST_BUDGET, blist, strlen(blist)) < 0) ||
               (!blist && w->limits.cost_events &&
                sg_frame_put(req, rcap, &rn, SG_TAG_COST_BUDGET, budget, strlen(budget)) < 0) ||
+              ((blist || w->limits.cost_events) && w->limits.cost_cpu_ms &&
+               sg_frame_put(req, rcap, &rn, SG_TAG_COST_CPU, costcpu, strlen(costcpu)) < 0) ||
               (w->pooled && (sg_frame_put(req, rcap, &rn, SG_TAG_SOURCE, w->source, w->source_len) < 0 ||
                              sg_frame_put(req, rcap, &rn, SG_TAG_FLAGS, flags, strlen(flags)) < 0 ||
                              sg_frame_put(req, rcap, &rn, SG_TAG_TMP, w->tmp_opts, strlen(w->tmp_opts)) < 0));

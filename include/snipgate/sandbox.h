@@ -85,6 +85,14 @@ typedef struct sg_sandbox_limits {
                                  counted. A deterministic measure of work (no clock), reported by
                                  the candidate's own process: a claim that can only make the
                                  candidate look cheaper (docs/sandbox.md) */
+    uint64_t cost_cpu_ms;     /* with cost_events: also stop a counted call, at an event, once its
+                                 thread's CPU time passes cost_cpu_ms plus cost_cpu_ns_per_event
+                                 for each event counted (work inside builtins, which no event
+                                 counts); it then reports cost_events + 1, as past its budget.
+                                 0 (default): no such bound. Checked by the call's own process,
+                                 a claim like the count: for trusted code (the golden stage's
+                                 reference, docs/tasks.md); the call's own CPU limit still applies */
+    uint64_t cost_cpu_ns_per_event;
 } sg_sandbox_limits;
 
 /* Fill in the defaults above. */
@@ -194,6 +202,11 @@ SG_API sg_status sg_outcome_to_json(const sg_outcome *outcome, char **ret_json);
 /* An outcome of kind setup_error describing `diag` (for a sandbox that could not be built). */
 SG_API sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limits *limits,
                                             sg_outcome **ret_outcome);
+/* An outcome of kind timeout, timeout_kind "events", for a counted call (limits.cost_events)
+ * whose count went past its budget: src's cpu_ms, wall_ms, limits, cost and peak_rss_kb, nothing
+ * it printed or raised. For a trusted caller that decides by the count (the golden stage's
+ * reference on generated inputs, docs/tasks.md); SG_ERR_INVALID_ARG when src has no count. */
+SG_API sg_status sg_outcome_new_events_timeout(const sg_outcome *src, sg_outcome **ret_outcome);
 SG_API void sg_outcome_free(sg_outcome *outcome);
 /* A deep copy of an outcome (its own info and captured bytes). SG_ERR_NOMEM on failure. */
 SG_API sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome);
@@ -222,6 +235,11 @@ typedef struct sg_worker_opts {
                                 headers at build time): else sg_worker_new fails with
                                 SG_ERR_UNSUPPORTED. Default false. */
     int coverage_fd;         /* borrowed; dup'ed into each sandbox started */
+    bool fast_count;         /* load the tracer module (without coverage) so that counted calls
+                                (limits.cost_events) count with its C trace function, at about a
+                                fifth of the Python counter's cost; the counts are the same
+                                either way (tests/tracer_count.py). Ignored when the tracer is not
+                                built in. Default false. Pooled workers allowed. */
     const atomic_int *cancel;/* NULL, or a flag another thread may set: the worker then stops as
                                 sg_sandbox_interrupt() stops every worker (its sandbox killed at
                                 once, SG_ERR_INTERRUPTED, nothing judged), this worker only */

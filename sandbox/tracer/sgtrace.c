@@ -29,6 +29,7 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "sandbox/tracer/cov.h"
 
@@ -214,8 +215,112 @@ static PyObject *trace_attach(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/*
+ * count(code, globals, is_expr, budget, cost, exc[, cpu_base_ns, cpu_per_ns]) (from counter()):
+ * evaluate a compiled call text the way the runner's Python counter does (runner.py, _counted)
+ * and count the same events: each function call (PyTrace_CALL, generator resumptions included)
+ * and each line run (PyTrace_LINE), in any Python code the call reaches. Past `budget` events it raises `exc` at that event and stops
+ * counting (as sys.settrace's trampoline drops a failing trace function: handlers run
+ * untraced), so the count is then budget + 1. The count goes to cost[0] however the call ends.
+ * A C trace function makes no Python call per event: a counted call costs about what the same
+ * call costs under the coverage tracer, not the several times a Python trace function costs.
+ * The tracer that was installed before (coverage, in a fuzzed worker) is put back after.
+ * Optional cpu_base_ns, cpu_per_ns (limits.cost_cpu_ms): every 1024 events, once the thread's
+ * CPU time since the call began passes cpu_base_ns + cpu_per_ns * events, the call stops as past
+ * its budget (work inside builtins, which no event counts), as runner.py's counter does.
+ */
+static unsigned long long count__n, count__budget;
+static PyObject *count__exc;
+/* the CPU bound (0: none): past count__cpu_base + count__cpu_per * events of the thread's CPU
+ * since count__cpu_start, checked every 1024 events */
+static unsigned long long count__cpu_base, count__cpu_per, count__cpu_start;
+
+static unsigned long long count__thread_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static int count__func(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
+{
+    (void)obj;
+    (void)frame;
+    (void)arg;
+    if (what != PyTrace_CALL && what != PyTrace_LINE)
+        return 0;
+    if (++count__n <= count__budget) {
+        if (!count__cpu_base || (count__n & 1023) ||
+            count__thread_ns() - count__cpu_start <= count__cpu_base + count__cpu_per * count__n)
+            return 0;
+        count__n = count__budget + 1; /* (stopped as past its budget) */
+    }
+    PyErr_SetNone(count__exc);
+    PyEval_SetTrace(NULL, NULL);
+    return -1;
+}
+
+static PyObject *trace_count(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *code, *globals, *cost, *exc;
+    int is_expr;
+    unsigned long long budget, cpu_base = 0, cpu_per = 0;
+    if (!PyArg_ParseTuple(args, "O!O!pKO!O|KK", &PyCode_Type, &code, &PyDict_Type, &globals, &is_expr, &budget,
+                          &PyList_Type, &cost, &exc, &cpu_base, &cpu_per))
+        return NULL;
+    if (PyList_GET_SIZE(cost) < 1 || !PyExceptionClass_Check(exc))
+        return PyErr_Format(PyExc_TypeError, "count: cost must be a non-empty list, exc an exception class");
+    if (count__exc)
+        return PyErr_Format(PyExc_RuntimeError, "count: a counted call is running");
+    PyThreadState *ts = PyThreadState_Get();
+    Py_tracefunc prev = ts->c_tracefunc;
+    PyObject *prev_obj = ts->c_traceobj;
+    Py_XINCREF(prev_obj);
+    count__n = 0;
+    count__budget = budget;
+    count__exc = exc;
+    count__cpu_base = cpu_base;
+    count__cpu_per = cpu_per;
+    count__cpu_start = cpu_base ? count__thread_ns() : 0;
+    PyEval_SetTrace(count__func, NULL);
+    PyObject *r = PyEval_EvalCode(code, globals, globals);
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyEval_SetTrace(prev, prev_obj);
+    Py_XDECREF(prev_obj);
+    count__exc = NULL;
+    PyObject *n = PyLong_FromUnsignedLongLong(count__n);
+    if (!n || PyList_SetItem(cost, 0, n) < 0) {
+        Py_XDECREF(r);
+        Py_XDECREF(et);
+        Py_XDECREF(ev);
+        Py_XDECREF(tb);
+        return NULL;
+    }
+    PyErr_Restore(et, ev, tb);
+    if (!r || is_expr)
+        return r;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+
+/* counter(): count() as a function that holds no reference to this module (its __self__ and
+ * __module__ are None), so the runner can keep it while the module itself is freed: nothing in
+ * the heap is named _sgtrace (docs/fuzz.md, "A fuzzed call looks like any other call"). */
+static PyMethodDef trace__count_def = {"count", trace_count, METH_VARARGS, "evaluate a call, counting its Python events"};
+
+static PyObject *trace_counter(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    return PyCFunction_NewEx(&trace__count_def, NULL, NULL);
+}
+
 static PyMethodDef trace__methods[] = {
     {"attach", trace_attach, METH_VARARGS, "map the coverage memfd and trace from now on"},
+    {"counter", trace_counter, METH_NOARGS, "the event counter, detached from this module"},
     {NULL, NULL, 0, NULL},
 };
 

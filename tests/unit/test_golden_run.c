@@ -387,6 +387,57 @@ static void test_discard_reasons(void **state)
     sg_golden_suite_free(s);
 }
 
+/* The reference's answer to a generated input is settled by its Python events, not its CPU time
+ * (issue 26: the same input gives the same record on an idle and on a busy machine): a reference
+ * that needs ~150 ms of CPU here but 4,000,000 events (under GOLDEN_REF_EVENTS) answers every
+ * input, whether its first, uncounted call finished within 100 ms or not; one that needs
+ * 12,000,000 events is discarded as reference_timeout on every run, with the same counts. Before,
+ * both timed out at 100 ms of CPU, and a reference near that bound was checked on some runs and
+ * discarded on others. */
+static void test_reference_settled_by_events(void **state)
+{
+    (void)state;
+    if (!kernel_ok())
+        skip();
+    static const char suite[] =
+        "{\"task_id\": \"settle\", \"entry_point\": \"slow\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def slow(n: int) -> int:\\n    k = 0\\n    for i in range(2000000):\\n"
+        "        k = (k + i * i) % 1000003\\n    return n + k - k\\n\","
+        " \"tests\": [{\"args\": [1], \"expected\": 1}, {\"args\": [-2], \"expected\": -2}]}\n"
+        "{\"task_id\": \"settle/over\", \"entry_point\": \"over\", \"complete_solution\": true,"
+        " \"canonical_solution\": \"def over(n: int) -> int:\\n    k = 0\\n    for i in range(6000000):\\n"
+        "        k = (k + i) & 255\\n    return n + k - k\\n\","
+        " \"tests\": [{\"args\": [1], \"expected\": 1}, {\"args\": [-2], \"expected\": -2}]}\n";
+    sg_golden_suite *s = load_suite("settle.jsonl", suite);
+    sg_golden_opts o;
+    sg_golden_opts_init(&o);
+    o.max_inputs = 6;
+    sg_golden_result *r = run(sg_golden_suite_task(s, 0), "def slow(n):\n    return n\n", &o);
+    if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || discards(r, "reference_timeout") ||
+        sg_golden_result_inputs_checked(r) < 3)
+        dump(r);
+    assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+    assert_int_equal(discards(r, "reference_timeout"), 0);
+    assert_true(sg_golden_result_inputs_checked(r) >= 3);
+    sg_golden_result_free(r);
+    size_t checked[2], timeouts[2], discarded[2];
+    for (int k = 0; k < 2; k++) {
+        r = run(sg_golden_suite_task(s, 1), "def over(n):\n    return n\n", &o);
+        if (sg_golden_result_verdict(r) != SG_GOLDEN_PASS || !discards(r, "reference_timeout"))
+            dump(r);
+        assert_int_equal(sg_golden_result_verdict(r), SG_GOLDEN_PASS);
+        checked[k] = sg_golden_result_inputs_checked(r);
+        timeouts[k] = discards(r, "reference_timeout");
+        discarded[k] = sg_golden_result_inputs_discarded(r);
+        assert_true(timeouts[k] > 0);
+        sg_golden_result_free(r);
+    }
+    assert_int_equal(checked[0], checked[1]);
+    assert_int_equal(timeouts[0], timeouts[1]);
+    assert_int_equal(discarded[0], discarded[1]);
+    sg_golden_suite_free(s);
+}
+
 /* A reference that is only fast for small inputs (an exponential fib): the block runs smallest
  * first, and once the reference times out on n, every later input at least as large is
  * discarded without a call; the search goes on with smaller ones. Before, four timeouts in the
@@ -1322,6 +1373,7 @@ int main(void)
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
+        cmocka_unit_test(test_reference_settled_by_events),
         cmocka_unit_test(test_efficiency_too_slow),
         cmocka_unit_test(test_examples_envelope),
         cmocka_unit_test(test_discard_reasons),
@@ -1341,6 +1393,7 @@ int main(void)
         cmocka_unit_test(test_ref_timeouts_judged),
         cmocka_unit_test(test_assert_examples),
         cmocka_unit_test(test_reference_fence),
+        cmocka_unit_test(test_reference_settled_by_events),
         cmocka_unit_test(test_efficiency_too_slow),
         cmocka_unit_test(test_examples_envelope),
         cmocka_unit_test(test_discard_reasons),
@@ -1374,6 +1427,7 @@ int main(void)
     (void)test_forged_frame_blame;
     (void)test_assert_examples;
     (void)test_reference_fence;
+    (void)test_reference_settled_by_events;
     (void)test_efficiency_too_slow;
     (void)test_examples_envelope;
     (void)test_boundary_strategies;

@@ -1142,7 +1142,7 @@ static void test_bad_interpreter(void **state)
 
 /* ---- pooled workers: one candidate after another in one sandbox ------------------------------- */
 
-static sg_worker *pool_of(const char *src)
+static sg_worker *pool_of_opts(const char *src, bool fast_count)
 {
     sg_sandbox_limits lim;
     sg_sandbox_limits_init(&lim);
@@ -1151,6 +1151,7 @@ static sg_worker *pool_of(const char *src)
     sg_worker_opts wo;
     sg_worker_opts_init(&wo);
     wo.pooled = true;
+    wo.fast_count = fast_count;
     sg_worker *w = NULL;
     sg_outcome *imp = (sg_outcome *)&wo; /* set to NULL by sg_worker_new */
     sg_diag d;
@@ -1159,6 +1160,11 @@ static sg_worker *pool_of(const char *src)
         fail_msg("pooled worker: %s", d.message);
     assert_null(imp);
     return w;
+}
+
+static sg_worker *pool_of(const char *src)
+{
+    return pool_of_opts(src, false);
 }
 
 static void rebind(sg_worker *w, const char *src)
@@ -1189,15 +1195,18 @@ static sg_outcome_kind import_kind(sg_worker *w)
  * call past its budget is stopped at it (issue 26 item 5); also through a pooled worker and in a
  * batch, where each item is counted on its own. */
 static const char cost_src[] = "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
-                               "def loop(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n";
+                               "def loop(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n"
+                               "def heavy(n):\n    t = 0\n    for i in range(n):\n        t += sum(range(20000))\n"
+                               "    return t\n";
 
-static uint64_t counted(sg_worker *w, const char *code, uint64_t budget, sg_outcome_kind *kind)
+static uint64_t counted_cpu(sg_worker *w, const char *code, uint64_t budget, uint64_t cpu_ms, sg_outcome_kind *kind)
 {
     sg_sandbox_limits lim;
     sg_sandbox_limits_init(&lim);
     lim.wall_ms = 3000;
     lim.cpu_ms = 1000;
     lim.cost_events = budget;
+    lim.cost_cpu_ms = cpu_ms;
     sg_outcome *o = NULL;
     sg_diag d;
     sg_diag_init(&d);
@@ -1213,6 +1222,40 @@ static uint64_t counted(sg_worker *w, const char *code, uint64_t budget, sg_outc
     return c;
 }
 
+static uint64_t counted(sg_worker *w, const char *code, uint64_t budget, sg_outcome_kind *kind)
+{
+    return counted_cpu(w, code, budget, 0, kind);
+}
+
+/* the counts every counter must give (the Python one, the tracer's C one) */
+static uint64_t counted_fib10, counted_loop100;
+
+extern const size_t sg_sandbox_tracer_so_len; /* (sandbox/worker.c: 0 when not built in) */
+
+static bool tracer_built(void)
+{
+    return sg_sandbox_tracer_so_len > 0;
+}
+
+/* Which counter a counted call runs under: the Python one is a sys.settrace function, the C
+ * one installs no Python-visible trace function. */
+static void expect_counter(sg_worker *w, bool c_counter)
+{
+    sg_sandbox_limits lim;
+    sg_sandbox_limits_init(&lim);
+    lim.wall_ms = 3000;
+    lim.cpu_ms = 1000;
+    lim.cost_events = 1000;
+    sg_outcome *o = NULL;
+    sg_diag d;
+    sg_diag_init(&d);
+    if (sg_worker_call(w, "__import__('sys').gettrace() is None", &lim, &o, &d) != SG_OK)
+        fail_msg("counter: %s", d.message);
+    assert_int_equal(sg_outcome_info_get(o)->kind, SG_OUTCOME_OK);
+    assert_string_equal(sg_outcome_info_get(o)->value_repr, c_counter ? "True" : "False");
+    sg_outcome_free(o);
+}
+
 static void check_counted_calls(sg_worker *w)
 {
     sg_outcome_kind k;
@@ -1220,6 +1263,19 @@ static void check_counted_calls(sg_worker *w)
     assert_int_equal(k, SG_OUTCOME_OK);
     assert_true(a == b);     /* deterministic */
     assert_true(a >= 177);   /* fib(10) makes 177 calls, each a call event and lines */
+    if (!counted_fib10)
+        counted_fib10 = a;
+    assert_true(a == counted_fib10); /* the same in every worker, whichever counter it has */
+    if (!counted_loop100)
+        counted_loop100 = counted(w, "loop(100)", 1000000, NULL);
+    assert_true(counted(w, "loop(100)", 1000000, NULL) == counted_loop100);
+    /* limits.cost_cpu_ms: work inside builtins past the bound stops the call as past its
+     * budget (checked every 1024 events); without it the same call runs into its CPU limit */
+    uint64_t hv = counted_cpu(w, "heavy(100000)", 1000000, 20, &k);
+    assert_int_equal(k, SG_OUTCOME_EXCEPTION);
+    assert_true(hv == 1000001);
+    assert_true(counted_cpu(w, "heavy(10)", 1000000, 20, &k) < 100); /* (fewer than 1024 events) */
+    assert_int_equal(k, SG_OUTCOME_OK);
     uint64_t l1 = counted(w, "loop(100)", 1000000, NULL), l2 = counted(w, "loop(200)", 1000000, NULL);
     assert_true(l2 > l1 + 150); /* two line events per iteration */
     /* past its budget: stopped there, the count one over it */
@@ -1298,9 +1354,24 @@ static void test_worker_counted_calls(void **state)
         skip();
     sg_worker *w = worker_of(cost_src, NULL);
     check_counted_calls(w);
+    expect_counter(w, false);
     sg_worker_free(w);
     w = pool_of(cost_src);
     check_counted_calls(w);
+    expect_counter(w, false);
+    sg_worker_free(w);
+    /* with the tracer's C counter (sg_worker_opts.fast_count, where the tracer is built in):
+     * the same counts */
+    sg_worker_opts wo;
+    sg_worker_opts_init(&wo);
+    wo.fast_count = true;
+    w = worker_of(cost_src, &wo);
+    check_counted_calls(w);
+    expect_counter(w, tracer_built());
+    sg_worker_free(w);
+    w = pool_of_opts(cost_src, true);
+    check_counted_calls(w);
+    expect_counter(w, tracer_built());
     sg_worker_free(w);
 }
 

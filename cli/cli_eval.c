@@ -22,6 +22,7 @@
 #define EVAL_MAX_INPUT (1u << 30)
 #define EVAL_MAX_K 16
 #define EVAL_MAX_JOBS 64
+#define EVAL_GROUP_MAX 8 /* samples of one task a thread takes at once (eval__worker) */
 
 /* One line of the samples file (read by sg_golden_samples_load_buffer) and its result. */
 typedef struct eval__sample {
@@ -45,6 +46,7 @@ typedef struct eval__ctx {
     eval__sample *samples;
     size_t nsamples;
     size_t next;
+    long threads; /* workers started */
     bool fatal;  /* out of memory */
     long active; /* workers still running */
     pthread_mutex_t lock;
@@ -295,21 +297,32 @@ static void *eval__worker(void *arg)
     sg_golden_pool *pool = NULL; /* this thread's warm sandboxes, for every sample it judges */
     fatal = fatal || sg_golden_pool_new(&pool) != SG_OK;
     for (;;) {
+        /* A run of consecutive samples of one task goes to one thread (at most
+         * EVAL_GROUP_MAX, and one at a time once fewer samples are left than the threads could
+         * share): its pool answers the reference's calls once for all of them, where samples
+         * dealt one by one had every thread's pool compute the same answers. */
         pthread_mutex_lock(&ctx->lock);
-        size_t i = ctx->next++;
+        size_t i = ctx->next, end = i + 1;
+        if (i < ctx->nsamples && ctx->samples[i].in->task &&
+            ctx->nsamples - i > (size_t)ctx->threads * EVAL_GROUP_MAX)
+            while (end < ctx->nsamples && end - i < EVAL_GROUP_MAX && ctx->samples[end].in->task == ctx->samples[i].in->task)
+                end++;
+        ctx->next = end > ctx->nsamples ? ctx->nsamples : end;
         bool stop = ctx->fatal || fatal || sg_cli_signal();
         pthread_mutex_unlock(&ctx->lock);
         if (i >= ctx->nsamples || stop)
             break;
-        eval__sample *s = &ctx->samples[i];
-        if (eval__judge(ctx, checker, pool, s) < 0)
-            fatal = true;
-        pthread_mutex_lock(&ctx->lock);
-        s->done = true;
-        if (fatal)
-            ctx->fatal = true;
-        pthread_cond_broadcast(&ctx->cond);
-        pthread_mutex_unlock(&ctx->lock);
+        for (; i < end && i < ctx->nsamples && !fatal && !sg_cli_signal(); i++) {
+            eval__sample *s = &ctx->samples[i];
+            if (eval__judge(ctx, checker, pool, s) < 0)
+                fatal = true;
+            pthread_mutex_lock(&ctx->lock);
+            s->done = true;
+            if (fatal)
+                ctx->fatal = true; /* (the rest of the group stays undone: the output stops there) */
+            pthread_cond_broadcast(&ctx->cond);
+            pthread_mutex_unlock(&ctx->lock);
+        }
     }
     pthread_mutex_lock(&ctx->lock);
     if (fatal)
@@ -650,6 +663,7 @@ int sg_cli_eval(int argc, char **argv)
     pthread_t tids[EVAL_MAX_JOBS];
     long started = 0;
     ctx.active = jobs;
+    ctx.threads = jobs;
     for (long i = 0; i < jobs; i++) {
         if (pthread_create(&tids[i], NULL, eval__worker, &ctx) != 0) {
             pthread_mutex_lock(&ctx.lock);

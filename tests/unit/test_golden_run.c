@@ -391,7 +391,7 @@ static void test_discard_reasons(void **state)
  * (issue 26: the same input gives the same record on an idle and on a busy machine): a reference
  * that needs ~150 ms of CPU here but 4,000,000 events (under GOLDEN_REF_EVENTS) answers every
  * input, whether its first, uncounted call finished within 100 ms or not; one that needs
- * 12,000,000 events is discarded as reference_timeout on every run, with the same counts. Before,
+ * 20,000,000 events is discarded as reference_timeout on every run, with the same counts. Before,
  * both timed out at 100 ms of CPU, and a reference near that bound was checked on some runs and
  * discarded on others. */
 static void test_reference_settled_by_events(void **state)
@@ -405,7 +405,7 @@ static void test_reference_settled_by_events(void **state)
         "        k = (k + i * i) % 1000003\\n    return n + k - k\\n\","
         " \"tests\": [{\"args\": [1], \"expected\": 1}, {\"args\": [-2], \"expected\": -2}]}\n"
         "{\"task_id\": \"settle/over\", \"entry_point\": \"over\", \"complete_solution\": true,"
-        " \"canonical_solution\": \"def over(n: int) -> int:\\n    k = 0\\n    for i in range(6000000):\\n"
+        " \"canonical_solution\": \"def over(n: int) -> int:\\n    k = 0\\n    for i in range(10000000):\\n"
         "        k = (k + i) & 255\\n    return n + k - k\\n\","
         " \"tests\": [{\"args\": [1], \"expected\": 1}, {\"args\": [-2], \"expected\": -2}]}\n";
     sg_golden_suite *s = load_suite("settle.jsonl", suite);

@@ -384,6 +384,22 @@ sg_status sg_outcome_copy(const sg_outcome *src, sg_outcome **ret_outcome)
     return SG_OK;
 }
 
+/* An outcome made here, not from a run (o, its info filled in): `detail`, no output; o is freed
+ * on failure. */
+static sg_status outcome__bare_finish(sg_outcome *o, const char *detail, sg_outcome **ret_outcome)
+{
+    o->detail = outcome__dup(detail, strlen(detail));
+    o->stdout_data = outcome__dup("", 0);
+    o->stderr_data = outcome__dup("", 0);
+    if (!o->detail || !o->stdout_data || !o->stderr_data) {
+        sg_outcome_free(o);
+        return SG_ERR_NOMEM;
+    }
+    outcome__sync(o);
+    *ret_outcome = o;
+    return SG_OK;
+}
+
 sg_status sg_outcome_new_events_timeout(const sg_outcome *src, sg_outcome **ret_outcome)
 {
     if (!src || !src->info.has_cost)
@@ -402,16 +418,7 @@ sg_status sg_outcome_new_events_timeout(const sg_outcome *src, sg_outcome **ret_
     o->info.tasks_mechanism = src->info.tasks_mechanism;
     o->info.has_cost = true;
     o->info.cost = src->info.cost;
-    o->detail = outcome__dup("the call went past its event budget", 35);
-    o->stdout_data = outcome__dup("", 0);
-    o->stderr_data = outcome__dup("", 0);
-    if (!o->detail || !o->stdout_data || !o->stderr_data) {
-        sg_outcome_free(o);
-        return SG_ERR_NOMEM;
-    }
-    outcome__sync(o);
-    *ret_outcome = o;
-    return SG_OK;
+    return outcome__bare_finish(o, "the call went past its event budget", ret_outcome);
 }
 
 sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limits *limits,
@@ -427,16 +434,7 @@ sg_status sg_outcome_new_setup_error(const sg_diag *diag, const sg_sandbox_limit
     else
         sg_sandbox_limits_init(&o->info.limits);
     const char *msg = diag && diag->message[0] ? diag->message : "the sandbox could not be set up";
-    o->detail = outcome__dup(msg, strlen(msg));
-    o->stdout_data = outcome__dup("", 0);
-    o->stderr_data = outcome__dup("", 0);
-    if (!o->detail || !o->stdout_data || !o->stderr_data) {
-        sg_outcome_free(o);
-        return SG_ERR_NOMEM;
-    }
-    outcome__sync(o);
-    *ret_outcome = o;
-    return SG_OK;
+    return outcome__bare_finish(o, msg, ret_outcome);
 }
 
 /* Bytes from the sandbox may be anything: keep valid UTF-8, replace the rest with U+FFFD. */

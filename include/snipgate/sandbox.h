@@ -146,7 +146,8 @@ typedef struct sg_outcome_info {
     int exit_code;            /* exit status of the interpreter/call child, -1 if none */
     int signal;               /* terminating signal, 0 if none */
     const char *syscall;      /* forbidden system call name, NULL if none */
-    const char *timeout_kind; /* "cpu" or "wall" for a timeout, else NULL */
+    const char *timeout_kind; /* "cpu" or "wall" for a timeout (a run's), "events" for one made by
+                                 sg_outcome_new_events_timeout; else NULL */
     uint64_t cpu_ms;
     uint64_t wall_ms;
     uint64_t peak_rss_kb;

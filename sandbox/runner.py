@@ -180,12 +180,7 @@ def _load_tracer():
     global COUNT
     m = _imp.create_dynamic(Spec())
     COUNT = m.counter()  # (holds no reference to the module: once m goes, nothing names it)
-    try:
-        os.fstat(8)
-        cov = True
-    except OSError:
-        cov = False
-    if cov:
+    if _fd_open(8):  # the coverage map: a fuzzed worker
         m.attach(8)
         os.close(8)
     sys.modules.pop("_sgtrace", None)
